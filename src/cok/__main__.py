@@ -1,0 +1,3 @@
+from cok.cli import main
+
+main()

@@ -1,0 +1,666 @@
+"""The `cok` command line. Each command parses, calls the ledger, renders. No rules here."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from cok import __version__
+from cok.campaign import Campaign, find_campaign, load_campaign
+from cok.errors import Problem, Refused, RuleError
+from cok.events import EVENT_TYPES, Adjust, Battle, Event, EventBase, Join, Painting, Void, Week
+from cok.ledger import Recording, record
+from cok.modes import allowed_modes, catalogue, find_mode
+from cok.names import did_you_mean, normalize
+from cok.render import documents
+from cok.render.tables import (
+    console,
+    locations_table,
+    mode_table,
+    mode_text,
+    standings_table,
+    where_renderables,
+)
+from cok.render.words import Teller, signed
+from cok.replay import Voided
+from cok.rules.choices import ChoiceNeeded
+from cok.rules.scoring import standings as rank
+from cok.rules.start import faction_id
+from cok.rules.state import State
+from cok.rules.where import where as find_where
+
+app = typer.Typer(
+    name="cok",
+    help=(
+        "A campaign ledger for Clash of Kings map campaigns (A Song of Ice and Fire: TMG).\n\n"
+        "The campaign is two YAML files: a map and an append-only event log. Every command "
+        "replays the log through the rules.\n\n"
+        "Examples:\n\n"
+        "  cok standings\n\n"
+        "  cok where tim matt\n\n"
+        "  cok battle tim matt --at Starfall --winner tim"
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+CampaignOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--campaign",
+        "-C",
+        metavar="DIR",
+        help="Campaign folder (default: $COK_CAMPAIGN, the nearest campaign.yaml, or the only one in campaigns/).",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")]
+NoteOpt = Annotated[str | None, typer.Option("--note", help="Free text kept with the event.")]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def refusals(command: F) -> F:
+    """Report refused input as `file:line: message` on stderr with exit code 1."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except Refused as refused:
+            for problem in refused.problems:
+                typer.echo(str(problem), err=True)
+            raise typer.Exit(1) from None
+        except RuleError as error:
+            typer.echo(f"cok: {error}", err=True)
+            raise typer.Exit(1) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _open(campaign: str | None) -> Campaign:
+    return load_campaign(find_campaign(campaign))
+
+
+def _player(state: State, typed: str) -> str:
+    """A player's id from their id or display name, typed in any case."""
+    key = normalize(typed)
+    for pid, player in state.players.items():
+        if key in (normalize(pid), normalize(player.name)):
+            return pid
+    raise RuleError(f"unknown player {typed!r}{did_you_mean(typed, state.players)}")
+
+
+def _emit_json(document: Any) -> None:
+    sys.stdout.write(documents.dumps(document) + "\n")
+
+
+def _names(state: State) -> dict[str, str]:
+    return {pid: p.name for pid, p in state.players.items()}
+
+
+FLAGS = {"attacker": "--attacker", "abandon": "--abandon"}
+
+
+def _ask(need: ChoiceNeeded) -> tuple[str, Any]:
+    """Ask at the terminal for the choice the rules need."""
+    choices = list(need.options) + (["decline"] if need.decline else [])
+    typer.echo(str(need), err=True)
+    by_key = {normalize(c): c for c in choices}
+    while True:
+        typed = typer.prompt(f"{need.field} ({' / '.join(choices)})", err=True)
+        answer = by_key.get(normalize(typed))
+        if answer is not None:
+            break
+        typer.echo(f"choose one of: {', '.join(choices)}", err=True)
+    if answer == "decline":
+        return "occupy", False
+    return need.field, answer
+
+
+def _record(campaign: Campaign, build: Callable[[dict[str, Any]], Event], *, dry_run: bool, as_json: bool) -> Recording:
+    """Record an event, asking at a terminal for any choice the rules need."""
+    answers: dict[str, Any] = {}
+    while True:
+        try:
+            rec = record(campaign, build(answers), dry_run=dry_run)
+            break
+        except ChoiceNeeded as need:
+            if not sys.stdin.isatty() or as_json:
+                flag = FLAGS.get(need.field, f"--{need.field}")
+                how = " or ".join(f"{flag} {o!r}" if " " in o else f"{flag} {o}" for o in need.options)
+                if need.decline:
+                    how += (" or " if how else "") + "--no-occupy"
+                raise RuleError(f"{need} — choose with {how}") from None
+            field, value = _ask(need)
+            answers[field] = value
+    _report(rec, as_json)
+    return rec
+
+
+def _report(rec: Recording, as_json: bool) -> None:
+    state = rec.state
+    teller = Teller(state)
+    summary = teller.tell(rec.outcome)
+    after = {p: state.total_cp(p) for p in state.players}
+    changes = {p: (rec.before.get(p, 0), cp) for p, cp in after.items() if rec.before.get(p, 0) != cp}
+    if as_json:
+        _emit_json(
+            {
+                "written": rec.written,
+                "event": rec.event.model_dump(mode="json", exclude_none=True),
+                "outcome": {"type": type(rec.outcome).__name__.lower(), **_as_dict(rec.outcome)},
+                "summary": summary,
+                "cp": {p: {"before": b, "after": a} for p, (b, a) in changes.items()},
+            }
+        )
+        return
+    out = console()
+    out.print(summary)
+    for pid, (before, now) in changes.items():
+        out.print(f"  {teller.who(pid)}: {before} → {now} CP ({signed(now - before)})")
+    if rec.written:
+        out.print(f"recorded as {rec.event.id}", style="dim")
+    else:
+        out.print("dry run: nothing written", style="yellow")
+
+
+def _as_dict(value: object) -> dict[str, Any]:
+    import dataclasses
+
+    return dataclasses.asdict(value) if dataclasses.is_dataclass(value) and not isinstance(value, type) else {}
+
+
+# ---------------------------------------------------------------- commands
+
+
+@app.command()
+@refusals
+def init(
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder to create.")],
+    map_path: Annotated[
+        Path | None, typer.Option("--map", metavar="PATH", help="Map file (default: a copy of Westeros).")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="The campaign's name.")] = None,
+) -> None:
+    """Create a campaign folder with campaign.yaml and an empty events.yaml.
+
+    Example: cok init campaigns/summer --name "The Summer War"
+    """
+    from cok.setup import init_campaign
+
+    title, entry = init_campaign(folder, map_path, name)
+    out = console()
+    out.print(f"Created {title!r} in {folder} (map: {entry}).")
+    out.print(f"Next: cok join PLAYER --faction FACTION -C {folder}")
+
+
+@app.command()
+@refusals
+def join(
+    player: Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")],
+    faction: Annotated[str, typer.Option("--faction", "-f", help="The player's faction, e.g. stark, martell.")],
+    name: Annotated[str | None, typer.Option("--name", help="Display name (default: the id).")] = None,
+    castle: Annotated[
+        str | None, typer.Option("--castle", help="Starting castle (default: the faction's home).")
+    ] = None,
+    territories: Annotated[
+        tuple[str, str, str] | None,
+        typer.Option("--territories", help="Three adjacent territories, when every castle is held."),
+    ] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Add a player, with a starting castle (or three territories once every castle is held).
+
+    Example: cok join tim --faction martell --name Tim
+    """
+    c = _open(campaign)
+    state = c.valid().state
+    if player != player.lower():
+        raise RuleError(f"player ids are lowercase: use {player.lower()!r} (and --name {player!r})")
+
+    def build(_: dict[str, Any]) -> Event:
+        return Join(
+            player=player,
+            name=name,
+            faction=faction_id(state, faction),
+            castle=c.geo.find(castle) if castle else None,
+            territories=[c.geo.find(t) for t in territories] if territories else None,
+            note=note,
+        )
+
+    _record(c, _validated(build), dry_run=dry_run, as_json=as_json)
+
+
+def _validated(build: Callable[[dict[str, Any]], Event]) -> Callable[[dict[str, Any]], Event]:
+    """Turn a pydantic error from command-line values into a plain refusal."""
+    from pydantic import ValidationError
+
+    from cok.validation import describe
+
+    def wrapped(answers: dict[str, Any]) -> Event:
+        try:
+            return build(answers)
+        except ValidationError as exc:
+            model = {m.__name__: m for m in EVENT_TYPES.values()}.get(exc.title, EventBase)
+            raise RuleError("; ".join(describe(exc, model))) from None
+
+    return wrapped
+
+
+@app.command()
+@refusals
+def where(
+    p1: Annotated[str, typer.Argument(metavar="P1", help="One player.")],
+    p2: Annotated[str, typer.Argument(metavar="P2", help="The other player.")],
+    attacker: Annotated[str | None, typer.Option("--attacker", help="The roll-off's winner, if they rolled.")] = None,
+    brotherhood: Annotated[
+        list[str] | None, typer.Option("--brotherhood", help="A player fighting as the Brotherhood (repeatable).")
+    ] = None,
+    campaign: CampaignOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Who chooses the battle's location, and the legal locations.
+
+    Example: cok where tim matt
+    """
+    state = _open(campaign).valid().state
+    a, b = _player(state, p1), _player(state, p2)
+    if a == b:
+        raise RuleError(f"a battle needs two different players, not {a} twice")
+    bwb = [_player(state, p) for p in brotherhood or []]
+    given = _player(state, attacker) if attacker else None
+    found = find_where(state, a, b, bwb, given)
+    if as_json:
+        _emit_json(documents.where_doc(state, found))
+        return
+    out = console()
+    for part in where_renderables(state, found, _names(state)):
+        out.print(part)
+
+
+def _scores(state: State, given: list[str] | None, what: str) -> dict[str, int] | None:
+    if not given:
+        return None
+    scores: dict[str, int] = {}
+    for item in given:
+        who, sep, number = item.partition("=")
+        if not sep or not number.strip().lstrip("-").isdigit():
+            raise RuleError(f"--{what} takes PLAYER=NUMBER, like --{what} tim=7 (got {item!r})")
+        scores[_player(state, who.strip())] = int(number)
+    return scores
+
+
+@app.command()
+@refusals
+def battle(
+    p1: Annotated[str, typer.Argument(metavar="P1", help="One player.")],
+    p2: Annotated[str, typer.Argument(metavar="P2", help="The other player.")],
+    at: Annotated[str, typer.Option("--at", help="Where the battle was fought.")],
+    winner: Annotated[str | None, typer.Option("--winner", help="Who won (else decided from --vp).")] = None,
+    vp: Annotated[list[str] | None, typer.Option("--vp", metavar="P=N", help="Victory points, e.g. tim=7.")] = None,
+    remaining: Annotated[
+        list[str] | None, typer.Option("--remaining", metavar="P=N", help="Points left on the table (initial roster).")
+    ] = None,
+    attacker: Annotated[str | None, typer.Option("--attacker", help="The roll-off's winner, when they rolled.")] = None,
+    mode: Annotated[str | None, typer.Option("--mode", help="The game mode played (see `cok modes`).")] = None,
+    points: Annotated[int | None, typer.Option("--points", help="Army size; at most the week's limit.")] = None,
+    week: Annotated[int | None, typer.Option("--week", help="The week it was fought (default: this week).")] = None,
+    brotherhood: Annotated[
+        list[str] | None, typer.Option("--brotherhood", help="A player who fought as the Brotherhood (repeatable).")
+    ] = None,
+    abandon: Annotated[str | None, typer.Option("--abandon", help="A location the winner abandons.")] = None,
+    no_occupy: Annotated[
+        bool, typer.Option("--no-occupy", help="Under supply lines: the winner declines to occupy.")
+    ] = False,
+    override: Annotated[
+        str | None, typer.Option("--override", metavar="REASON", help="Organiser's ruling: any location.")
+    ] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record a battle: who won, and what the winner occupies.
+
+    Example: cok battle tim matt --at Starfall --vp tim=7 --vp matt=5
+    """
+    c = _open(campaign)
+    state = c.valid().state
+    a, b = _player(state, p1), _player(state, p2)
+
+    def build(answers: dict[str, Any]) -> Event:
+        chosen = answers.get("abandon") or (c.geo.find(abandon) if abandon else None)
+        return Battle(
+            players=[a, b],
+            location=c.geo.find(at),
+            week=week,
+            attacker=answers.get("attacker") or (_player(state, attacker) if attacker else None),
+            winner=_player(state, winner) if winner else None,
+            vp=_scores(state, vp, "vp"),
+            remaining=_scores(state, remaining, "remaining"),
+            mode=find_mode(mode, allowed_modes(state.settings.modes)) if mode else None,
+            points=points,
+            brotherhood=[_player(state, p) for p in brotherhood or []],
+            abandon=chosen,
+            occupy=answers.get("occupy", not no_occupy),
+            override=override,
+            note=note,
+        )
+
+    _record(c, _validated(build), dry_run=dry_run, as_json=as_json)
+
+
+@app.command()
+@refusals
+def paint(
+    player: Annotated[str, typer.Argument(help="The player who painted.")],
+    fully_painted: Annotated[
+        bool, typer.Option("--fully-painted", help="Played this week with a fully painted army.")
+    ] = False,
+    units: Annotated[int, typer.Option("--units", min=0, help="New units painted and fielded this week.")] = 0,
+    models: Annotated[int, typer.Option("--models", min=0, help="NCU / attachment models painted and fielded.")] = 0,
+    commissioned: Annotated[
+        str | None, typer.Option("--commissioned", metavar="P", help="Fully painted a unit of this other player.")
+    ] = None,
+    week: Annotated[int | None, typer.Option("--week", help="The week (default: this week).")] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record a week's painting: the painting bonus.
+
+    Example: cok paint tim --fully-painted --units 2
+    """
+    c = _open(campaign)
+    state = c.valid().state
+    who = _player(state, player)
+
+    def build(_: dict[str, Any]) -> Event:
+        return Painting(
+            player=who,
+            week=week,
+            fully_painted=fully_painted,
+            units=units,
+            models=models,
+            commissioned=_player(state, commissioned) if commissioned else None,
+            note=note,
+        )
+
+    _record(c, _validated(build), dry_run=dry_run, as_json=as_json)
+
+
+@app.command("week")
+@refusals
+def week_(
+    next_: Annotated[bool, typer.Option("--next", help="Start the next week.")] = False,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="With --next: the new week's limit (default: + step).")
+    ] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the week and its points limit; with --next, start the next week.
+
+    Example: cok week --next --limit 26
+    """
+    c = _open(campaign)
+    if limit is not None and not next_:
+        raise typer.BadParameter("--limit goes with --next", param_hint="--limit")
+    if next_:
+        _record(c, lambda _: Week(limit=limit, note=note), dry_run=dry_run, as_json=as_json)
+        return
+    state = c.valid().state
+    if as_json:
+        _emit_json(
+            {"campaign": c.spec.name, "week": state.week, "points_limit": state.limit, "limits": list(state.limits)}
+        )
+        return
+    console().print(f"{c.spec.name}: week {state.week}, points limit {state.limit}")
+
+
+@app.command()
+@refusals
+def standings(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """The players, ranked by Campaign Points.
+
+    Example: cok standings --json
+    """
+    c = _open(campaign)
+    state = c.valid().state
+    table = rank(state)
+    if as_json:
+        _emit_json(documents.standings_doc(c.spec.name, state, table))
+        return
+    console().print(standings_table(c.spec.name, state, table))
+
+
+@app.command()
+@refusals
+def locations(
+    free: Annotated[bool, typer.Option("--free", help="Only unoccupied locations.")] = False,
+    player: Annotated[str | None, typer.Option("--player", help="Only this player's locations.")] = None,
+    campaign: CampaignOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The map's locations with kind, value, occupant and bonus.
+
+    Example: cok locations --free
+    """
+    c = _open(campaign)
+    state = c.valid().state
+    names = list(c.geo.locations)
+    title = c.geo.name
+    if free:
+        names = [n for n in names if n not in state.holder and not c.geo.locations[n].is_region]
+        title += " — unoccupied"
+    if player:
+        pid = _player(state, player)
+        names = [n for n in names if state.holder.get(n) == pid]
+        title += f" — held by {state.players[pid].name}"
+    if as_json:
+        docs = []
+        for n in names:
+            loc = c.geo.locations[n]
+            docs.append({**documents.location_doc(state, n), "home": list(loc.home), "bonus": loc.bonus})
+        _emit_json({"locations": docs})
+        return
+    console().print(locations_table(state, names, title))
+
+
+@app.command()
+@refusals
+def log(
+    player: Annotated[str | None, typer.Option("--player", help="Only events about this player.")] = None,
+    campaign: CampaignOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The campaign's history, in words.
+
+    Example: cok log --player tim
+    """
+    c = _open(campaign)
+    done = c.valid()
+    state = done.state
+    pid = _player(state, player) if player else None
+    teller = Teller(state)
+    outcomes = {id(rec): outcome for rec, outcome in done.history}
+    rows = []
+    for rec in c.log.records:
+        event = rec.event
+        if pid is not None and pid not in _involves(event, outcomes.get(id(rec))):
+            continue
+        outcome = outcomes.get(id(rec))
+        voided_by = done.voided.get(event.id) if event.id else None
+        text = teller.tell(outcome) if outcome is not None else _plain(event)
+        rows.append(
+            {
+                "line": rec.line,
+                "id": event.id,
+                "type": event.type,
+                "summary": text,
+                "voided": voided_by is not None,
+                "event": event.model_dump(mode="json", exclude_none=True),
+            }
+        )
+    if as_json:
+        _emit_json({"events": rows})
+        return
+    from rich.text import Text
+
+    out = console()
+    for row in rows:
+        line = Text(f"{row['id'] or '-':>12}  ", style="dim")
+        line.append(str(row["summary"]), style="strike dim" if row["voided"] else "")
+        if row["voided"]:
+            line.append("  (voided)", style="yellow")
+        out.print(line)
+    if not rows:
+        out.print("nothing recorded yet")
+
+
+def _involves(event: Event, outcome: object) -> set[str]:
+    if isinstance(event, Battle):
+        return set(event.players)
+    if isinstance(event, Painting):
+        return {event.player} | ({event.commissioned} if event.commissioned else set())
+    if isinstance(event, (Join, Adjust)):
+        return {event.player}
+    if isinstance(outcome, Voided):
+        return set()
+    return set()
+
+
+def _plain(event: Event) -> str:
+    """A voided event, which the rules never applied, told from its fields."""
+    if isinstance(event, Battle):
+        return f"battle {event.players[0]} v {event.players[1]} at {event.location}"
+    fields = event.model_dump(exclude_none=True, exclude={"id", "at", "by", "note", "type"})
+    return f"{event.type} " + ", ".join(f"{k}={v}" for k, v in fields.items())
+
+
+@app.command(context_settings={"ignore_unknown_options": True})
+@refusals
+def adjust(
+    player: Annotated[str, typer.Argument(help="The player.")],
+    cp: Annotated[int, typer.Argument(metavar="CP", help="Bonus CP to add (negative to take away).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (required).")],
+    campaign: CampaignOpt = None,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Correct a player's bonus CP (an organiser's ruling).
+
+    Example: cok adjust tim -2 --reason "late army list"
+    """
+    c = _open(campaign)
+    state = c.valid().state
+    who = _player(state, player)
+    _record(c, _validated(lambda _: Adjust(player=who, cp=cp, reason=reason)), dry_run=dry_run, as_json=as_json)
+
+
+@app.command()
+@refusals
+def void(
+    event_id: Annotated[str, typer.Argument(metavar="ID", help="The id of the event to cancel (see `cok log`).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (required).")],
+    campaign: CampaignOpt = None,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Cancel an earlier event, as if it had never been recorded.
+
+    Example: cok void 3fa9c1d2e4b7 --reason "wrong winner"
+    """
+    c = _open(campaign)
+    _record(c, _validated(lambda _: Void(target=event_id, reason=reason)), dry_run=dry_run, as_json=as_json)
+
+
+@app.command("check")
+def check_(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Validate the map, the settings and the log: silent when all is well.
+
+    Example: cok check
+    """
+    problems: list[Problem]
+    try:
+        problems = _open(campaign).replayed.problems
+    except Refused as refused:
+        problems = refused.problems
+    if as_json:
+        _emit_json(documents.problems_doc(problems))
+    else:
+        for problem in problems:
+            typer.echo(str(problem), err=True)
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command()
+@refusals
+def modes(
+    mode: Annotated[str | None, typer.Argument(metavar="MODE", help="One mode to show in full.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The battle game modes, or one mode's set-up, special rules and scoring.
+
+    Example: cok modes a-clash-of-kings
+    """
+    known = catalogue()
+    chosen = [known[find_mode(mode, list(known))]] if mode else list(known.values())
+    if as_json:
+        docs = [documents._default(m) for m in chosen]
+        _emit_json({"modes": docs} if mode is None else docs[0])
+        return
+    out = console()
+    if mode:
+        out.print(mode_text(chosen[0]))
+    else:
+        out.print(mode_table(chosen))
+        out.print("Show one in full: cok modes MODE")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"cok {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """A campaign ledger for Clash of Kings map campaigns."""
+
+
+def main() -> None:
+    """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
+    try:
+        app()
+    except (Refused, RuleError) as error:
+        typer.echo(f"cok: {error}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as error:  # a bug: say so plainly, without a traceback
+        if os.environ.get("COK_DEBUG"):
+            raise
+        typer.echo(f"cok: internal error ({type(error).__name__}: {error}); please report it", err=True)
+        sys.exit(1)

@@ -1,0 +1,35 @@
+"""Errors a user can act on: each names the file and line it comes from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the user's files, located as precisely as we can."""
+
+    file: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {self.message}"
+
+
+class Refused(Exception):
+    """The data or the rules refused the command: exit code 1, nothing written."""
+
+    def __init__(self, problems: list[Problem] | Problem | str) -> None:
+        if isinstance(problems, str):
+            problems = [Problem("cok", None, problems)]
+        elif isinstance(problems, Problem):
+            problems = [problems]
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class RuleError(Exception):
+    """A rule refused an event. Rules raise it with a plain message; the replay
+    attaches the event's file and line."""

@@ -1,0 +1,1 @@
+"""Showing the state: sentences, Rich tables and JSON documents. No rules here."""
