@@ -550,8 +550,8 @@ def _plain(event: Event) -> str:
     """A voided event, which the rules never applied, told from its fields."""
     if isinstance(event, Battle):
         return f"battle {event.players[0]} v {event.players[1]} at {event.location}"
-    fields = event.model_dump(exclude_none=True, exclude={"id", "at", "by", "note", "type"})
-    return f"{event.type} " + ", ".join(f"{k}={v}" for k, v in fields.items())
+    fields = event.model_dump(exclude_defaults=True, exclude={"id", "at", "by", "note", "type"})
+    return f"{event.type} " + ", ".join(f"{k} {v}" for k, v in fields.items())
 
 
 @app.command(context_settings={"ignore_unknown_options": True})

@@ -74,14 +74,22 @@ class Teller:
 
     def occupation(self, f: Fought) -> str:
         occ = f.occupation
-        if not occ.occupied:
-            return f"nothing changes: {occ.unchanged_because}"
         winner = self.who(f.winner)
-        text = f"{winner} occupies {f.location} ({signed(f.cp.get(f.winner or '', 0))} CP)"
+        if not occ.occupied:
+            why = {
+                "draw": "a draw occupies nothing",
+                "brotherhood": f"{winner} fought as the Brotherhood Without Banners, who never occupy",
+                "already-held": f"{f.location} was already {winner}'s",
+                "last-territory": f"{f.location} is {self.who(occ.previous)}'s last territory, which is never lost",
+                "declined": f"{winner}, under supply lines, declined to occupy {f.location}",
+            }[occ.unchanged or "draw"]
+            return f"nothing changes: {why}"
+        geo = self.state.geo
+        text = f"{winner} occupies {f.location} ({signed(geo.value(f.location))} CP)"
         if occ.previous is not None:
-            text += f", removing {self.who(occ.previous)}'s crest ({signed(f.cp.get(occ.previous, 0))} CP)"
+            text += f", removing {self.who(occ.previous)}'s crest ({signed(-geo.value(f.location))} CP)"
         if occ.abandoned is not None:
-            text += f" and abandoning {occ.abandoned} ({occ.abandon_reason})"
+            text += f", abandoning {occ.abandoned} ({signed(-geo.value(occ.abandoned))} CP, {occ.abandon_reason})"
         return text
 
     def painting(self, p: Painted) -> str:

@@ -121,14 +121,16 @@ def decide_occupation(
     Supply Lines, the castle cap, then the winner's crest goes on the location."""
     geo = state.geo
     if winner is None:
-        return _unchanged(abandon, occupy, "the battle was a draw")
+        return _unchanged(abandon, occupy, "draw", "the battle was a draw")
     if winner in brotherhood:
-        return _unchanged(abandon, occupy, f"{winner} fought as the Brotherhood Without Banners, who never occupy")
+        return _unchanged(abandon, occupy, "brotherhood", f"{winner} fought as the Brotherhood Without Banners")
     holder = state.holder.get(location)
     if holder == winner:
-        return _unchanged(abandon, occupy, f"{location} is already {winner}'s")
+        return _unchanged(abandon, occupy, "already-held", f"{location} is already {winner}'s")
     if holder is not None and len(state.territories(holder)) == 1:
-        return _unchanged(abandon, occupy, f"{location} is {holder}'s last territory, which can never be lost")
+        return _unchanged(
+            abandon, occupy, "last-territory", f"{location} is {holder}'s last territory", previous=holder
+        )
 
     value = geo.value(location)
     mine = state.territories(winner)
@@ -139,10 +141,7 @@ def decide_occupation(
         if not occupy:
             if abandon is not None:
                 raise RuleError("give either `abandon` or `occupy: false`, not both")
-            return Occupation(
-                False,
-                unchanged_because=f"{winner} is under supply lines and declined to occupy {location}",
-            )
+            return Occupation(False, unchanged="declined")
         if abandon is None:
             raise ChoiceNeeded(
                 f"{winner} leads by 10 CP or more and is under supply lines: to occupy {location} "
@@ -196,12 +195,14 @@ def _own(state: State, player: str, typed: str) -> str:
     return location
 
 
-def _unchanged(abandon: str | None, occupy: bool, because: str) -> Occupation:
+def _unchanged(
+    abandon: str | None, occupy: bool, why: str, words: str, previous: str | None = None
+) -> Occupation:
     if abandon is not None:
-        raise RuleError(f"nothing is occupied ({because}), so there is nothing to abandon")
+        raise RuleError(f"nothing is occupied ({words}), so there is nothing to abandon")
     if not occupy:
-        raise RuleError(f"nothing is occupied ({because}), so `occupy: false` does not apply")
-    return Occupation(False, unchanged_because=because)
+        raise RuleError(f"nothing is occupied ({words}), so `occupy: false` does not apply")
+    return Occupation(False, previous=previous, unchanged=why)
 
 
 def _cp_changes(state: State, winner: str | None, location: str, occupation: Occupation) -> dict[str, int]:

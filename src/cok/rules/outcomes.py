@@ -32,10 +32,14 @@ class Occupation:
     """What the winner did with the battle's location."""
 
     occupied: bool
-    previous: str | None = None  # whose crest was removed
+    previous: str | None = None  # whose crest was removed (or kept, on a last territory)
     abandoned: str | None = None
-    abandon_reason: str | None = None  # "castle cap" | "supply lines"
-    unchanged_because: str | None = None  # why nothing changed, in words
+    abandon_reason: str | None = None  # "castle cap" | "supply lines" | "supply lines and castle cap"
+    unchanged: str | None = None  # why nothing changed: one of UNCHANGED
+
+
+#: Why a battle changed nothing on the map.
+UNCHANGED = ("draw", "brotherhood", "already-held", "last-territory", "declined")
 
 
 @dataclass(frozen=True)
