@@ -69,21 +69,26 @@ def load_map(path: Path) -> Geography:
         bad(data.key_lines.get("name", 1), "the map needs a `name` (text)")
         name = "?"
 
-    locations = _locations(data, bad)
-    routes = _routes(data, locations, bad)
+    locations, named = _locations(data, bad)
+    routes = _routes(data, locations, named, bad)
     if problems:
         raise Refused(problems)
     return Geography(name, locations, routes)
 
 
-def _locations(data: YamlMap, bad: Any) -> dict[str, Location]:
+def _locations(data: YamlMap, bad: Any) -> tuple[dict[str, Location], set[str]]:
+    """The valid locations, and the (normalized) names of every entry, valid or not, so that
+    a route to a location with a mistake is not reported a second time."""
     raw = data.get("locations")
     if not isinstance(raw, YamlList) or not raw:
         bad(data.key_lines.get("locations", data.line), "`locations` must be a non-empty list")
-        return {}
+        return {}, set()
     locations: dict[str, Location] = {}
     first_line: dict[str, int] = {}
+    named: set[str] = set()
     for entry, line in zip(raw, raw.item_lines, strict=True):
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+            named.add(normalize(entry["name"]))
         spec, errors = check(LocationSpec, entry)
         if spec is None:
             label = entry.get("name") if isinstance(entry, dict) else None
@@ -112,10 +117,10 @@ def _locations(data: YamlMap, bad: Any) -> dict[str, Location]:
             at=spec.at,
             line=line,
         )
-    return locations
+    return locations, named
 
 
-def _routes(data: YamlMap, locations: dict[str, Location], bad: Any) -> list[Route]:
+def _routes(data: YamlMap, locations: dict[str, Location], named: set[str], bad: Any) -> list[Route]:
     raw = data.get("routes", YamlMap())
     if not isinstance(raw, YamlMap):
         bad(data.key_lines.get("routes", data.line), "`routes` must be a mapping with `land` and `sea` lists")
@@ -140,7 +145,7 @@ def _routes(data: YamlMap, locations: dict[str, Location], bad: Any) -> list[Rou
             ends = []
             for end in pair:
                 found = by_key.get(normalize(end))
-                if found is None:
+                if found is None and normalize(end) not in named:
                     bad(
                         line,
                         f"{kind} route {pair[0]} — {pair[1]}: unknown location {end!r}{did_you_mean(end, locations)}",

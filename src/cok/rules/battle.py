@@ -163,6 +163,7 @@ def decide_occupation(
         raise RuleError(f"`occupy: false` is only for a winner under supply lines, and {winner} is not")
 
     if geo.kind(location) == "castle":
+        # A supply-lines abandon is worth at least a castle's 10 CP, so it already made room.
         castles = [c for c in state.castles_of(winner) if c != abandoned]
         if len(castles) >= CASTLE_CAP:
             if abandon is None:
@@ -178,7 +179,7 @@ def decide_occupation(
                     f"{winner} must abandon one of the castles {', '.join(castles)} "
                     f"to occupy a fourth; {abandoned} is not one of them"
                 )
-            reason = "castle cap" if reason is None else "supply lines and castle cap"
+            reason = "castle cap"
     if abandon is not None and abandoned is None:
         raise RuleError(
             f"nothing calls for abandoning a location: {winner} is not under supply lines "
@@ -195,9 +196,7 @@ def _own(state: State, player: str, typed: str) -> str:
     return location
 
 
-def _unchanged(
-    abandon: str | None, occupy: bool, why: str, words: str, previous: str | None = None
-) -> Occupation:
+def _unchanged(abandon: str | None, occupy: bool, why: str, words: str, previous: str | None = None) -> Occupation:
     if abandon is not None:
         raise RuleError(f"nothing is occupied ({words}), so there is nothing to abandon")
     if not occupy:

@@ -34,7 +34,7 @@ class Occupation:
     occupied: bool
     previous: str | None = None  # whose crest was removed (or kept, on a last territory)
     abandoned: str | None = None
-    abandon_reason: str | None = None  # "castle cap" | "supply lines" | "supply lines and castle cap"
+    abandon_reason: str | None = None  # "castle cap" | "supply lines"
     unchanged: str | None = None  # why nothing changed: one of UNCHANGED
 
 

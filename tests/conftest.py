@@ -1,0 +1,132 @@
+"""Shared helpers: small hand-made maps, replaying events without files, a CLI runner."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cok.cli import app
+from cok.eventlog import parse_event
+from cok.geography import Geography, Location, Route
+from cok.mapfile import load_map
+from cok.rules.apply import apply, initial_state
+from cok.rules.state import Settings, State
+from cok.yamlfile import YamlMap, parse
+
+ROOT = Path(__file__).resolve().parents[1]
+WESTEROS = ROOT / "maps" / "westeros.yaml"
+EXAMPLE = ROOT / "campaigns" / "example"
+
+
+@pytest.fixture(scope="session")
+def westeros() -> Geography:
+    return load_map(WESTEROS)
+
+
+def tiny_map(locations: str, routes: str = "") -> Geography:
+    """`tiny_map("A:castle B:fort R:region", "A-B B-R R~C")`: `-` a land route, `~` a sea route."""
+    locs = {}
+    for item in locations.split():
+        name, kind = item.split(":")
+        locs[name] = Location(name, kind)  # type: ignore[arg-type]
+    links = []
+    for item in routes.split():
+        sep = "~" if "~" in item else "-"
+        a, b = item.split(sep)
+        links.append(Route(a, b, "sea" if sep == "~" else "land"))
+    return Geography("tiny", locs, links)
+
+
+def event(data: dict[str, Any] | str) -> Any:
+    """An event from a dict or a YAML mapping, validated like a log entry."""
+    if isinstance(data, str):
+        data = parse(data, "test")
+    else:
+        data = YamlMap(data)
+        data.line, data.key_lines = 1, {}
+    found, errors = parse_event(data)
+    assert found is not None, errors
+    return found
+
+
+def play(geo: Geography, events: Iterable[dict[str, Any]], settings: Settings | None = None) -> State:
+    """Apply the events in order to a fresh state; a refusal raises RuleError."""
+    state = initial_state(geo, settings or Settings())
+    for data in events:
+        apply(state, event(data))
+    return state
+
+
+def joins(**castles: str) -> list[dict[str, Any]]:
+    """`joins(tim="A", matt="B")`: each player joins with the named castle."""
+    return [{"type": "join", "player": p, "faction": "neutral", "castle": c} for p, c in castles.items()]
+
+
+@dataclass
+class Run:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+class Cok:
+    """Runs the real command line in-process, in a given folder."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.cwd = cwd
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, input: str | None = None, env: dict[str, str] | None = None) -> Run:
+        old = Path.cwd()
+        os.chdir(self.cwd)
+        try:
+            result = self.runner.invoke(app, list(args), input=input, env=env, catch_exceptions=False)
+        finally:
+            os.chdir(old)
+        return Run(result.exit_code, result.stdout, result.stderr)
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    """An empty campaign on the Westeros map."""
+    folder = tmp_path / "campaigns" / "test"
+    folder.mkdir(parents=True)
+    shutil.copyfile(WESTEROS, tmp_path / "westeros.yaml")
+    (folder / "campaign.yaml").write_text("name: Test\nmap: ../../westeros.yaml\npoints: {start: 20, step: 3}\n")
+    (folder / "events.yaml").write_text("")
+    return folder
+
+
+@pytest.fixture
+def cok(campaign: Path) -> Cok:
+    return Cok(campaign)
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A copy of the shipped example campaign, safe to append to."""
+    root = tmp_path / "copy"
+    (root / "campaigns").mkdir(parents=True)
+    (root / "maps").mkdir()
+    shutil.copyfile(WESTEROS, root / "maps" / "westeros.yaml")
+    shutil.copytree(EXAMPLE, root / "campaigns" / "example")
+    return root / "campaigns" / "example"
+
+
+def holding(geo: Geography, held: dict[str, list[str]], bonus: dict[str, int] | None = None) -> State:
+    """A state in which each player holds the given locations (and bonus CP)."""
+    from cok.rules.apply import commit
+    from cok.rules.outcomes import Joined
+
+    state = initial_state(geo, Settings())
+    for pid, locations in held.items():
+        commit(Joined(pid, pid.title(), "neutral", 1, tuple(locations), "test"), state)
+        state.bonus[pid] = (bonus or {}).get(pid, 0)
+    return state

@@ -1,0 +1,107 @@
+"""Reading YAML strictly: every refusal names the file and, where there is one, the line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cok.errors import Refused
+from cok.yamlfile import YamlList, YamlMap, load, parse
+
+
+def refusal(text: str) -> tuple[int | None, str]:
+    with pytest.raises(Refused) as caught:
+        parse(text, "f.yaml")
+    problem = caught.value.problems[0]
+    assert problem.file == "f.yaml"
+    return problem.line, problem.message
+
+
+def test_mappings_and_lists_remember_their_lines() -> None:
+    data = parse("# comment\n- type: join\n  player: tim\n- type: week\n", "f.yaml")
+    assert isinstance(data, YamlList)
+    assert data.item_lines == [2, 4]
+    assert isinstance(data[0], YamlMap)
+    assert data[0].key_lines == {"type": 2, "player": 3}
+
+
+def test_an_alias_is_refused_with_its_line() -> None:
+    line, message = refusal("a: 1\nb: [*x]\n")
+    assert line == 2 or "alias" in message
+
+
+def test_an_anchor_is_refused() -> None:
+    line, message = refusal("a: 1\nb: &x [1, 2]\nc: *x\n")
+    assert line == 2
+    assert "anchors" in message
+
+
+def test_billion_laughs_is_refused_at_the_first_anchor() -> None:
+    text = 'a: &a ["lol","lol"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n'
+    line, message = refusal(text)
+    assert line == 1
+    assert "anchors" in message
+
+
+def test_python_tags_are_refused() -> None:
+    line, message = refusal("- type: join\n  player: !!python/object/apply:os.system ['true']\n")
+    assert line == 2
+    assert "!!python/object/apply:os.system" in message
+
+
+def test_a_key_repeated_in_one_mapping_is_refused() -> None:
+    line, message = refusal("- type: battle\n  winner: tim\n  winner: matt\n")
+    assert line == 3
+    assert "'winner' appears twice" in message
+    assert "line 2" in message
+
+
+def test_tabs_get_a_hint() -> None:
+    line, message = refusal("- type: week\n\tlimit: 3\n")
+    assert line == 2
+    assert "tabs" in message
+
+
+def test_leftover_git_conflict_markers_are_refused() -> None:
+    line, message = refusal("- type: week\n<<<<<<< HEAD\n- type: week\n=======\n>>>>>>> other\n")
+    assert line == 2
+    assert "conflict" in message
+
+
+def test_malformed_yaml_names_the_line() -> None:
+    line, message = refusal("- type: week\n- type: [battle\n")
+    assert line is not None
+    assert message.startswith("invalid YAML")
+
+
+def test_deep_nesting_is_refused_not_a_crash() -> None:
+    _, message = refusal("[" * 10000 + "]" * 10000)
+    assert "nested too deeply" in message
+
+
+def test_dates_stay_text_and_timestamps_are_datetimes() -> None:
+    data = parse("d: 2026-01-02\nt: 2026-01-02T03:04:05Z\n", "f.yaml")
+    assert data["d"] == "2026-01-02"
+    assert data["t"].year == 2026
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"\x00\x01\x02binary", "binary file"),
+        (b"- type: week\n  note: \xff\xfe\n", "not UTF-8"),
+    ],
+)
+def test_binary_and_undecodable_files_are_refused(tmp_path: Path, content: bytes, expected: str) -> None:
+    path = tmp_path / "events.yaml"
+    path.write_bytes(content)
+    with pytest.raises(Refused) as caught:
+        load(path, "event log")
+    assert expected in caught.value.problems[0].message
+
+
+def test_a_missing_file_is_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(Refused) as caught:
+        load(tmp_path / "nope.yaml", "map file")
+    assert "map file not found" in str(caught.value)
