@@ -96,7 +96,7 @@ def test_with_every_castle_held_a_plain_join_asks_for_territories() -> None:
 
 
 def test_three_territories_only_when_every_castle_is_occupied() -> None:
-    with pytest.raises(RuleError, match="only for when every castle is held.*free castles: S"):
+    with pytest.raises(RuleError, match=r"only for when every castle is held.*free castles: S"):
         play(
             homes_map(),
             [

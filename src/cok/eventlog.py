@@ -8,7 +8,6 @@ and only after the file was checked to be exactly what we replayed.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -117,15 +116,35 @@ def to_yaml(event: EventBase) -> str:
 
 def _inline(value: Any) -> str:
     """One YAML value on one line, quoted where YAML needs it."""
-    if isinstance(value, str) and not value.isprintable():
-        return json.dumps(value)  # a JSON string is a YAML double-quoted scalar
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False, width=float("inf"))
-    text = text.strip()
-    if text.endswith("\n..."):
-        text = text[: -len("\n...")]
-    elif text.endswith("..."):
-        text = text[:-3].rstrip()
-    return text
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_inline(k)}: {_inline(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str) and not all(_plain_char(ch) for ch in value):
+        return _double_quoted(value)
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=float("inf")).strip()
+    return text.removesuffix("...").rstrip()
+
+
+def _plain_char(ch: str) -> bool:
+    """Characters PyYAML writes and reads back unchanged without escapes."""
+    return ch.isprintable() and ord(ch) <= 0xFFFF and ch not in "\u2028\u2029\x85\ufeff"
+
+
+def _double_quoted(value: str) -> str:
+    """A YAML double-quoted scalar with every unusual character escaped (PyYAML would write
+    characters beyond U+FFFF as surrogate pairs, which do not read back)."""
+    out = []
+    for ch in value:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif _plain_char(ch):
+            out.append(ch)
+        elif ord(ch) <= 0xFFFF:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return '"' + "".join(out) + '"'
 
 
 def append(log: Log, event: EventBase) -> None:

@@ -1,0 +1,108 @@
+"""Void, Campaign Points and the standings."""
+
+from __future__ import annotations
+
+from cok.eventlog import Recorded
+from cok.geography import Geography
+from cok.replay import replay
+from cok.rules.apply import apply, initial_state
+from cok.rules.scoring import standings
+from cok.rules.state import Settings
+
+from .conftest import event, holding, joins, play, tiny_map
+
+GEO = tiny_map("A:castle B:fort C:village D:castle E:castle", "A-B B-C C-D")
+
+
+def replayed(geo: Geography, events: list[dict[str, object]]):  # type: ignore[no-untyped-def]
+    records = [Recorded(event(data), line) for line, data in enumerate(events, start=1)]
+    return replay(records, initial_state(geo, Settings()), apply, "events.yaml")
+
+
+START = [
+    {"type": "join", "player": "tim", "faction": "neutral", "castle": "A", "id": "j1"},
+    {"type": "join", "player": "matt", "faction": "neutral", "castle": "D", "id": "j2"},
+]
+TAKE_B = {"type": "battle", "players": ["tim", "matt"], "location": "B", "attacker": "tim", "winner": "tim", "id": "b1"}
+
+
+def test_void_cancels_an_event_as_if_it_had_never_been_recorded() -> None:
+    voided = replayed(GEO, [*START, TAKE_B, {"type": "void", "target": "b1", "reason": "wrong", "id": "v1"}])
+    without = replayed(GEO, START)
+    assert voided.problems == []
+    assert voided.state.holder == without.state.holder
+    assert voided.state.records["tim"].battles == 0
+    assert "b1" in voided.voided
+
+
+def test_every_later_event_must_still_be_valid_without_the_voided_one() -> None:
+    paint = {"type": "painting", "player": "tim", "fully_painted": True, "id": "p1"}
+    result = replayed(GEO, [*START, TAKE_B, paint, {"type": "void", "target": "b1", "reason": "x"}])
+    assert [(p.line, "no battle recorded" in p.message) for p in result.problems] == [(4, True)]
+
+
+def test_a_void_cannot_target_a_void_an_unknown_id_or_an_event_already_voided() -> None:
+    result = replayed(
+        GEO,
+        [
+            *START,
+            TAKE_B,
+            {"type": "void", "target": "b1", "reason": "x", "id": "v1"},
+            {"type": "void", "target": "v1", "reason": "x"},
+            {"type": "void", "target": "b1", "reason": "again"},
+            {"type": "void", "target": "nope", "reason": "x"},
+        ],
+    )
+    messages = [(p.line, p.message) for p in result.problems]
+    assert messages == [
+        (5, "void: 'v1' is a void, which cannot be voided"),
+        (6, "void: 'b1' is already voided (on line 4)"),
+        (7, "void: no earlier event has the id 'nope'"),
+    ]
+
+
+def test_a_void_must_come_after_its_target() -> None:
+    result = replayed(GEO, [{"type": "void", "target": "j1", "reason": "x"}, *START])
+    assert [p.line for p in result.problems] == [1]
+
+
+def test_ids_must_be_unique() -> None:
+    result = replayed(GEO, [*START, {**TAKE_B, "id": "j1"}])
+    assert [(p.line, "already used by the event on line 1" in p.message) for p in result.problems] == [(3, True)]
+
+
+def test_every_problem_in_the_log_is_reported_not_only_the_first() -> None:
+    result = replayed(
+        GEO,
+        [
+            *START,
+            {"type": "join", "player": "tim", "faction": "neutral", "castle": "E"},
+            {"type": "adjust", "player": "rob", "cp": 1, "reason": "x"},
+            {"type": "battle", "players": ["tim", "matt"], "location": "C", "attacker": "tim", "winner": "tim"},
+        ],
+    )
+    assert [p.line for p in result.problems] == [3, 4, 5]
+    assert result.problems[2].message.startswith("battle at C: C is not a legal location for tim")
+
+
+def test_territory_cp_is_the_sum_of_held_values_and_bonus_cp_is_painting_plus_adjust() -> None:
+    state = play(
+        GEO,
+        [
+            *joins(tim="A", matt="D"),
+            TAKE_B,
+            {"type": "painting", "player": "tim", "fully_painted": True, "units": 1},
+            {"type": "adjust", "player": "tim", "cp": -1, "reason": "late"},
+        ],
+    )
+    table = {s.player.id: s for s in standings(state)}
+    assert (table["tim"].territory_cp, table["tim"].bonus_cp, table["tim"].cp) == (13, 1, 14)
+    assert (table["tim"].castles, table["tim"].forts, table["tim"].villages) == (1, 1, 0)
+    assert table["tim"].territories == ("A", "B")
+
+
+def test_equal_totals_share_a_rank_and_are_listed_by_id() -> None:
+    state = holding(GEO, {"tim": ["A"], "matt": ["D"], "aaron": ["E"], "zoe": ["C"]}, bonus={"zoe": 3})
+    state.bonus["aaron"] = 1
+    ranks = [(s.player.id, s.rank) for s in standings(state)]
+    assert ranks == [("aaron", 1), ("matt", 2), ("tim", 2), ("zoe", 4)]
