@@ -84,7 +84,7 @@ def load_spec(path: Path) -> tuple[CampaignSpec, dict[str, int]]:
 def _line_of(data: YamlMap, sentence: str) -> int:
     """The line of the key a sentence talks about, else the mapping's first line."""
     for key, line in data.key_lines.items():
-        if f"'{key}'" in sentence or sentence.startswith(key):
+        if any(f"{q}{key}{end}" in sentence for q in ("'", "") for end in ("'", ".", ":", "[")):
             return line
     return data.line
 

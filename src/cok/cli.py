@@ -127,6 +127,11 @@ def _ask(need: ChoiceNeeded) -> tuple[str, Any]:
     return need.field, answer
 
 
+def _interactive() -> bool:
+    """Whether someone is at a terminal to answer a question."""
+    return sys.stdin.isatty()
+
+
 def _record(campaign: Campaign, build: Callable[[dict[str, Any]], Event], *, dry_run: bool, as_json: bool) -> Recording:
     """Record an event, asking at a terminal for any choice the rules need."""
     answers: dict[str, Any] = {}
@@ -135,7 +140,7 @@ def _record(campaign: Campaign, build: Callable[[dict[str, Any]], Event], *, dry
             rec = record(campaign, build(answers), dry_run=dry_run)
             break
         except ChoiceNeeded as need:
-            if not sys.stdin.isatty() or as_json:
+            if not _interactive() or as_json:
                 flag = FLAGS.get(need.field, f"--{need.field}")
                 how = " or ".join(f"{flag} {o!r}" if " " in o else f"{flag} {o}" for o in need.options)
                 if need.decline:

@@ -32,9 +32,8 @@ def describe(error: ValidationError, model: type[BaseModel]) -> list[str]:
         field = _field_path(loc)
         kind = err["type"]
         if kind == "extra_forbidden":
-            name = str(loc[-1]) if loc else field
-            hint = did_you_mean(name, known) if len(loc) == 1 else ""
-            sentences.append(f"unknown field {name!r}{hint}")
+            hint = did_you_mean(field, known) if len(loc) == 1 else ""
+            sentences.append(f"unknown field {field!r}{hint}")
         elif kind == "missing":
             sentences.append(f"missing field {field!r}")
         else:
