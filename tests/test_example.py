@@ -1,0 +1,60 @@
+"""The shipped example campaign: valid, and a tour of every rule a newcomer should see."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cok.campaign import load_campaign
+from cok.replay import Voided
+from cok.rules.outcomes import Adjusted, Fought, Joined, Painted, WeekStarted
+
+from .conftest import EXAMPLE, Cok
+
+
+def outcomes() -> list[object]:
+    done = load_campaign(EXAMPLE).valid()
+    return [outcome for _, outcome in done.history]
+
+
+def test_the_example_is_valid() -> None:
+    assert load_campaign(EXAMPLE).replayed.problems == []
+
+
+def test_the_example_has_five_or_more_players_of_different_factions() -> None:
+    joined = [o for o in outcomes() if isinstance(o, Joined)]
+    assert len(joined) >= 5
+    assert len({o.faction for o in joined}) == len(joined)
+
+
+def test_the_example_has_twenty_battles_over_four_weeks() -> None:
+    battles = [o for o in outcomes() if isinstance(o, Fought)]
+    assert len(battles) >= 20
+    assert len({b.week for b in battles}) >= 4
+    assert sum(isinstance(o, WeekStarted) for o in outcomes()) >= 3
+
+
+def test_the_example_shows_every_rule_in_play() -> None:
+    battles = [o for o in outcomes() if isinstance(o, Fought)]
+    decided = Counter(b.decided_by for b in battles)
+    assert decided["given"] >= 1  # a roll-off
+    assert decided["brotherhood"] >= 1
+    assert any(b.won_by == "victory points" for b in battles)
+    assert any(b.won_by in ("points remaining", "attacker") for b in battles)
+    assert any(b.occupation.abandon_reason == "castle cap" for b in battles)
+    assert any(b.occupation.unchanged == "last-territory" for b in battles)
+    assert any(b.occupation.unchanged == "brotherhood" for b in battles)
+    assert any(b.mode for b in battles)
+    painted = [o for o in outcomes() if isinstance(o, Painted)]
+    assert any(p.fully_painted for p in painted)
+    assert any(p.banners for p in painted)
+    assert any(p.commission for p in painted)
+    assert any(isinstance(o, Adjusted) for o in outcomes())
+    assert any(isinstance(o, Voided) for o in outcomes())
+
+
+def test_standings_on_the_example_are_found_from_the_project_root() -> None:
+    run = Cok(EXAMPLE.parents[1])("standings")
+    assert run.exit_code == 0, run.stderr
+    assert "The War of the Five Kings" in run.stdout
+    for name in ("Dany", "Sara", "Matt", "Aaron", "Jon", "Tim"):
+        assert name in run.stdout
