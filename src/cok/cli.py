@@ -28,7 +28,6 @@ from cok.render.tables import (
     where_renderables,
 )
 from cok.render.words import Teller, signed
-from cok.replay import Voided
 from cok.rules.choices import ChoiceNeeded
 from cok.rules.scoring import standings as rank
 from cok.rules.start import faction_id
@@ -163,7 +162,7 @@ def _report(rec: Recording, as_json: bool) -> None:
             {
                 "written": rec.written,
                 "event": rec.event.model_dump(mode="json", exclude_none=True),
-                "outcome": {"type": type(rec.outcome).__name__.lower(), **_as_dict(rec.outcome)},
+                "outcome": {"type": type(rec.outcome).__name__.lower(), **documents.plain(rec.outcome)},
                 "summary": summary,
                 "cp": {p: {"before": b, "after": a} for p, (b, a) in changes.items()},
             }
@@ -177,12 +176,6 @@ def _report(rec: Recording, as_json: bool) -> None:
         out.print(f"recorded as {rec.event.id}", style="dim")
     else:
         out.print("dry run: nothing written", style="yellow")
-
-
-def _as_dict(value: object) -> dict[str, Any]:
-    import dataclasses
-
-    return dataclasses.asdict(value) if dataclasses.is_dataclass(value) and not isinstance(value, type) else {}
 
 
 # ---------------------------------------------------------------- commands
@@ -508,7 +501,7 @@ def log(
     rows = []
     for rec in c.log.records:
         event = rec.event
-        if pid is not None and pid not in _involves(event, outcomes.get(id(rec))):
+        if pid is not None and pid not in _involves(event):
             continue
         outcome = outcomes.get(id(rec))
         voided_by = done.voided.get(event.id) if event.id else None
@@ -539,15 +532,14 @@ def log(
         out.print("nothing recorded yet")
 
 
-def _involves(event: Event, outcome: object) -> set[str]:
+def _involves(event: Event) -> set[str]:
+    """The players an event is about (for `cok log --player`)."""
     if isinstance(event, Battle):
         return set(event.players)
     if isinstance(event, Painting):
         return {event.player} | ({event.commissioned} if event.commissioned else set())
     if isinstance(event, (Join, Adjust)):
         return {event.player}
-    if isinstance(outcome, Voided):
-        return set()
     return set()
 
 
@@ -629,7 +621,7 @@ def modes(
     known = catalogue()
     chosen = [known[find_mode(mode, list(known))]] if mode else list(known.values())
     if as_json:
-        docs = [documents._default(m) for m in chosen]
+        docs = [documents.plain(m) for m in chosen]
         _emit_json({"modes": docs} if mode is None else docs[0])
         return
     out = console()

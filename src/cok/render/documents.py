@@ -16,6 +16,11 @@ def dumps(document: Any) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2, default=_default)
 
 
+def plain(value: Any) -> dict[str, Any]:
+    """A dataclass (an outcome, a mode) as a JSON-ready mapping."""
+    return dataclasses.asdict(value) if dataclasses.is_dataclass(value) and not isinstance(value, type) else {}
+
+
 def _default(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
