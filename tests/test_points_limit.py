@@ -10,6 +10,8 @@ from cok.rules.state import Settings
 from .conftest import joins, play, tiny_map
 
 GEO = tiny_map("A:castle B:castle C:fort", "A-C C-B")
+START = joins(tim="A", matt="B")
+BATTLE = {"type": "battle", "players": ["tim", "matt"], "location": "C", "winner": "tim", "attacker": "tim"}
 
 
 def test_week_one_limit_is_the_campaign_start() -> None:
@@ -24,42 +26,20 @@ def test_each_week_adds_the_step_unless_a_limit_is_given() -> None:
 
 
 def test_an_army_cannot_exceed_the_limit_of_its_week() -> None:
-    battle = {
-        "type": "battle",
-        "players": ["tim", "matt"],
-        "location": "C",
-        "winner": "tim",
-        "attacker": "tim",
-        "points": 21,
-    }
+    battle = {**BATTLE, "points": 21}
     with pytest.raises(RuleError, match="21 points is over week 1's points limit of 20"):
-        play(GEO, [*joins(tim="A", matt="B"), battle])
-    state = play(GEO, [*joins(tim="A", matt="B"), {"type": "week"}, {**battle, "points": 23}])
+        play(GEO, [*START, battle])
+    state = play(GEO, [*START, {"type": "week"}, {**battle, "points": 23}])
     assert state.territories("tim") == {"A", "C"}
 
 
 def test_a_battle_in_an_earlier_week_is_held_to_that_weeks_limit() -> None:
-    battle = {
-        "type": "battle",
-        "players": ["tim", "matt"],
-        "location": "C",
-        "winner": "tim",
-        "attacker": "tim",
-        "points": 23,
-        "week": 1,
-    }
+    battle = {**BATTLE, "points": 23, "week": 1}
     with pytest.raises(RuleError, match="over week 1's points limit of 20"):
-        play(GEO, [*joins(tim="A", matt="B"), {"type": "week"}, battle])
+        play(GEO, [*START, {"type": "week"}, battle])
 
 
 def test_a_battle_may_not_name_a_later_week() -> None:
-    battle = {
-        "type": "battle",
-        "players": ["tim", "matt"],
-        "location": "C",
-        "winner": "tim",
-        "attacker": "tim",
-        "week": 2,
-    }
+    battle = {**BATTLE, "week": 2}
     with pytest.raises(RuleError, match="week 2 has not started yet"):
-        play(GEO, [*joins(tim="A", matt="B"), battle])
+        play(GEO, [*START, battle])

@@ -64,6 +64,17 @@ CampaignOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")]
 NoteOpt = Annotated[str | None, typer.Option("--note", help="Free text kept with the event.")]
+FirstPlayer = Annotated[str, typer.Argument(metavar="P1", help="One player.")]
+SecondPlayer = Annotated[str, typer.Argument(metavar="P2", help="The other player.")]
+AttackerOpt = Annotated[
+    str | None, typer.Option("--attacker", metavar="P", help="The roll-off's winner, when the players rolled off.")
+]
+BrotherhoodOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--brotherhood", metavar="P", help="A player fighting as the Brotherhood Without Banners (repeatable)."
+    ),
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -206,14 +217,16 @@ def init(
 @refusals
 def join(
     player: Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")],
-    faction: Annotated[str, typer.Option("--faction", "-f", help="The player's faction, e.g. stark, martell.")],
+    faction: Annotated[
+        str, typer.Option("--faction", "-f", metavar="F", help="The player's faction, e.g. stark, martell.")
+    ],
     name: Annotated[str | None, typer.Option("--name", help="Display name (default: the id).")] = None,
     castle: Annotated[
-        str | None, typer.Option("--castle", help="Starting castle (default: the faction's home).")
+        str | None, typer.Option("--castle", metavar="CASTLE", help="Starting castle (default: the faction's home).")
     ] = None,
     territories: Annotated[
         tuple[str, str, str] | None,
-        typer.Option("--territories", help="Three adjacent territories, when every castle is held."),
+        typer.Option("--territories", metavar="A B C", help="Three adjacent territories, when every castle is held."),
     ] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
@@ -261,12 +274,10 @@ def _validated(build: Callable[[dict[str, Any]], Event]) -> Callable[[dict[str, 
 @app.command()
 @refusals
 def where(
-    p1: Annotated[str, typer.Argument(metavar="P1", help="One player.")],
-    p2: Annotated[str, typer.Argument(metavar="P2", help="The other player.")],
-    attacker: Annotated[str | None, typer.Option("--attacker", help="The roll-off's winner, if they rolled.")] = None,
-    brotherhood: Annotated[
-        list[str] | None, typer.Option("--brotherhood", help="A player fighting as the Brotherhood (repeatable).")
-    ] = None,
+    p1: FirstPlayer,
+    p2: SecondPlayer,
+    attacker: AttackerOpt = None,
+    brotherhood: BrotherhoodOpt = None,
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -304,22 +315,26 @@ def _scores(state: State, given: list[str] | None, what: str) -> dict[str, int] 
 @app.command()
 @refusals
 def battle(
-    p1: Annotated[str, typer.Argument(metavar="P1", help="One player.")],
-    p2: Annotated[str, typer.Argument(metavar="P2", help="The other player.")],
-    at: Annotated[str, typer.Option("--at", help="Where the battle was fought.")],
-    winner: Annotated[str | None, typer.Option("--winner", help="Who won (else decided from --vp).")] = None,
+    p1: FirstPlayer,
+    p2: SecondPlayer,
+    at: Annotated[str, typer.Option("--at", metavar="LOCATION", help="Where the battle was fought.")],
+    winner: Annotated[
+        str | None, typer.Option("--winner", metavar="P", help="Who won (else decided from --vp).")
+    ] = None,
     vp: Annotated[list[str] | None, typer.Option("--vp", metavar="P=N", help="Victory points, e.g. tim=7.")] = None,
     remaining: Annotated[
         list[str] | None, typer.Option("--remaining", metavar="P=N", help="Points left on the table (initial roster).")
     ] = None,
-    attacker: Annotated[str | None, typer.Option("--attacker", help="The roll-off's winner, when they rolled.")] = None,
-    mode: Annotated[str | None, typer.Option("--mode", help="The game mode played (see `cok modes`).")] = None,
+    attacker: AttackerOpt = None,
+    mode: Annotated[
+        str | None, typer.Option("--mode", metavar="MODE", help="The game mode played (see `cok modes`).")
+    ] = None,
     points: Annotated[int | None, typer.Option("--points", help="Army size; at most the week's limit.")] = None,
     week: Annotated[int | None, typer.Option("--week", help="The week it was fought (default: this week).")] = None,
-    brotherhood: Annotated[
-        list[str] | None, typer.Option("--brotherhood", help="A player who fought as the Brotherhood (repeatable).")
+    brotherhood: BrotherhoodOpt = None,
+    abandon: Annotated[
+        str | None, typer.Option("--abandon", metavar="LOCATION", help="A location the winner abandons.")
     ] = None,
-    abandon: Annotated[str | None, typer.Option("--abandon", help="A location the winner abandons.")] = None,
     no_occupy: Annotated[
         bool, typer.Option("--no-occupy", help="Under supply lines: the winner declines to occupy.")
     ] = False,
@@ -452,7 +467,7 @@ def standings(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
 @refusals
 def locations(
     free: Annotated[bool, typer.Option("--free", help="Only unoccupied locations.")] = False,
-    player: Annotated[str | None, typer.Option("--player", help="Only this player's locations.")] = None,
+    player: Annotated[str | None, typer.Option("--player", metavar="P", help="Only this player's locations.")] = None,
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -484,7 +499,7 @@ def locations(
 @app.command()
 @refusals
 def log(
-    player: Annotated[str | None, typer.Option("--player", help="Only events about this player.")] = None,
+    player: Annotated[str | None, typer.Option("--player", metavar="P", help="Only events about this player.")] = None,
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
