@@ -74,7 +74,6 @@ def test_dry_run_writes_nothing_but_shows_the_change(cok: Cok, campaign: Path) -
         ),
         (["battle", "tim", "mat", "--at", "Tarth"], "unknown player 'mat' (did you mean 'matt'?)"),
         (["battle", "tim", "matt", "--at", "Tarht", "--winner", "tim"], "did you mean 'Tarth'"),
-        (["battle", "tim", "matt", "--at", "Tarth", "--vp", "tim:7"], "--vp takes PLAYER=NUMBER"),
         (["paint", "tim", "--fully-painted"], "tim has no battle recorded in week 1"),
         (["paint", "tim", "--commissioned", "tim"], "not your own"),
         (["join", "tim", "--faction", "stark"], "tim has already joined"),
@@ -93,6 +92,15 @@ def test_a_refused_command_exits_1_with_a_reason_and_writes_nothing(
     assert run.exit_code == 1
     assert message in run.stderr
     assert "Traceback" not in run.stderr + run.stdout
+    assert snapshot(campaign) == before
+
+
+def test_a_malformed_option_value_is_a_command_line_error(cok: Cok, campaign: Path) -> None:
+    setup_two(cok)
+    before = snapshot(campaign)
+    run = cok("battle", "tim", "matt", "--at", "Tarth", "--vp", "tim:7")
+    assert run.exit_code == 2
+    assert "takes PLAYER=NUMBER" in run.stderr
     assert snapshot(campaign) == before
 
 

@@ -307,7 +307,7 @@ def _scores(state: State, given: list[str] | None, what: str) -> dict[str, int] 
     for item in given:
         who, sep, number = item.partition("=")
         if not sep or not number.strip().lstrip("-").isdigit():
-            raise RuleError(f"--{what} takes PLAYER=NUMBER, like --{what} tim=7 (got {item!r})")
+            raise typer.BadParameter(f"takes PLAYER=NUMBER, like --{what} tim=7 (got {item!r})", param_hint=f"--{what}")
         scores[_player(state, who.strip())] = int(number)
     return scores
 
