@@ -572,6 +572,7 @@ def adjust(
     player: Annotated[str, typer.Argument(help="The player.")],
     cp: Annotated[int, typer.Argument(metavar="CP", help="Bonus CP to add (negative to take away).")],
     reason: Annotated[str, typer.Option("--reason", help="Why (required).")],
+    note: NoteOpt = None,
     campaign: CampaignOpt = None,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
@@ -583,7 +584,9 @@ def adjust(
     c = _open(campaign)
     state = c.valid().state
     who = _player(state, player)
-    _record(c, _validated(lambda _: Adjust(player=who, cp=cp, reason=reason)), dry_run=dry_run, as_json=as_json)
+    _record(
+        c, _validated(lambda _: Adjust(player=who, cp=cp, reason=reason, note=note)), dry_run=dry_run, as_json=as_json
+    )
 
 
 @app.command()
@@ -591,6 +594,7 @@ def adjust(
 def void(
     event_id: Annotated[str, typer.Argument(metavar="ID", help="The id of the event to cancel (see `cok log`).")],
     reason: Annotated[str, typer.Option("--reason", help="Why (required).")],
+    note: NoteOpt = None,
     campaign: CampaignOpt = None,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
@@ -600,7 +604,7 @@ def void(
     Example: cok void 3fa9c1d2e4b7 --reason "wrong winner"
     """
     c = _open(campaign)
-    _record(c, _validated(lambda _: Void(target=event_id, reason=reason)), dry_run=dry_run, as_json=as_json)
+    _record(c, _validated(lambda _: Void(target=event_id, reason=reason, note=note)), dry_run=dry_run, as_json=as_json)
 
 
 @app.command("check")

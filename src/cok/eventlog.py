@@ -10,11 +10,15 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+from filelock import FileLock, Timeout
 
 from cok.errors import Problem, Refused
 from cok.events import EVENT_TYPES, Event, EventBase
@@ -49,6 +53,7 @@ def read_log(path: Path) -> Log:
     """Load the log. Problems with single events are collected, not raised, so that
     `cok check` can report every one; a file that is not a YAML list is refused."""
     log = Log(path)
+    recover_if_needed(path)
     if not path.exists():
         return log
     text = read_text(path, "event log")
@@ -147,8 +152,69 @@ def _double_quoted(value: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def lock_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.lock")
+
+
+def journal_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.pending")
+
+
+LOCK_TIMEOUT = 60.0
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold the campaign's exclusive recording lock (a lock file beside the log)."""
+    lock = FileLock(lock_path(path), timeout=LOCK_TIMEOUT)
+    try:
+        with lock:
+            yield
+    except Timeout:
+        raise Refused(
+            Problem(
+                display_path(path),
+                None,
+                f"another cok command has been recording here for over "
+                f"{LOCK_TIMEOUT:.0f} s (lock file {lock_path(path).name}); try again",
+            )
+        ) from None
+
+
+def recover(path: Path) -> None:
+    """Finish what a killed append left: a journal names the log's size before the append
+    and the block being appended. A partial block is cut off (that command never reported
+    success); a complete one is kept. Call with the lock held."""
+    journal = journal_path(path)
+    try:
+        data = journal.read_bytes()
+    except FileNotFoundError:
+        return
+    header, _, block = data.partition(b"\n")
+    parts = header.split()
+    if len(parts) == 3 and parts[0] == b"cok-pending" and int(parts[2]) == len(block):
+        size = int(parts[1])
+        with open(path, "r+b") as handle:
+            handle.seek(size)
+            tail = handle.read()
+            if tail and tail != block and block.startswith(tail):
+                handle.truncate(size)
+                handle.flush()
+                os.fsync(handle.fileno())
+    journal.unlink(missing_ok=True)
+
+
+def recover_if_needed(path: Path) -> None:
+    """Readers call this: only when a journal was left behind does it take the lock."""
+    if journal_path(path).exists():
+        with locked(path):
+            recover(path)
+
+
 def append(log: Log, event: EventBase) -> None:
-    """Append one event to the log, refusing if the file changed since it was read."""
+    """Append one event to the log, refusing if the file changed since it was read.
+    Call with the lock held. The block is journaled first, so that a crash at any moment
+    leaves the log with all of the event or none of it (see `recover`)."""
     block = to_yaml(event)
     if log.item_column:
         pad = " " * log.item_column
@@ -162,9 +228,36 @@ def append(log: Log, event: EventBase) -> None:
         head = (text[:start] + text[end:]).rstrip()
         _replace(log.path, (head + "\n" if head else "") + block)
         return
-    prefix = b"" if not current or current.endswith(b"\n") else b"\n"
+    data = (b"" if not current or current.endswith(b"\n") else b"\n") + block.encode("utf-8")
+    journal = journal_path(log.path)
+    _write_synced(journal, b"cok-pending %d %d\n" % (len(current), len(data)) + data)
+    pause = _test_pause()
     with open(log.path, "ab") as handle:
-        handle.write(prefix + block.encode("utf-8"))
+        if pause:  # tear the write in two, so that the kill tests can land inside an append
+            time.sleep(pause)
+            half, data = data[: len(data) // 2], data[len(data) // 2 :]
+            handle.write(half)
+            handle.flush()
+            os.fsync(handle.fileno())
+            time.sleep(pause)
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    journal.unlink()
+
+
+def _test_pause() -> float:
+    """COK_TEST_APPEND_PAUSE (seconds): a test hook that slows appends down, so that a test
+    can kill -9 a process in the middle of one. Never set in normal use."""
+    try:
+        return max(0.0, float(os.environ.get("COK_TEST_APPEND_PAUSE") or 0))
+    except ValueError:
+        return 0.0
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
 
@@ -172,8 +265,5 @@ def append(log: Log, event: EventBase) -> None:
 def _replace(path: Path, text: str) -> None:
     """Write a whole file atomically (only used to turn an empty `[]` into a block list)."""
     temp = path.with_name(path.name + ".tmp")
-    with open(temp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
+    _write_synced(temp, text.encode("utf-8"))
     os.replace(temp, path)

@@ -6,9 +6,9 @@ import getpass
 import os
 from dataclasses import dataclass
 
-from cok.campaign import Campaign
+from cok.campaign import Campaign, load_campaign
 from cok.errors import RuleError
-from cok.eventlog import Recorded, append, stamp
+from cok.eventlog import Recorded, append, locked, recover, stamp
 from cok.events import Event, Void
 from cok.replay import Voided, replay
 from cok.rules.apply import apply
@@ -33,8 +33,20 @@ def recorder() -> str | None:
 
 
 def record(campaign: Campaign, event: Event, *, dry_run: bool = False) -> Recording:
-    """Apply the event to the replayed state; append it unless refused or a dry run.
+    """Under the campaign's lock: reload the log if another command appended meanwhile,
+    replay and validate, apply the event, and append it unless refused or a dry run.
     RuleError (and ChoiceNeeded) propagate for the caller to report or ask."""
+    if dry_run:
+        return _record(campaign, event, dry_run=True)
+    with locked(campaign.events_path):
+        recover(campaign.events_path)
+        on_disk = campaign.events_path.read_bytes() if campaign.events_path.exists() else b""
+        if on_disk != campaign.log.raw:
+            campaign = load_campaign(campaign.folder)
+        return _record(campaign, event, dry_run=False)
+
+
+def _record(campaign: Campaign, event: Event, *, dry_run: bool) -> Recording:
     done = campaign.valid()
     state = done.state
     before = {p: state.total_cp(p) for p in state.players}

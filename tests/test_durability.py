@@ -1,0 +1,101 @@
+"""The log is sacred: parallel appends lose nothing, a kill -9 never leaves half an event."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from cok.campaign import load_campaign
+from cok.eventlog import journal_path, read_log, recover
+
+from .conftest import Cok
+
+APPENDER = Path(__file__).with_name("appender.py")
+
+
+def start(campaign: Path, worker: str, count: int, pause: float = 0) -> subprocess.Popen[str]:
+    env = {**os.environ, "COK_TEST_APPEND_PAUSE": str(pause)}
+    return subprocess.Popen(
+        [sys.executable, str(APPENDER), str(campaign), worker, str(count)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def test_six_processes_appending_in_parallel_lose_and_duplicate_nothing(campaign: Path) -> None:
+    Cok(campaign)("join", "tim", "--faction", "martell")
+    workers = [start(campaign, f"w{i}", 8) for i in range(6)]
+    reported = []
+    for proc in workers:
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        reported += [line.split()[1] for line in out.splitlines() if line.startswith("ok ")]
+    assert len(reported) == 48
+    notes = [r.event.note for r in read_log(campaign / "events.yaml").records if r.event.note]
+    assert sorted(notes) == sorted(reported)
+    assert Cok(campaign)("check").exit_code == 0
+    assert load_campaign(campaign).valid().state.bonus["tim"] == 48
+
+
+def test_kill_9_at_random_moments_never_leaves_a_partial_event(campaign: Path) -> None:
+    Cok(campaign)("join", "tim", "--faction", "martell")
+    rng = random.Random(20261122)
+    confirmed: list[str] = []
+    kills = torn = 0
+    for round_ in range(30):
+        # Appends are slowed (and torn in two) so that many kills land inside one.
+        proc = start(campaign, f"k{round_}", 1000, pause=0.03)
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # wait until it is appending
+        time.sleep(rng.uniform(0, 0.12))
+        os.kill(proc.pid, signal.SIGKILL)
+        rest, _ = proc.communicate()
+        kills += 1
+        torn += journal_path(campaign / "events.yaml").exists()
+        confirmed += [line.split()[1] for line in (first + rest).splitlines() if line.startswith("ok ")]
+        run = Cok(campaign)("check")
+        assert run.exit_code == 0, run.stderr
+        notes = [r.event.note for r in read_log(campaign / "events.yaml").records if r.event.note]
+        assert len(notes) == len(set(notes))
+        assert set(confirmed) <= set(notes)
+    assert kills == 30
+    assert torn >= 3, "too few kills landed inside an append to test anything"
+    assert not journal_path(campaign / "events.yaml").exists()
+
+
+def test_recover_cuts_a_partial_block_and_keeps_a_complete_one(tmp_path: Path) -> None:
+    log = tmp_path / "events.yaml"
+    original = b"- type: week\n"
+    block = b"- type: week\n  limit: 30\n"
+    for written, expected in ((block[:9], original), (block, original + block), (b"", original)):
+        log.write_bytes(original + written)
+        journal_path(log).write_bytes(b"cok-pending %d %d\n" % (len(original), len(block)) + block)
+        recover(log)
+        assert log.read_bytes() == expected
+        assert not journal_path(log).exists()
+
+
+def test_a_torn_journal_means_the_append_never_started(tmp_path: Path) -> None:
+    log = tmp_path / "events.yaml"
+    log.write_bytes(b"- type: week\n")
+    journal_path(log).write_bytes(b"cok-pending 13 40\n- type: we")
+    recover(log)
+    assert log.read_bytes() == b"- type: week\n"
+    assert not journal_path(log).exists()
+
+
+def test_readers_recover_a_left_journal_before_reading(campaign: Path) -> None:
+    log = campaign / "events.yaml"
+    log.write_bytes(b"- type: week\n- type: we")
+    block = b"- type: week\n  id: x\n"
+    journal_path(log).write_bytes(b"cok-pending 13 %d\n" % len(block) + block)
+    run = Cok(campaign)("check")
+    assert run.exit_code == 0, run.stderr
+    assert log.read_bytes() == b"- type: week\n"
