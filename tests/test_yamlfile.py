@@ -76,8 +76,13 @@ def test_malformed_yaml_names_the_line() -> None:
 
 
 def test_deep_nesting_is_refused_not_a_crash() -> None:
-    _, message = refusal("[" * 10000 + "]" * 10000)
-    assert "nested too deeply" in message
+    for text in (
+        "[" * 100000 + "]" * 100000,
+        "- " * 100000 + "x",
+        "a:\n" + "".join(" " * i + "b:\n" for i in range(1, 400)),
+    ):
+        _, message = refusal(text)
+        assert "nested more than 200 levels deep" in message
 
 
 def test_dates_stay_text_and_timestamps_are_datetimes() -> None:

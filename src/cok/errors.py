@@ -14,8 +14,9 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        """`file:line: message` on one line, as `cok check` promises."""
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
-        return f"{where}: {self.message}"
+        return f"{where}: {' '.join(self.message.split())}"
 
 
 class Refused(Exception):

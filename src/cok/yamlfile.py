@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+import yaml.reader
+from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from cok.errors import Problem, Refused
@@ -118,24 +120,62 @@ def parse(text: str, shown: str) -> Any:
     for number, text_line in enumerate(text.splitlines(), start=1):
         if text_line.startswith(_CONFLICT_MARKERS) and (text_line[7:8] in ("", " ")):
             raise Refused(Problem(shown, number, "unresolved git merge conflict marker; resolve the merge first"))
-    loader = _StrictLoader(text)
+    loader: yaml.SafeLoader | None = None
     try:
-        node = loader.get_single_node()
-        return None if node is None else _build(node, loader)
+        if _fast_path_is_safe(text):
+            node = yaml.compose(text, Loader=yaml.CSafeLoader)
+        else:
+            loader = _StrictLoader(text)
+            node = loader.get_single_node()
+        return None if node is None else _build(node, SafeConstructor())
     except _Unsafe as exc:
         raise Refused(Problem(shown, exc.line, exc.message)) from None
     except yaml.MarkedYAMLError as exc:
         line = _line(exc.problem_mark or exc.context_mark)
         detail = " ".join(p for p in (exc.context, exc.problem) if p)
-        if "\t" in detail or "'\\t'" in detail:
+        if "tab" in detail or "'\\t'" in detail:
             detail += " (YAML does not allow tabs for indentation; use spaces)"
         raise Refused(Problem(shown, line, f"invalid YAML: {detail}")) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else None
+        shown_char = repr(exc.character) if isinstance(exc.character, str) else f"byte {exc.character!r}"
+        raise Refused(Problem(shown, line, f"invalid YAML: the character {shown_char} is not allowed")) from None
     except yaml.YAMLError as exc:
-        raise Refused(Problem(shown, None, f"invalid YAML: {exc}")) from None
+        raise Refused(Problem(shown, None, "invalid YAML: " + " ".join(str(exc).split()))) from None
     except RecursionError:
-        raise Refused(Problem(shown, None, "invalid YAML: nested too deeply")) from None
+        raise Refused(Problem(shown, None, f"invalid YAML: nested more than {MAX_DEPTH} levels deep")) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
+
+
+#: Deeper than this is never one of our files, and libyaml's composer recurses in C,
+#: so deeper nesting would crash the process instead of raising an error.
+MAX_DEPTH = 200
+
+
+def _fast_path_is_safe(text: str) -> bool:
+    """Scan libyaml's event stream once (fast, not recursive): refuse anchors, aliases and
+    deep nesting, so that libyaml's composer is only ever given what it can handle."""
+    if not yaml.__with_libyaml__:
+        return False
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+        if isinstance(event, yaml.AliasEvent):
+            raise _Unsafe(
+                f"aliases (*{event.anchor}) are not allowed; write the value out in full", _line(event.start_mark)
+            )
+        if isinstance(event, (yaml.CollectionStartEvent, yaml.ScalarEvent)) and event.anchor is not None:
+            raise _Unsafe(
+                f"anchors (&{event.anchor}) are not allowed; write the value out in full", _line(event.start_mark)
+            )
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Unsafe(f"nested more than {MAX_DEPTH} levels deep", _line(event.start_mark))
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return True
 
 
 def load(path: Path, what: str) -> Any:
@@ -148,7 +188,7 @@ def _tag_message(tag: str) -> str:
     return f"the tag {shown} is not allowed; write plain values"
 
 
-def _build(node: Node, loader: yaml.SafeLoader) -> Any:
+def _build(node: Node, loader: SafeConstructor) -> Any:
     line = node.start_mark.line + 1
     if isinstance(node, ScalarNode):
         if node.tag not in _PLAIN_TAGS:
