@@ -382,3 +382,37 @@ def test_the_real_program_runs_as_a_module_without_tracebacks(campaign: Path) ->
     assert "events.yaml:" in run.stderr and "Traceback" not in run.stderr
     assert subprocess.run([sys.executable, "-m", "cok", "--help"], capture_output=True).returncode == 0
     assert subprocess.run([sys.executable, "-m", "cok", "nonsense"], capture_output=True).returncode == 2
+
+
+def test_schema_prints_json_schemas_from_the_models(tmp_path: Path) -> None:
+    cok = Cok(tmp_path)
+    events = json.loads(cok("schema", "events").stdout)
+    assert events["type"] == "array"
+    variants = events["items"]["oneOf"]
+    assert {v["$ref"].rsplit("/", 1)[1] for v in variants} == {"Join", "Week", "Battle", "Painting", "Adjust", "Void"}
+    assert events["$defs"]["Battle"]["additionalProperties"] is False
+    assert "locations" in json.loads(cok("schema", "map").stdout)["properties"]
+    assert "points" in json.loads(cok("schema", "campaign").stdout)["properties"]
+    assert cok("schema", "nope").exit_code == 2
+
+
+def test_init_points_editors_at_the_schemas(tmp_path: Path) -> None:
+    cok = Cok(tmp_path)
+    assert cok("init", "c").exit_code == 0
+    for name, kind in (("campaign.yaml", "campaign"), ("events.yaml", "events"), ("map.yaml", "map")):
+        first = (tmp_path / "c" / name).read_text().splitlines()[0]
+        assert first == f"# yaml-language-server: $schema=.schemas/{kind}.schema.json"
+        assert json.loads((tmp_path / "c" / ".schemas" / f"{kind}.schema.json").read_text())["$schema"]
+    assert (tmp_path / "c" / ".gitattributes").read_text() == "events.yaml merge=cok\n"
+    assert ".events.yaml.lock" in (tmp_path / "c" / ".gitignore").read_text()
+
+
+def test_check_all_checks_every_campaign_below(tmp_path: Path) -> None:
+    cok = Cok(tmp_path)
+    assert cok("init", "campaigns/one").exit_code == 0
+    assert cok("init", "campaigns/two").exit_code == 0
+    assert cok("check", "--all").exit_code == 0
+    (tmp_path / "campaigns" / "two" / "events.yaml").write_text("- type: nope\n")
+    run = cok("check", "--all")
+    assert run.exit_code == 1
+    assert run.stderr.startswith("campaigns/two/events.yaml:1: unknown event type")

@@ -137,3 +137,25 @@ def test_every_event_written_reads_back_the_same(
         back, errors = parse_event(data[0])
         assert errors == []
         assert back == ev
+
+
+def test_an_old_event_shape_is_upcast_when_read_and_the_file_is_not_rewritten(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Suppose an early version wrote a battle's winner as `result`: an upcast reads it."""
+    from cok import events
+
+    def result_was_winner(data: dict[str, object]) -> dict[str, object]:
+        if data.get("type") == "battle" and "result" in data:
+            data = dict(data)
+            data["winner"] = data.pop("result")
+        return data
+
+    old = "- type: battle\n  players: [tim, matt]\n  location: Tarth\n  result: tim\n"
+    path = write(old)
+    assert read_log(path).problems  # without the upcast, `result` is an unknown field
+    monkeypatch.setattr(events, "UPCASTS", [result_was_winner])
+    log = read_log(path)
+    assert log.problems == []
+    assert log.records[0].event.winner == "tim"
+    assert path.read_text() == old

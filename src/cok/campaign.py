@@ -128,9 +128,10 @@ class Campaign:
         return result
 
 
-def load_campaign(folder: Path) -> Campaign:
+def load_campaign(folder: Path, with_log: bool = True) -> Campaign:
     """Load settings, map and log. Settings and map problems are refused at once;
-    log problems are kept for `check` (and refused by `valid`)."""
+    log problems are kept for `check` (and refused by `valid`). Without the log: an
+    empty one (the merge driver replays a log of its own on the campaign's rules)."""
     spec, lines = load_spec(folder / SETTINGS_FILE)
     map_path = folder / spec.map
     if not map_path.is_file():
@@ -141,5 +142,5 @@ def load_campaign(folder: Path) -> Campaign:
             )
         )
     geo = load_map(map_path)
-    log = read_log(folder / EVENTS_FILE)
+    log = read_log(folder / EVENTS_FILE) if with_log else Log(folder / EVENTS_FILE)
     return Campaign(folder, spec, geo, log)

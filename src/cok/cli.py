@@ -205,11 +205,15 @@ def init(
 
     Example: cok init campaigns/summer --name "The Summer War"
     """
+    from cok.merge import git_setup
     from cok.setup import init_campaign
 
     title, entry = init_campaign(folder, map_path, name)
     out = console()
     out.print(f"Created {title!r} in {folder} (map: {entry}).")
+    repo = git_setup(folder)
+    if repo is not None:
+        out.print(f"Registered the cok merge driver for events.yaml in the git repository {repo}.")
     out.print(f"Next: cok join PLAYER --faction FACTION -C {folder}")
 
 
@@ -608,16 +612,25 @@ def void(
 
 
 @app.command("check")
-def check_(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def check_(
+    campaign: CampaignOpt = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Check every campaign below this folder (for pre-commit hooks).")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
     """Validate the map, the settings and the log: silent when all is well.
 
     Example: cok check
     """
-    problems: list[Problem]
-    try:
-        problems = _open(campaign).replayed.problems
-    except Refused as refused:
-        problems = refused.problems
+    problems: list[Problem] = []
+    folders = _every_campaign() if every else [None]
+    for folder in folders:
+        try:
+            found = find_campaign(campaign) if folder is None else folder
+            problems += load_campaign(found).replayed.problems
+        except Refused as refused:
+            problems += refused.problems
     if as_json:
         _emit_json(documents.problems_doc(problems))
     else:
@@ -625,6 +638,16 @@ def check_(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
             typer.echo(str(problem), err=True)
     if problems:
         raise typer.Exit(1)
+
+
+def _every_campaign() -> list[Path]:
+    """Every folder below the current one holding a campaign.yaml (hidden folders skipped)."""
+    found = []
+    for path in sorted(Path.cwd().rglob("campaign.yaml")):
+        parts = path.relative_to(Path.cwd()).parts
+        if not any(p.startswith(".") or p in ("node_modules", "site-packages") for p in parts[:-1]):
+            found.append(path.parent)
+    return found
 
 
 @app.command()
@@ -649,6 +672,61 @@ def modes(
     else:
         out.print(mode_table(chosen))
         out.print("Show one in full: cok modes MODE")
+
+
+@app.command("git-setup")
+@refusals
+def git_setup_(campaign: CampaignOpt = None) -> None:
+    """Register the cok merge driver in the campaign's git repository.
+
+    Two branches that each recorded events then merge cleanly: the common log, then both
+    sides' new events by time; a merge that breaks a rule stops as a conflict.
+    Example: cok git-setup
+    """
+    from cok.merge import git_setup
+
+    folder = find_campaign(campaign)
+    attributes = folder / ".gitattributes"
+    line = "events.yaml merge=cok"
+    existing = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
+    if line not in existing.splitlines():
+        attributes.write_text(existing + ("" if not existing or existing.endswith("\n") else "\n") + line + "\n")
+    repo = git_setup(folder)
+    if repo is None:
+        raise RuleError(f"{folder} is not inside a git repository (run `git init` first)")
+    console().print(f"The cok merge driver is registered in {repo} for {folder / 'events.yaml'}.")
+
+
+@app.command("merge-driver", hidden=False)
+def merge_driver(
+    base: Annotated[Path, typer.Argument(metavar="BASE", help="The common ancestor's log (%O).")],
+    ours: Annotated[Path, typer.Argument(metavar="OURS", help="This branch's log; the result goes here (%A).")],
+    theirs: Annotated[Path, typer.Argument(metavar="THEIRS", help="The other branch's log (%B).")],
+    path: Annotated[str | None, typer.Argument(metavar="PATH", help="The log's path in the repository (%P).")] = None,
+) -> None:
+    """The git merge driver for events.yaml (git runs it; see `cok git-setup`).
+
+    Example: git config merge.cok.driver "cok merge-driver %O %A %B %P"
+    """
+    from cok.merge import run_driver
+
+    raise typer.Exit(run_driver(base, ours, theirs, path))
+
+
+@app.command("schema")
+@refusals
+def schema_(
+    kind: Annotated[str, typer.Argument(metavar="KIND", help="map, campaign or events.")] = "events",
+) -> None:
+    """Print the JSON Schema of a campaign file, for editors.
+
+    Example: cok schema events > events.schema.json
+    """
+    from cok.schemas import KINDS, schema
+
+    if kind not in KINDS:
+        raise typer.BadParameter(f"choose one of {', '.join(KINDS)}", param_hint="KIND")
+    _emit_json(schema(kind))
 
 
 def _version(value: bool) -> None:

@@ -21,10 +21,10 @@ import yaml
 from filelock import FileLock, Timeout
 
 from cok.errors import Problem, Refused
-from cok.events import EVENT_TYPES, Event, EventBase
+from cok.events import EVENT_TYPES, Event, EventBase, upcast
 from cok.names import did_you_mean
 from cok.validation import check
-from cok.yamlfile import YamlList, YamlMap, display_path, parse, read_text
+from cok.yamlfile import YamlList, YamlMap, display_path, parse, read_file
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class Log:
     problems: list[Problem] = field(default_factory=list)
     raw: bytes = b""
     item_column: int = 0
+    item_lines: list[int] = field(default_factory=list)  # where every entry starts, valid or not
     empty_flow: tuple[int, int] | None = None  # character span of a bare `[]`
 
     @property
@@ -56,8 +57,12 @@ def read_log(path: Path) -> Log:
     recover_if_needed(path)
     if not path.exists():
         return log
-    text = read_text(path, "event log")
-    log.raw = path.read_bytes()
+    log.raw, text = read_file(path, "event log")
+    return parse_log(text, log)
+
+
+def parse_log(text: str, log: Log) -> Log:
+    """Fill `log` from the log's text (see `read_log`)."""
     data = parse(text, log.shown)
     if data is None:
         return log
@@ -70,6 +75,7 @@ def read_log(path: Path) -> Log:
             )
         log.empty_flow = (data.start, data.end)
     log.item_column = data.column
+    log.item_lines = list(data.item_lines)
     for item, line in zip(data, data.item_lines, strict=True):
         event, errors = parse_event(item)
         if event is None:
@@ -83,6 +89,7 @@ def parse_event(item: Any) -> tuple[Event | None, list[str]]:
     """One log entry as an event, or the sentences saying what is wrong with it."""
     if not isinstance(item, YamlMap):
         return None, ["each event must be a mapping with a `type`"]
+    item = upcast(item)
     kind = item.get("type")
     if kind is None:
         return None, [f"event has no `type` (one of {', '.join(EVENT_TYPES)})"]

@@ -7,7 +7,8 @@ by the rules (so a hand-written `vultures roost` still finds Vulture's Roost).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -108,3 +109,17 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
     "adjust": Adjust,
     "void": Void,
 }
+
+
+#: Upgrades of older event shapes, applied in order as each event is read. Every shape
+#: we ever shipped stays readable: when an event's shape changes, add a small function
+#: here that turns the old shape into the new one — the file itself is never rewritten.
+#: (None yet: every shape shipped so far is the current one.)
+UPCASTS: list[Callable[[dict[str, Any]], dict[str, Any]]] = []
+
+
+def upcast(data: dict[str, Any]) -> dict[str, Any]:
+    """The event's fields in today's shape."""
+    for step in UPCASTS:
+        data = step(data)
+    return data

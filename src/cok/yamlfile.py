@@ -93,6 +93,11 @@ def display_path(path: Path) -> str:
 
 def read_text(path: Path, what: str) -> str:
     """The file's text, or a clear refusal: missing, unreadable, too large, not UTF-8."""
+    return read_file(path, what)[1]
+
+
+def read_file(path: Path, what: str) -> tuple[bytes, str]:
+    """The file's bytes and text (see `read_text`)."""
     shown = display_path(path)
     try:
         data = path.read_bytes()
@@ -112,7 +117,7 @@ def read_text(path: Path, what: str) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise Refused(Problem(shown, line, f"{what} is not UTF-8 text")) from None
-    return text
+    return data, text
 
 
 def parse(text: str, shown: str) -> Any:
