@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.main
+import typer.testing
 from typer.testing import CliRunner
 
 from cok.cli import app
@@ -74,6 +76,13 @@ class Run:
     exit_code: int
     stdout: str
     stderr: str
+
+
+#: Typer builds the click command from the functions' signatures on every call (~30 ms);
+#: the tests build it once and run it many times.
+COMMAND = typer.main.get_command(app)
+_build = typer.testing._get_command
+typer.testing._get_command = lambda typer_app: COMMAND if typer_app is app else _build(typer_app)
 
 
 class Cok:
