@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 import yaml.reader
 from yaml.constructor import SafeConstructor
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import ScalarNode
 
 from cok.errors import Problem, Refused
 
@@ -58,25 +58,6 @@ class _Unsafe(Exception):
         super().__init__(message)
         self.message = message
         self.line = line
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses anchors and aliases while composing."""
-
-    def compose_node(self, parent: Node | None, index: int) -> Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if isinstance(event, yaml.AliasEvent):
-            raise _Unsafe(
-                f"aliases (*{event.anchor}) are not allowed; write the value out in full",
-                _line(event.start_mark),
-            )
-        anchor = getattr(event, "anchor", None)
-        if anchor is not None:
-            raise _Unsafe(
-                f"anchors (&{anchor}) are not allowed; write the value out in full",
-                _line(event.start_mark),
-            )
-        return super().compose_node(parent, index)
 
 
 def _line(mark: Any) -> int | None:
@@ -125,14 +106,9 @@ def parse(text: str, shown: str) -> Any:
     for number, text_line in enumerate(text.splitlines(), start=1):
         if text_line.startswith(_CONFLICT_MARKERS) and (text_line[7:8] in ("", " ")):
             raise Refused(Problem(shown, number, "unresolved git merge conflict marker; resolve the merge first"))
-    loader: yaml.SafeLoader | None = None
+    loader = _Loader(text)
     try:
-        if _fast_path_is_safe(text):
-            node = yaml.compose(text, Loader=yaml.CSafeLoader)
-        else:
-            loader = _StrictLoader(text)
-            node = loader.get_single_node()
-        return None if node is None else _build(node, SafeConstructor())
+        return _Builder().build(loader)
     except _Unsafe as exc:
         raise Refused(Problem(shown, exc.line, exc.message)) from None
     except yaml.MarkedYAMLError as exc:
@@ -147,40 +123,148 @@ def parse(text: str, shown: str) -> Any:
         raise Refused(Problem(shown, line, f"invalid YAML: the character {shown_char} is not allowed")) from None
     except yaml.YAMLError as exc:
         raise Refused(Problem(shown, None, "invalid YAML: " + " ".join(str(exc).split()))) from None
-    except RecursionError:
-        raise Refused(Problem(shown, None, f"invalid YAML: nested more than {MAX_DEPTH} levels deep")) from None
     finally:
-        if loader is not None:
-            loader.dispose()
+        loader.dispose()
 
 
-#: Deeper than this is never one of our files, and libyaml's composer recurses in C,
-#: so deeper nesting would crash the process instead of raising an error.
+#: Deeper than this is never one of our files.
 MAX_DEPTH = 200
 
+#: libyaml's parser when it is there (fast); PyYAML's own otherwise. Only the parser's event
+#: stream is used: values are built here, in one pass, without libyaml's composer (which
+#: recurses in C and would crash on deep nesting) and without reading the text twice.
+_Loader: Any = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
+_IMPLICIT = yaml.resolver.Resolver.yaml_implicit_resolvers
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_NULL = "tag:yaml.org,2002:null"
+_BOOL = "tag:yaml.org,2002:bool"
+_LENIENT = {"tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"}  # `<<` and `=`: plain text to us
 
-def _fast_path_is_safe(text: str) -> bool:
-    """Scan libyaml's event stream once (fast, not recursive): refuse anchors, aliases and
-    deep nesting, so that libyaml's composer is only ever given what it can handle."""
-    if not yaml.__with_libyaml__:
-        return False
-    depth = 0
-    for event in yaml.parse(text, Loader=yaml.CSafeLoader):
-        if isinstance(event, yaml.AliasEvent):
+
+def _resolve(value: str) -> str:
+    """The tag YAML 1.1 gives a plain scalar (as PyYAML's resolver decides)."""
+    for tag, regexp in _IMPLICIT.get(value[0] if value else "", ()):
+        if regexp.match(value):
+            return str(tag)
+    return _STR
+
+
+class _Builder:
+    """Builds YamlMap / YamlList / scalars straight from the parser's events."""
+
+    def __init__(self) -> None:
+        self.constructor = SafeConstructor()
+
+    def scalar(self, event: Any) -> Any:
+        value: str = event.value
+        tag = event.tag
+        if tag is None or tag == "!":
+            if event.style or not event.implicit[0]:  # quoted or block text: a string
+                return value
+            tag = _resolve(value)
+        if tag == _STR or tag in _LENIENT:
+            return value
+        if tag == _NULL:
+            return None
+        if tag == _INT:
+            try:
+                return int(value)
+            except ValueError:
+                pass
+        if tag == _BOOL:
+            return self.constructor.bool_values[value.lower()]
+        if tag not in _PLAIN_TAGS:
+            raise _Unsafe(_tag_message(tag), _line(event.start_mark))
+        made = self.constructor.construct_object(ScalarNode(tag, value, event.start_mark, event.end_mark))
+        if isinstance(made, dt.date) and not isinstance(made, dt.datetime):
+            return made.isoformat()
+        return made
+
+    def build(self, loader: Any) -> Any:
+        scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
+        seq_start, map_start = yaml.SequenceStartEvent, yaml.MappingStartEvent
+        seq_end, map_end = yaml.SequenceEndEvent, yaml.MappingEndEvent
+        root: Any = None
+        value: Any
+        documents = 0
+        # Each open collection: [container, pending key (mappings), that key's line].
+        stack: list[list[Any]] = []
+        while True:
+            event = loader.get_event()
+            kind = type(event)
+            if kind is scalar_event:
+                if event.anchor is not None:
+                    raise _Unsafe(
+                        f"anchors (&{event.anchor}) are not allowed; write the value out in full",
+                        _line(event.start_mark),
+                    )
+                value = self.scalar(event)
+            elif kind is seq_start or kind is map_start:
+                line = event.start_mark.line + 1
+                if event.anchor is not None:
+                    raise _Unsafe(f"anchors (&{event.anchor}) are not allowed; write the value out in full", line)
+                if event.tag not in (None, "!", _SEQ_TAG if kind is seq_start else _MAP_TAG):
+                    raise _Unsafe(_tag_message(event.tag), line)
+                if len(stack) >= MAX_DEPTH:
+                    raise _Unsafe(f"nested more than {MAX_DEPTH} levels deep", line)
+                if kind is seq_start:
+                    seq = YamlList()
+                    seq.line, seq.item_lines, seq.flow = line, [], bool(event.flow_style)
+                    seq.column, seq.start = event.start_mark.column, event.start_mark.index
+                    value = seq
+                else:
+                    mapping = YamlMap()
+                    mapping.line, mapping.key_lines = line, {}
+                    value = mapping
+            elif kind is seq_end or kind is map_end:
+                done = stack.pop()[0]
+                if kind is seq_end:
+                    done.end = event.end_mark.index
+                continue
+            elif kind is alias_event:
+                raise _Unsafe(
+                    f"aliases (*{event.anchor}) are not allowed; write the value out in full", _line(event.start_mark)
+                )
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise _Unsafe("only one YAML document is allowed (remove the `---` line)", _line(event.start_mark))
+                continue
+            elif kind is yaml.StreamEndEvent:
+                return root
+            else:
+                continue
+            if not stack:
+                root = value
+            else:
+                top = stack[-1]
+                container = top[0]
+                line = event.start_mark.line + 1
+                if type(container) is YamlList:
+                    container.append(value)
+                    container.item_lines.append(line)
+                elif top[1] is None:
+                    top[1], top[2] = self.key(value, container, line), line
+                else:
+                    container[top[1]] = value
+                    container.key_lines[top[1]] = top[2]
+                    top[1] = None
+            if kind is seq_start or kind is map_start:
+                stack.append([value, None, 0])
+
+    @staticmethod
+    def key(found: Any, mapping: YamlMap, line: int) -> str:
+        if isinstance(found, (YamlMap, YamlList)):
+            raise _Unsafe("a mapping key must be plain text", line)
+        value = found if isinstance(found, str) else str(found).lower() if isinstance(found, bool) else str(found)
+        if value in mapping:
             raise _Unsafe(
-                f"aliases (*{event.anchor}) are not allowed; write the value out in full", _line(event.start_mark)
+                f"the key {value!r} appears twice in one mapping (first on line "
+                f"{mapping.key_lines[value]}); keep only one",
+                line,
             )
-        if isinstance(event, (yaml.CollectionStartEvent, yaml.ScalarEvent)) and event.anchor is not None:
-            raise _Unsafe(
-                f"anchors (&{event.anchor}) are not allowed; write the value out in full", _line(event.start_mark)
-            )
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise _Unsafe(f"nested more than {MAX_DEPTH} levels deep", _line(event.start_mark))
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
-    return True
+        return value
 
 
 def load(path: Path, what: str) -> Any:
@@ -191,49 +275,3 @@ def load(path: Path, what: str) -> Any:
 def _tag_message(tag: str) -> str:
     shown = tag.replace("tag:yaml.org,2002:", "!!")
     return f"the tag {shown} is not allowed; write plain values"
-
-
-def _build(node: Node, loader: SafeConstructor) -> Any:
-    line = node.start_mark.line + 1
-    if isinstance(node, ScalarNode):
-        if node.tag not in _PLAIN_TAGS:
-            raise _Unsafe(_tag_message(node.tag), line)
-        value = loader.construct_object(node, deep=True)
-        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-            return value.isoformat()
-        return value
-    if isinstance(node, SequenceNode):
-        if node.tag != _SEQ_TAG:
-            raise _Unsafe(_tag_message(node.tag), line)
-        seq = YamlList(_build(item, loader) for item in node.value)
-        seq.line = line
-        seq.item_lines = [item.start_mark.line + 1 for item in node.value]
-        seq.flow = bool(node.flow_style)
-        seq.column = node.start_mark.column
-        seq.start = node.start_mark.index
-        seq.end = node.end_mark.index
-        return seq
-    if isinstance(node, MappingNode):
-        if node.tag != _MAP_TAG:
-            raise _Unsafe(_tag_message(node.tag), line)
-        mapping = YamlMap()
-        mapping.line = line
-        mapping.key_lines = {}
-        for key_node, value_node in node.value:
-            key = _build(key_node, loader)
-            key_line = key_node.start_mark.line + 1
-            if not isinstance(key, str):
-                if isinstance(key, (int, float, bool)) or key is None:
-                    key = str(key).lower() if isinstance(key, bool) else str(key)
-                else:
-                    raise _Unsafe("a mapping key must be plain text", key_line)
-            if key in mapping:
-                raise _Unsafe(
-                    f"the key {key!r} appears twice in one mapping (first on line "
-                    f"{mapping.key_lines[key]}); keep only one",
-                    key_line,
-                )
-            mapping[key] = _build(value_node, loader)
-            mapping.key_lines[key] = key_line
-        return mapping
-    raise _Unsafe("unsupported YAML node", line)  # pragma: no cover
