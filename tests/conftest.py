@@ -139,3 +139,9 @@ def holding(geo: Geography, held: dict[str, list[str]], bonus: dict[str, int] | 
         commit(Joined(pid, pid.title(), "neutral", 1, tuple(locations), "test"), state)
         state.bonus[pid] = (bonus or {}).get(pid, 0)
     return state
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets an empty replay cache of its own, never the user's."""
+    monkeypatch.setenv("COK_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))

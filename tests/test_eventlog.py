@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cok.cache import stamp
 from cok.errors import Refused
 from cok.eventlog import append, parse_event, read_log, to_yaml
 from cok.events import Adjust, Battle, Join, Painting
@@ -70,11 +71,16 @@ def test_a_log_that_is_not_a_list_is_refused() -> None:
         read_log(write("type: week\n"))
 
 
+def add(path: Path, event: Adjust, expected: tuple[int, int, int] | None = None) -> None:
+    """Append as the ledger does: with the stamp and shape of the log as it was read."""
+    log = read_log(path)
+    append(path, event, expected=expected or stamp(path), item_column=log.item_column, empty_flow=log.empty_flow)
+
+
 def test_append_adds_bytes_at_the_end_and_never_rewrites() -> None:
     original = "# hand-written, kept as is\n- type: week   # with a comment\n"
     path = write(original)
-    log = read_log(path)
-    append(log, Adjust(player="tim", cp=2, reason="x", id="a1"))
+    add(path, Adjust(player="tim", cp=2, reason="x", id="a1"))
     text = path.read_text()
     assert text.startswith(original)
     assert [r.event.type for r in read_log(path).records] == ["week", "adjust"]
@@ -82,29 +88,29 @@ def test_append_adds_bytes_at_the_end_and_never_rewrites() -> None:
 
 def test_append_to_a_file_without_a_final_newline() -> None:
     path = write("- type: week")
-    append(read_log(path), Adjust(player="tim", cp=2, reason="x"))
+    add(path, Adjust(player="tim", cp=2, reason="x"))
     assert [r.line for r in read_log(path).records] == [1, 2]
 
 
 def test_append_matches_an_indented_list() -> None:
     path = write("  - type: week\n")
-    append(read_log(path), Adjust(player="tim", cp=2, reason="x"))
+    add(path, Adjust(player="tim", cp=2, reason="x"))
     assert [r.event.type for r in read_log(path).records] == ["week", "adjust"]
 
 
 def test_append_to_an_empty_flow_list_keeps_comments() -> None:
     path = write("# my campaign\n[]\n")
-    append(read_log(path), Adjust(player="tim", cp=2, reason="x"))
+    add(path, Adjust(player="tim", cp=2, reason="x"))
     assert path.read_text().startswith("# my campaign\n- type: adjust\n")
     assert len(read_log(path).records) == 1
 
 
 def test_append_is_refused_when_the_file_changed_since_it_was_read() -> None:
     path = write("- type: week\n")
-    log = read_log(path)
+    was = stamp(path)
     path.write_text("- type: week\n- type: week\n")
     with pytest.raises(Refused, match="changed while this command ran"):
-        append(log, Adjust(player="tim", cp=2, reason="x"))
+        add(path, Adjust(player="tim", cp=2, reason="x"), expected=was)
     assert path.read_text() == "- type: week\n- type: week\n"
 
 

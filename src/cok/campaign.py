@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cok.errors import Problem, Refused
+from cok.errors import Problem, Refused, display_path
 from cok.eventlog import Log, read_log
+from cok.folders import EVENTS_FILE, SETTINGS_FILE
 from cok.geography import Geography
 from cok.mapfile import load_map
 from cok.replay import Replay, replay
 from cok.rules.apply import apply, initial_state
 from cok.rules.state import Settings, State
 from cok.validation import check
-from cok.yamlfile import YamlMap, display_path, load
-
-SETTINGS_FILE = "campaign.yaml"
-EVENTS_FILE = "events.yaml"
+from cok.yamlfile import YamlMap, load
 
 
 class PointsSpec(BaseModel):
@@ -39,34 +36,6 @@ class CampaignSpec(BaseModel):
     map: str = Field(min_length=1, description="The map file, relative to campaign.yaml.")
     points: PointsSpec = Field(default_factory=PointsSpec, description="The weekly points limit.")
     modes: list[str] | None = Field(default=None, description="Game modes allowed (default: all known).")
-
-
-def find_campaign(given: str | None, cwd: Path | None = None) -> Path:
-    """The campaign folder: --campaign, else $COK_CAMPAIGN, else the nearest campaign.yaml
-    here or above, else the only campaign under ./campaigns/."""
-    cwd = cwd or Path.cwd()
-    for source, value in (("--campaign", given), ("COK_CAMPAIGN", os.environ.get("COK_CAMPAIGN"))):
-        if value:
-            folder = Path(value)
-            if folder.is_file() and folder.name == SETTINGS_FILE:
-                folder = folder.parent
-            if not (folder / SETTINGS_FILE).is_file():
-                raise Refused(Problem(str(folder), None, f"no {SETTINGS_FILE} here (from {source})"))
-            return folder
-    for folder in (cwd, *cwd.parents):
-        if (folder / SETTINGS_FILE).is_file():
-            return folder
-    container = cwd / "campaigns"
-    found = sorted(p.parent for p in container.glob(f"*/{SETTINGS_FILE}")) if container.is_dir() else []
-    if len(found) == 1:
-        return found[0]
-    if found:
-        listed = ", ".join(display_path(p) for p in found)
-        raise Refused(f"several campaigns here ({listed}): choose one with --campaign DIR")
-    raise Refused(
-        f"no campaign found: no {SETTINGS_FILE} in {display_path(cwd)} or above, and no campaigns/ "
-        "folder with one campaign. Use --campaign DIR, set COK_CAMPAIGN, or create one with `cok init DIR`"
-    )
 
 
 def load_spec(path: Path) -> tuple[CampaignSpec, dict[str, int]]:
@@ -95,6 +64,10 @@ class Campaign:
     spec: CampaignSpec
     geo: Geography
     log: Log
+
+    @property
+    def map_path(self) -> Path:
+        return self.folder / self.spec.map
 
     @property
     def settings_path(self) -> Path:

@@ -7,33 +7,33 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from cok import __version__
-from cok.campaign import Campaign, find_campaign, load_campaign
 from cok.errors import Problem, Refused, RuleError
-from cok.events import EVENT_TYPES, Adjust, Battle, Event, EventBase, Join, Painting, Void, Week
-from cok.ledger import Recording, record
-from cok.modes import allowed_modes, catalogue, find_mode
+from cok.folders import find_campaign
 from cok.names import did_you_mean, normalize
-from cok.render import documents
-from cok.render.tables import (
-    console,
-    locations_table,
-    mode_table,
-    mode_text,
-    standings_table,
-    where_renderables,
-)
-from cok.render.words import Teller, signed
-from cok.rules.choices import ChoiceNeeded
-from cok.rules.scoring import standings as rank
-from cok.rules.start import faction_id
-from cok.rules.state import State
-from cok.rules.where import where as find_where
 
+if TYPE_CHECKING:
+    from cok.cache import Snapshot
+    from cok.campaign import Campaign
+    from cok.events import Event
+    from cok.ledger import Recording
+    from cok.rules.choices import ChoiceNeeded
+    from cok.rules.state import State
+
+# Commands import what they use when they run: `cok standings` on a cached campaign never
+# loads pydantic's event models, PyYAML or the rules, so it starts as fast as Typer allows.
+
+_APP_SETTINGS: dict[str, Any] = {
+    "no_args_is_help": True,
+    "add_completion": False,
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+    "context_settings": {"help_option_names": ["-h", "--help"]},
+}
 app = typer.Typer(
     name="cok",
     help=(
@@ -45,11 +45,7 @@ app = typer.Typer(
         "  cok where tim matt\n\n"
         "  cok battle tim matt --at Starfall --winner tim"
     ),
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    **_APP_SETTINGS,
 )
 
 CampaignOpt = Annotated[
@@ -63,6 +59,9 @@ CampaignOpt = Annotated[
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")]
+NoCacheOpt = Annotated[
+    bool, typer.Option("--no-cache", help="Replay the whole log, ignoring (and not writing) the replay cache.")
+]
 NoteOpt = Annotated[str | None, typer.Option("--note", help="Free text kept with the event.")]
 FirstPlayer = Annotated[str, typer.Argument(metavar="P1", help="One player.")]
 SecondPlayer = Annotated[str, typer.Argument(metavar="P2", help="The other player.")]
@@ -98,7 +97,19 @@ def refusals(command: F) -> F:
 
 
 def _open(campaign: str | None) -> Campaign:
+    from cok.campaign import load_campaign
+
     return load_campaign(find_campaign(campaign))
+
+
+def _snapshot(campaign: str | None, no_cache: bool = False) -> Snapshot:
+    """The campaign's replayed state (cached when possible), refusing an invalid log."""
+    from cok.cache import open_snapshot
+
+    snapshot = open_snapshot(find_campaign(campaign), use_cache=not no_cache)
+    if snapshot.problems:
+        raise Refused(snapshot.problems)
+    return snapshot
 
 
 def _player(state: State, typed: str) -> str:
@@ -111,7 +122,9 @@ def _player(state: State, typed: str) -> str:
 
 
 def _emit_json(document: Any) -> None:
-    sys.stdout.write(documents.dumps(document) + "\n")
+    from cok.render.documents import dumps
+
+    sys.stdout.write(dumps(document) + "\n")
 
 
 def _names(state: State) -> dict[str, str]:
@@ -142,12 +155,22 @@ def _interactive() -> bool:
     return sys.stdin.isatty()
 
 
-def _record(campaign: Campaign, build: Callable[[dict[str, Any]], Event], *, dry_run: bool, as_json: bool) -> Recording:
+def _record(
+    snapshot: Snapshot,
+    build: Callable[[dict[str, Any]], Event],
+    *,
+    dry_run: bool,
+    as_json: bool,
+    no_cache: bool = False,
+) -> Recording:
     """Record an event, asking at a terminal for any choice the rules need."""
+    from cok.ledger import record
+    from cok.rules.choices import ChoiceNeeded
+
     answers: dict[str, Any] = {}
     while True:
         try:
-            rec = record(campaign, build(answers), dry_run=dry_run)
+            rec = record(snapshot, build(answers), dry_run=dry_run, use_cache=not no_cache)
             break
         except ChoiceNeeded as need:
             if not _interactive() or as_json:
@@ -163,6 +186,9 @@ def _record(campaign: Campaign, build: Callable[[dict[str, Any]], Event], *, dry
 
 
 def _report(rec: Recording, as_json: bool) -> None:
+    from cok.render import documents
+    from cok.render.words import Teller, signed
+
     state = rec.state
     teller = Teller(state)
     summary = teller.tell(rec.outcome)
@@ -179,14 +205,17 @@ def _report(rec: Recording, as_json: bool) -> None:
             }
         )
         return
-    out = console()
-    out.print(summary)
-    for pid, (before, now) in changes.items():
-        out.print(f"  {teller.who(pid)}: {before} → {now} CP ({signed(now - before)})")
-    if rec.written:
-        out.print(f"recorded as {rec.event.id}", style="dim")
-    else:
-        out.print("dry run: nothing written", style="yellow")
+    from cok.render.output import show
+    from cok.render.views import Line
+
+    show(
+        summary,
+        *(
+            f"  {teller.who(pid)}: {before} → {now} CP ({signed(now - before)})"
+            for pid, (before, now) in changes.items()
+        ),
+        Line.of(f"recorded as {rec.event.id}", "dim") if rec.written else Line.of("dry run: nothing written", "yellow"),
+    )
 
 
 # ---------------------------------------------------------------- commands
@@ -206,15 +235,15 @@ def init(
     Example: cok init campaigns/summer --name "The Summer War"
     """
     from cok.merge import git_setup
+    from cok.render.output import show
     from cok.setup import init_campaign
 
     title, entry = init_campaign(folder, map_path, name)
-    out = console()
-    out.print(f"Created {title!r} in {folder} (map: {entry}).")
+    said = [f"Created {title!r} in {folder} (map: {entry})."]
     repo = git_setup(folder)
     if repo is not None:
-        out.print(f"Registered the cok merge driver for events.yaml in the git repository {repo}.")
-    out.print(f"Next: cok join PLAYER --faction FACTION -C {folder}")
+        said.append(f"Registered the cok merge driver for events.yaml in the git repository {repo}.")
+    show(*said, f"Next: cok join PLAYER --faction FACTION -C {folder}")
 
 
 @app.command()
@@ -234,6 +263,7 @@ def join(
     ] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -241,28 +271,32 @@ def join(
 
     Example: cok join tim --faction martell --name Tim
     """
-    c = _open(campaign)
-    state = c.valid().state
+    snap = _snapshot(campaign, no_cache)
+    state = snap.state
     if player != player.lower():
         raise RuleError(f"player ids are lowercase: use {player.lower()!r} (and --name {player!r})")
+
+    from cok.events import Join
+    from cok.rules.start import faction_id
 
     def build(_: dict[str, Any]) -> Event:
         return Join(
             player=player,
             name=name,
             faction=faction_id(state, faction),
-            castle=c.geo.find(castle) if castle else None,
-            territories=[c.geo.find(t) for t in territories] if territories else None,
+            castle=state.geo.find(castle) if castle else None,
+            territories=[state.geo.find(t) for t in territories] if territories else None,
             note=note,
         )
 
-    _record(c, _validated(build), dry_run=dry_run, as_json=as_json)
+    _record(snap, _validated(build), dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 def _validated(build: Callable[[dict[str, Any]], Event]) -> Callable[[dict[str, Any]], Event]:
     """Turn a pydantic error from command-line values into a plain refusal."""
     from pydantic import ValidationError
 
+    from cok.events import EVENT_TYPES, EventBase
     from cok.validation import describe
 
     def wrapped(answers: dict[str, Any]) -> Event:
@@ -295,13 +329,18 @@ def where(
         raise RuleError(f"a battle needs two different players, not {a} twice")
     bwb = [_player(state, p) for p in brotherhood or []]
     given = _player(state, attacker) if attacker else None
+    from cok.rules.where import where as find_where
+
     found = find_where(state, a, b, bwb, given)
     if as_json:
-        _emit_json(documents.where_doc(state, found))
+        from cok.render.documents import where_doc
+
+        _emit_json(where_doc(state, found))
         return
-    out = console()
-    for part in where_renderables(state, found, _names(state)):
-        out.print(part)
+    from cok.render.output import show
+    from cok.render.views import where_views
+
+    show(*where_views(state, found, _names(state)))
 
 
 def _scores(state: State, given: list[str] | None, what: str) -> dict[str, int] | None:
@@ -347,6 +386,7 @@ def battle(
     ] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -354,15 +394,18 @@ def battle(
 
     Example: cok battle tim matt --at Starfall --vp tim=7 --vp matt=5
     """
-    c = _open(campaign)
-    state = c.valid().state
+    snap = _snapshot(campaign, no_cache)
+    state = snap.state
     a, b = _player(state, p1), _player(state, p2)
 
+    from cok.events import Battle
+    from cok.modes import allowed_modes, find_mode
+
     def build(answers: dict[str, Any]) -> Event:
-        chosen = answers.get("abandon") or (c.geo.find(abandon) if abandon else None)
+        chosen = answers.get("abandon") or (state.geo.find(abandon) if abandon else None)
         return Battle(
             players=[a, b],
-            location=c.geo.find(at),
+            location=state.geo.find(at),
             week=week,
             attacker=answers.get("attacker") or (_player(state, attacker) if attacker else None),
             winner=_player(state, winner) if winner else None,
@@ -377,7 +420,7 @@ def battle(
             note=note,
         )
 
-    _record(c, _validated(build), dry_run=dry_run, as_json=as_json)
+    _record(snap, _validated(build), dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()
@@ -395,6 +438,7 @@ def paint(
     week: Annotated[int | None, typer.Option("--week", help="The week (default: this week).")] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -402,9 +446,11 @@ def paint(
 
     Example: cok paint tim --fully-painted --units 2
     """
-    c = _open(campaign)
-    state = c.valid().state
+    snap = _snapshot(campaign, no_cache)
+    state = snap.state
     who = _player(state, player)
+
+    from cok.events import Painting
 
     def build(_: dict[str, Any]) -> Event:
         return Painting(
@@ -417,7 +463,7 @@ def paint(
             note=note,
         )
 
-    _record(c, _validated(build), dry_run=dry_run, as_json=as_json)
+    _record(snap, _validated(build), dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command("week")
@@ -429,6 +475,7 @@ def week_(
     ] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -436,35 +483,44 @@ def week_(
 
     Example: cok week --next --limit 26
     """
-    c = _open(campaign)
     if limit is not None and not next_:
         raise typer.BadParameter("--limit goes with --next", param_hint="--limit")
+    snap = _snapshot(campaign, no_cache)
     if next_:
-        _record(c, lambda _: Week(limit=limit, note=note), dry_run=dry_run, as_json=as_json)
+        from cok.events import Week
+
+        _record(snap, lambda _: Week(limit=limit, note=note), dry_run=dry_run, as_json=as_json, no_cache=no_cache)
         return
-    state = c.valid().state
+    state = snap.state
     if as_json:
-        _emit_json(
-            {"campaign": c.spec.name, "week": state.week, "points_limit": state.limit, "limits": list(state.limits)}
-        )
+        _emit_json({"campaign": snap.name, "week": state.week, "points_limit": state.limit, "limits": state.limits})
         return
-    console().print(f"{c.spec.name}: week {state.week}, points limit {state.limit}")
+    from cok.render.output import show
+
+    show(f"{snap.name}: week {state.week}, points limit {state.limit}")
 
 
 @app.command()
 @refusals
-def standings(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+def standings(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """The players, ranked by Campaign Points.
 
     Example: cok standings --json
     """
-    c = _open(campaign)
-    state = c.valid().state
+    from cok.rules.scoring import standings as rank
+
+    snap = _snapshot(campaign, no_cache)
+    state = snap.state
     table = rank(state)
     if as_json:
-        _emit_json(documents.standings_doc(c.spec.name, state, table))
+        from cok.render.documents import standings_doc
+
+        _emit_json(standings_doc(snap.name, state, table))
         return
-    console().print(standings_table(c.spec.name, state, table))
+    from cok.render.output import show
+    from cok.render.views import standings_grid
+
+    show(standings_grid(snap.name, state, table))
 
 
 @app.command()
@@ -473,31 +529,37 @@ def locations(
     free: Annotated[bool, typer.Option("--free", help="Only unoccupied locations.")] = False,
     player: Annotated[str | None, typer.Option("--player", metavar="P", help="Only this player's locations.")] = None,
     campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """The map's locations with kind, value, occupant and bonus.
 
     Example: cok locations --free
     """
-    c = _open(campaign)
-    state = c.valid().state
-    names = list(c.geo.locations)
-    title = c.geo.name
+    snap = _snapshot(campaign, no_cache)
+    state = snap.state
+    names = list(state.geo.locations)
+    title = state.geo.name
     if free:
-        names = [n for n in names if n not in state.holder and not c.geo.locations[n].is_region]
+        names = [n for n in names if n not in state.holder and not state.geo.locations[n].is_region]
         title += " — unoccupied"
     if player:
         pid = _player(state, player)
         names = [n for n in names if state.holder.get(n) == pid]
         title += f" — held by {state.players[pid].name}"
     if as_json:
+        from cok.render.documents import location_doc
+
         docs = []
         for n in names:
-            loc = c.geo.locations[n]
-            docs.append({**documents.location_doc(state, n), "home": list(loc.home), "bonus": loc.bonus})
+            loc = state.geo.locations[n]
+            docs.append({**location_doc(state, n), "home": list(loc.home), "bonus": loc.bonus})
         _emit_json({"locations": docs})
         return
-    console().print(locations_table(state, names, title))
+    from cok.render.output import show
+    from cok.render.views import locations_grid
+
+    show(locations_grid(state, names, title))
 
 
 @app.command()
@@ -511,6 +573,8 @@ def log(
 
     Example: cok log --player tim
     """
+    from cok.render.words import Teller
+
     c = _open(campaign)
     done = c.valid()
     state = done.state
@@ -538,21 +602,26 @@ def log(
     if as_json:
         _emit_json({"events": rows})
         return
-    from rich.text import Text
+    from cok.render.output import show
+    from cok.render.views import Cell, Line
 
-    out = console()
-    for row in rows:
-        line = Text(f"{row['id'] or '-':>12}  ", style="dim")
-        line.append(str(row["summary"]), style="strike dim" if row["voided"] else "")
-        if row["voided"]:
-            line.append("  (voided)", style="yellow")
-        out.print(line)
-    if not rows:
-        out.print("nothing recorded yet")
+    lines = [
+        Line(
+            (
+                Cell(f"{row['id'] or '-':>12}  ", "dim"),
+                Cell(str(row["summary"]), "strike dim" if row["voided"] else None),
+                Cell("  (voided)" if row["voided"] else "", "yellow"),
+            )
+        )
+        for row in rows
+    ]
+    show(*lines) if lines else show("nothing recorded yet")
 
 
 def _involves(event: Event) -> set[str]:
     """The players an event is about (for `cok log --player`)."""
+    from cok.events import Adjust, Battle, Join, Painting
+
     if isinstance(event, Battle):
         return set(event.players)
     if isinstance(event, Painting):
@@ -564,6 +633,8 @@ def _involves(event: Event) -> set[str]:
 
 def _plain(event: Event) -> str:
     """A voided event, which the rules never applied, told from its fields."""
+    from cok.events import Battle
+
     if isinstance(event, Battle):
         return f"battle {event.players[0]} v {event.players[1]} at {event.location}"
     fields = event.model_dump(exclude_defaults=True, exclude={"id", "at", "by", "note", "type"})
@@ -578,6 +649,7 @@ def adjust(
     reason: Annotated[str, typer.Option("--reason", help="Why (required).")],
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -585,12 +657,12 @@ def adjust(
 
     Example: cok adjust tim -2 --reason "late army list"
     """
-    c = _open(campaign)
-    state = c.valid().state
-    who = _player(state, player)
-    _record(
-        c, _validated(lambda _: Adjust(player=who, cp=cp, reason=reason, note=note)), dry_run=dry_run, as_json=as_json
-    )
+    from cok.events import Adjust
+
+    snap = _snapshot(campaign, no_cache)
+    who = _player(snap.state, player)
+    adjusting = _validated(lambda _: Adjust(player=who, cp=cp, reason=reason, note=note))
+    _record(snap, adjusting, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()
@@ -600,6 +672,7 @@ def void(
     reason: Annotated[str, typer.Option("--reason", help="Why (required).")],
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
     dry_run: DryRunOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -607,8 +680,11 @@ def void(
 
     Example: cok void 3fa9c1d2e4b7 --reason "wrong winner"
     """
-    c = _open(campaign)
-    _record(c, _validated(lambda _: Void(target=event_id, reason=reason, note=note)), dry_run=dry_run, as_json=as_json)
+    from cok.events import Void
+
+    snap = _snapshot(campaign, no_cache)
+    voiding = _validated(lambda _: Void(target=event_id, reason=reason, note=note))
+    _record(snap, voiding, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command("check")
@@ -617,22 +693,27 @@ def check_(
     every: Annotated[
         bool, typer.Option("--all", help="Check every campaign below this folder (for pre-commit hooks).")
     ] = False,
+    no_cache: NoCacheOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Validate the map, the settings and the log: silent when all is well.
 
     Example: cok check
     """
+    from cok.cache import open_snapshot
+
     problems: list[Problem] = []
     folders = _every_campaign() if every else [None]
     for folder in folders:
         try:
             found = find_campaign(campaign) if folder is None else folder
-            problems += load_campaign(found).replayed.problems
+            problems += open_snapshot(found, use_cache=not no_cache).problems
         except Refused as refused:
             problems += refused.problems
     if as_json:
-        _emit_json(documents.problems_doc(problems))
+        from cok.render.documents import problems_doc
+
+        _emit_json(problems_doc(problems))
     else:
         for problem in problems:
             typer.echo(str(problem), err=True)
@@ -660,18 +741,21 @@ def modes(
 
     Example: cok modes a-clash-of-kings
     """
+    from cok.modes import catalogue, find_mode
+    from cok.render.documents import plain
+    from cok.render.output import show
+    from cok.render.views import mode_lines, modes_grid
+
     known = catalogue()
     chosen = [known[find_mode(mode, list(known))]] if mode else list(known.values())
     if as_json:
-        docs = [documents.plain(m) for m in chosen]
+        docs = [plain(m) for m in chosen]
         _emit_json({"modes": docs} if mode is None else docs[0])
         return
-    out = console()
     if mode:
-        out.print(mode_text(chosen[0]))
+        show(*mode_lines(chosen[0]))
     else:
-        out.print(mode_table(chosen))
-        out.print("Show one in full: cok modes MODE")
+        show(modes_grid(chosen), "Show one in full: cok modes MODE")
 
 
 @app.command("git-setup")
@@ -694,7 +778,9 @@ def git_setup_(campaign: CampaignOpt = None) -> None:
     repo = git_setup(folder)
     if repo is None:
         raise RuleError(f"{folder} is not inside a git repository (run `git init` first)")
-    console().print(f"The cok merge driver is registered in {repo} for {folder / 'events.yaml'}.")
+    from cok.render.output import show
+
+    show(f"The cok merge driver is registered in {repo} for {folder / 'events.yaml'}.")
 
 
 @app.command("merge-driver", hidden=False)
@@ -744,10 +830,24 @@ def _root(
     """A campaign ledger for Clash of Kings map campaigns."""
 
 
+def _only(name: str) -> typer.Typer:
+    """The app with just one command: Typer builds every registered command's options from
+    its signature at start-up, and a command line only ever runs one of them."""
+    for info in app.registered_commands:
+        command_name = info.name or (info.callback.__name__.replace("_", "-") if info.callback else "")
+        if command_name == name:
+            single = typer.Typer(**{k: getattr(app.info, k) for k in ("name", "help")}, **_APP_SETTINGS)
+            single.registered_callback = app.registered_callback
+            single.registered_commands = [info]
+            return single
+    return app
+
+
 def main() -> None:
     """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
+    words = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
     try:
-        app()
+        (_only(words[0]) if words else app)()
     except (Refused, RuleError) as error:
         typer.echo(f"cok: {error}", err=True)
         sys.exit(1)

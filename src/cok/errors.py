@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -34,3 +35,11 @@ class Refused(Exception):
 class RuleError(Exception):
     """A rule refused an event. Rules raise it with a plain message; the replay
     attaches the event's file and line."""
+
+
+def display_path(path: Path) -> str:
+    """The path as a user would type it: relative to the current folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

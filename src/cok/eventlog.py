@@ -20,11 +20,11 @@ from typing import Any
 import yaml
 from filelock import FileLock, Timeout
 
-from cok.errors import Problem, Refused
+from cok.errors import Problem, Refused, display_path
 from cok.events import EVENT_TYPES, Event, EventBase, upcast
 from cok.names import did_you_mean
 from cok.validation import check
-from cok.yamlfile import YamlList, YamlMap, display_path, parse, read_file
+from cok.yamlfile import YamlList, YamlMap, parse, read_file
 
 
 @dataclass(frozen=True)
@@ -218,28 +218,39 @@ def recover_if_needed(path: Path) -> None:
             recover(path)
 
 
-def append(log: Log, event: EventBase) -> None:
-    """Append one event to the log, refusing if the file changed since it was read.
-    Call with the lock held. The block is journaled first, so that a crash at any moment
-    leaves the log with all of the event or none of it (see `recover`)."""
+def append(
+    path: Path,
+    event: EventBase,
+    *,
+    expected: tuple[int, int, int] | None,
+    item_column: int = 0,
+    empty_flow: tuple[int, int] | None = None,
+) -> None:
+    """Append one event to the log. Call with the lock held. `expected` is the log's stamp
+    (size, mtime, inode) when it was read: if the file changed since, nothing is written.
+    The block is journaled first, so that a crash at any moment leaves the log with all of
+    the event or none of it (see `recover`)."""
+    from cok.cache import stamp
+
+    shown = display_path(path)
+    if stamp(path) != expected:
+        raise Refused(Problem(shown, None, "the event log changed while this command ran; run it again"))
     block = to_yaml(event)
-    if log.item_column:
-        pad = " " * log.item_column
+    if item_column:
+        pad = " " * item_column
         block = "".join(pad + line for line in block.splitlines(keepends=True))
-    current = log.path.read_bytes() if log.path.exists() else b""
-    if current != log.raw:
-        raise Refused(Problem(log.shown, None, "the event log changed while this command ran; run it again"))
-    if log.empty_flow is not None:
-        start, end = log.empty_flow
+    current = path.read_bytes() if path.exists() else b""
+    if empty_flow is not None:
+        start, end = empty_flow
         text = current.decode("utf-8-sig")
         head = (text[:start] + text[end:]).rstrip()
-        _replace(log.path, (head + "\n" if head else "") + block)
+        _replace(path, (head + "\n" if head else "") + block)
         return
     data = (b"" if not current or current.endswith(b"\n") else b"\n") + block.encode("utf-8")
-    journal = journal_path(log.path)
+    journal = journal_path(path)
     _write_synced(journal, b"cok-pending %d %d\n" % (len(current), len(data)) + data)
     pause = _test_pause()
-    with open(log.path, "ab") as handle:
+    with open(path, "ab") as handle:
         if pause:  # tear the write in two, so that the kill tests can land inside an append
             time.sleep(pause)
             half, data = data[: len(data) // 2], data[len(data) // 2 :]

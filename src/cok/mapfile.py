@@ -7,11 +7,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cok.errors import Problem, Refused
+from cok.errors import Problem, Refused, display_path
 from cok.geography import VALUE, Geography, Location, Route
 from cok.names import did_you_mean, normalize
 from cok.validation import check
-from cok.yamlfile import YamlList, YamlMap, display_path, load
+from cok.yamlfile import YamlList, YamlMap, load
 
 
 class LocationSpec(BaseModel):

@@ -14,12 +14,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from cok.campaign import SETTINGS_FILE, load_campaign
-from cok.errors import Refused
+from cok.campaign import load_campaign
+from cok.errors import Refused, display_path
 from cok.eventlog import Log, parse_log
+from cok.folders import SETTINGS_FILE
 from cok.replay import replay
 from cok.rules.apply import apply
-from cok.yamlfile import display_path
 
 DRIVER_NAME = "cok event log merge (append-only, by event id)"
 

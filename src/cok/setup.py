@@ -9,8 +9,8 @@ from pathlib import Path
 
 import yaml
 
-from cok.campaign import EVENTS_FILE, SETTINGS_FILE
 from cok.errors import Refused
+from cok.folders import EVENTS_FILE, SETTINGS_FILE
 from cok.mapfile import load_map
 from cok.schemas import KINDS, SCHEMA_DIR, modeline, schema
 

@@ -18,7 +18,7 @@ import yaml.reader
 from yaml.constructor import SafeConstructor
 from yaml.nodes import ScalarNode
 
-from cok.errors import Problem, Refused
+from cok.errors import Problem, Refused, display_path
 
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -62,14 +62,6 @@ class _Unsafe(Exception):
 
 def _line(mark: Any) -> int | None:
     return mark.line + 1 if mark is not None else None
-
-
-def display_path(path: Path) -> str:
-    """The path as a user would type it: relative to the current folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def read_text(path: Path, what: str) -> str:

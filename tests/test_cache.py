@@ -1,0 +1,102 @@
+"""The replay cache may make cok faster, never different."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cok.cache import cache_file, open_snapshot, replay_all
+from cok.eventlog import to_yaml
+from cok.geography import Geography
+
+from .conftest import EXAMPLE, Cok, event
+from .test_properties import Intent, campaign_events, intents, maps, summary
+
+
+def write_campaign(folder: Path, geo: Geography, log: list[dict[str, Any]]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    locations = [{"name": n, "kind": loc.kind} for n, loc in geo.locations.items()]
+    routes = {
+        "land": [[r.a, r.b] for r in geo.routes if r.kind == "land"],
+        "sea": [[r.a, r.b] for r in geo.routes if r.kind == "sea"],
+    }
+    (folder / "map.yaml").write_text(yaml.safe_dump({"name": "random", "locations": locations, "routes": routes}))
+    (folder / "campaign.yaml").write_text("name: Random\nmap: map.yaml\n")
+    (folder / "events.yaml").write_text("".join(to_yaml(event(e)) for e in log))
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(geo=maps(), plan=intents, split=st.integers(0, 100))
+def test_cached_and_uncached_replays_agree_on_random_campaigns(
+    tmp_path_factory: Any, geo: Geography, plan: list[Intent], split: int
+) -> None:
+    folder = tmp_path_factory.mktemp("random")
+    log = campaign_events(geo, plan, 3)
+    cut = len(log) * split // 100
+    write_campaign(folder, geo, log[:cut] or log[:1])
+    assert summary(open_snapshot(folder).state) == summary(replay_all(folder).state)  # cold, then cached
+    assert summary(open_snapshot(folder).state) == summary(replay_all(folder).state)  # warm
+    with open(folder / "events.yaml", "a") as handle:  # the log grows: only the new events replay
+        handle.write("".join(to_yaml(event(e)) for e in log[max(cut, 1) :]))
+    grown = open_snapshot(folder)
+    assert grown.problems == replay_all(folder).problems == []
+    assert summary(grown.state) == summary(replay_all(folder).state)
+
+
+def test_a_corrupt_cache_is_ignored_and_rebuilt(example: Path) -> None:
+    expected = Cok(example)("standings", "--json", "--no-cache").stdout
+    assert Cok(example)("standings", "--json").stdout == expected
+    target = cache_file(example)
+    assert target.exists()
+    for garbage in (b"", b"not a pickle", os.urandom(300), target.read_bytes()[:50]):
+        target.write_bytes(garbage)
+        assert Cok(example)("standings", "--json").stdout == expected
+    assert open_snapshot(example).name == "The War of the Five Kings"
+
+
+def test_a_foreign_cache_is_ignored(tmp_path: Path, example: Path) -> None:
+    other = tmp_path / "other"
+    shutil.copytree(example.parent / "example", other / "campaigns" / "x")
+    Cok(example)("standings")
+    cache_file(other / "campaigns" / "x").parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(cache_file(example), cache_file(other / "campaigns" / "x"))
+    (other / "campaigns" / "x" / "campaign.yaml").write_text("name: Other\nmap: ../../../copy/maps/westeros.yaml\n")
+    assert open_snapshot(other / "campaigns" / "x").name == "Other"
+
+
+def test_an_edited_log_is_replayed_in_full(example: Path) -> None:
+    Cok(example)("standings")
+    log = example / "events.yaml"
+    text = log.read_text()
+    log.write_text(text.replace("name: Tim", "name: Timothy", 1) + "- type: week\n")
+    run = Cok(example)("standings", "--json")
+    assert '"Timothy"' in run.stdout
+    assert '"week": 6' in run.stdout
+
+
+def test_a_changed_map_or_settings_is_noticed(example: Path) -> None:
+    assert "The War of the Five Kings" in Cok(example)("standings").stdout
+    settings_file = example / "campaign.yaml"
+    settings_file.write_text(settings_file.read_text().replace("The War of the Five Kings", "A Dance with Dragons"))
+    assert "A Dance with Dragons" in Cok(example)("standings").stdout
+
+
+def test_recording_keeps_the_cache_in_step(example: Path) -> None:
+    cok = Cok(example)
+    assert cok("week", "--next").exit_code == 0
+    assert cok("adjust", "tim", "2", "--reason", "x").exit_code == 0
+    assert cok("standings", "--json").stdout == cok("standings", "--json", "--no-cache").stdout
+    assert open_snapshot(example).fresh()
+
+
+def test_check_no_cache_writes_no_cache() -> None:
+    assert Cok(EXAMPLE)("check", "--no-cache").exit_code == 0
+    assert not cache_file(EXAMPLE).exists()
