@@ -26,8 +26,20 @@ from cok.yamlfile import YamlMap
 
 ROOT = Path(__file__).resolve().parents[1]
 WESTEROS = ROOT / "maps" / "westeros.yaml"
-FACTIONS = ["stark", "martell", "lannister", "baratheon", "greyjoy", "targaryen", "bolton", "nights-watch",
-            "free-folk", "neutral", "neutral", "brotherhood"]
+FACTIONS = [
+    "stark",
+    "martell",
+    "lannister",
+    "baratheon",
+    "greyjoy",
+    "targaryen",
+    "bolton",
+    "nights-watch",
+    "free-folk",
+    "neutral",
+    "neutral",
+    "brotherhood",
+]
 
 
 def as_event(data: dict[str, Any]) -> Any:
@@ -44,15 +56,19 @@ class Generator:
         self.rng = random.Random(seed)
         self.geo = load_map(WESTEROS)
         self.state: State = initial_state(self.geo, Settings())
-        self.clock = dt.datetime(2026, 1, 5, 18, 0, tzinfo=dt.timezone.utc)
+        self.clock = dt.datetime(2026, 1, 5, 18, 0, tzinfo=dt.UTC)
         self.count = 0
         self.last_adjust: tuple[str, str, int] | None = None
 
     def stamp(self, data: dict[str, Any]) -> dict[str, Any]:
         self.count += 1
         self.clock += dt.timedelta(minutes=self.rng.randint(5, 90))
-        return {**data, "id": f"{self.rng.getrandbits(48):012x}", "at": self.clock.isoformat().replace("+00:00", "Z"),
-                "by": "organiser"}
+        return {
+            **data,
+            "id": f"{self.rng.getrandbits(48):012x}",
+            "at": self.clock.isoformat().replace("+00:00", "Z"),
+            "by": "organiser",
+        }
 
     def accept(self, data: dict[str, Any]) -> str | None:
         """Apply the event if the rules accept it (answering their questions); its YAML, or None."""
@@ -82,8 +98,15 @@ class Generator:
         out: list[str] = []
         castles = self.geo.castles()
         for i, faction in enumerate(FACTIONS):
-            block = self.accept({"type": "join", "player": f"player{i:02d}", "name": f"Player {i}",
-                                 "faction": faction, "castle": castles[i]})
+            block = self.accept(
+                {
+                    "type": "join",
+                    "player": f"player{i:02d}",
+                    "name": f"Player {i}",
+                    "faction": faction,
+                    "castle": castles[i],
+                }
+            )
             assert block is not None
             out.append(block)
         while len(out) < total:
@@ -95,8 +118,14 @@ class Generator:
             elif roll < 0.25:
                 block = self.painting()
             elif roll < 0.27:
-                block = self.accept({"type": "adjust", "player": self.rng.choice(self.players()),
-                                     "cp": self.rng.choice([-2, -1, 1, 2]), "reason": "organiser ruling"})
+                block = self.accept(
+                    {
+                        "type": "adjust",
+                        "player": self.rng.choice(self.players()),
+                        "cp": self.rng.choice([-2, -1, 1, 2]),
+                        "reason": "organiser ruling",
+                    }
+                )
             else:
                 block = self.battle()
             if block is not None:
@@ -117,9 +146,13 @@ class Generator:
         a, b = self.rng.sample(self.players(), 2)
         brotherhood = [p for p in (a, b) if self.rng.random() < 0.04]
         found = where(self.state, a, b, brotherhood)
-        data: dict[str, Any] = {"type": "battle", "players": [a, b], "brotherhood": brotherhood,
-                                "mode": self.rng.choice(["a-clash-of-kings", "a-game-of-thrones"]),
-                                "points": self.state.limit}
+        data: dict[str, Any] = {
+            "type": "battle",
+            "players": [a, b],
+            "brotherhood": brotherhood,
+            "mode": self.rng.choice(["a-clash-of-kings", "a-game-of-thrones"]),
+            "points": self.state.limit,
+        }
         if found.decided_by == "roll-needed":
             found = self.rng.choice(found.options)
             data["attacker"] = found.attacker

@@ -100,3 +100,12 @@ def test_recording_keeps_the_cache_in_step(example: Path) -> None:
 def test_check_no_cache_writes_no_cache() -> None:
     assert Cok(EXAMPLE)("check", "--no-cache").exit_code == 0
     assert not cache_file(EXAMPLE).exists()
+
+
+def test_a_lost_id_index_means_a_full_replay_before_recording(example: Path) -> None:
+    cok = Cok(example)
+    cok("standings")
+    cache_file(example).with_suffix(".ids").write_bytes(b"garbage")
+    assert cok("adjust", "tim", "1", "--reason", "x").exit_code == 0
+    assert cok("check", "--no-cache").exit_code == 0
+    assert cok("standings", "--json").stdout == cok("standings", "--json", "--no-cache").stdout

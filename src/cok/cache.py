@@ -16,16 +16,16 @@ import hashlib
 import os
 import pickle
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from cok import __version__
 from cok.errors import Problem
 from cok.folders import EVENTS_FILE, SETTINGS_FILE
-from cok.rules.state import State
+from cok.geography import Geography, Location, Route
+from cok.rules.state import Player, Record, Settings, State
 
 Stamp = tuple[int, int, int]
-FORMAT = f"cok-snapshot-3 {__version__} {sys.version_info[:2]}"
 
 
 def stamp(path: Path) -> Stamp | None:
@@ -58,8 +58,8 @@ class Snapshot:
     empty_flow: tuple[int, int] | None
     state: State
     problems: list[Problem]
-    ids: dict[str, int] = field(default_factory=dict)  # event id -> line
-    format: str = FORMAT
+    ids: dict[str, int] | None = field(default_factory=dict)  # event id -> line; None: not read yet
+    format: str = ""
 
     @property
     def path(self) -> Path:
@@ -69,6 +69,20 @@ class Snapshot:
     def events_path(self) -> Path:
         return self.path / EVENTS_FILE
 
+    def id_index(self) -> dict[str, int] | None:
+        """Every event id in the log and its line; kept in a file of its own, read only by
+        the commands that need it (recording, replaying new events). None: not available."""
+        if self.ids is None:
+            try:
+                with open(cache_file(self.path).with_suffix(".ids"), "rb") as handle:
+                    tag, ids = pickle.load(handle)
+            except Exception:  # missing or corrupt: the caller replays in full
+                return None
+            if tag != self.events_digest or not isinstance(ids, dict):
+                return None
+            self.ids = ids
+        return self.ids
+
     def fresh(self) -> bool:
         """Whether the campaign's files are still exactly the ones this snapshot replayed."""
         return (
@@ -76,6 +90,16 @@ class Snapshot:
             and stamp(Path(self.map_path)) == self.map_stamp
             and stamp(self.events_path) == self.events_stamp
         )
+
+
+def _shape(*classes: type) -> str:
+    """The field names of the pickled classes: a snapshot of another shape is not read back."""
+    return ";".join(",".join(f.name for f in fields(cls)) for cls in classes)
+
+
+FORMAT = f"cok-snapshot {__version__} {sys.version_info[:2]} " + digest(
+    _shape(Snapshot, State, Player, Record, Settings, Geography, Location, Route).encode()
+)
 
 
 def cache_dir() -> Path:
@@ -106,16 +130,30 @@ def load(folder: Path) -> Snapshot | None:
 
 
 def save(snapshot: Snapshot) -> None:
-    """Write the snapshot atomically; a cache that cannot be written is simply not used."""
+    """Write the snapshot atomically (its id index to a file of its own, which a warm read
+    never opens); a cache that cannot be written is simply not used."""
+    ids = snapshot.id_index()
+    if ids is None:
+        return
+    snapshot.format = FORMAT
     target = cache_file(snapshot.path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        temp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-        with open(temp, "wb") as handle:
-            pickle.dump(snapshot, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temp, target)
+        _write(target.with_suffix(".ids"), (snapshot.events_digest, ids))
+        snapshot.ids = None
+        try:
+            _write(target, snapshot)
+        finally:
+            snapshot.ids = ids
     except OSError:
         pass
+
+
+def _write(target: Path, value: object) -> None:
+    temp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    with open(temp, "wb") as handle:
+        pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(temp, target)
 
 
 def open_snapshot(folder: Path, use_cache: bool = True) -> Snapshot:
@@ -146,7 +184,7 @@ def replay_all(folder: Path) -> Snapshot:
     events_stamp = stamp(folder / EVENTS_FILE)  # taken before reading: a later change shows
     campaign = load_campaign(folder)
     map_stamp = stamp(campaign.map_path)
-    done = campaign.replayed
+    done = campaign.replay(history=False)
     raw = campaign.log.raw
     return Snapshot(
         folder=str(folder.resolve()),
@@ -176,7 +214,12 @@ def _extend(snapshot: Snapshot) -> Snapshot | None:
     from cok.yamlfile import YamlList, parse
 
     path = snapshot.events_path
-    if snapshot.empty_flow is not None or stamp(snapshot.path / SETTINGS_FILE) != snapshot.settings_stamp:
+    ids = snapshot.id_index()
+    if (
+        ids is None
+        or snapshot.empty_flow is not None
+        or stamp(snapshot.path / SETTINGS_FILE) != snapshot.settings_stamp
+    ):
         return None
     if stamp(Path(snapshot.map_path)) != snapshot.map_stamp:
         return None
@@ -196,12 +239,12 @@ def _extend(snapshot: Snapshot) -> Snapshot | None:
     records = []
     for item, line in zip(items or [], (items.item_lines if items else []), strict=True):
         event, _ = parse_event(item)
-        if event is None or isinstance(event, Void) or (event.id is not None and event.id in snapshot.ids):
+        if event is None or isinstance(event, Void) or (event.id is not None and event.id in ids):
             return None  # a full replay reports it properly, or voids what it must
         records.append(Recorded(event, line + snapshot.events_lines))
-    done = replay(records, snapshot.state, apply, display_path(path))
+    done = replay(records, snapshot.state, apply, display_path(path), history=False)
     snapshot.problems = done.problems
-    snapshot.ids.update({r.event.id: r.line or 0 for r in records if r.event.id})
+    ids.update({r.event.id: r.line or 0 for r in records if r.event.id})
     snapshot.events_stamp = new_stamp
     snapshot.events_digest = digest(data)
     snapshot.events_size = len(data)

@@ -87,8 +87,11 @@ class Campaign:
 
     @cached_property
     def replayed(self) -> Replay[State]:
-        """The log replayed through the rules (every problem collected)."""
-        result = replay(self.log.records, self.fresh_state(), apply, self.log.shown)
+        """The log replayed through the rules (every problem collected), with its history."""
+        return self.replay(history=True)
+
+    def replay(self, history: bool = False) -> Replay[State]:
+        result = replay(self.log.records, self.fresh_state(), apply, self.log.shown, history)
         result.problems[:0] = self.log.problems
         result.problems.sort(key=lambda p: (p.line is None, p.line or 0))
         return result

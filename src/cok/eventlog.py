@@ -62,26 +62,28 @@ def read_log(path: Path) -> Log:
 
 
 def parse_log(text: str, log: Log) -> Log:
-    """Fill `log` from the log's text (see `read_log`)."""
-    data = parse(text, log.shown)
+    """Fill `log` from the log's text (see `read_log`), one event at a time."""
+
+    def take(item: Any, line: int) -> None:
+        event, errors = parse_event(item)
+        if event is None:
+            log.problems.extend(Problem(log.shown, line, e) for e in errors)
+        else:
+            log.records.append(Recorded(event, line))
+
+    data = parse(text, log.shown, sink=take)
     if data is None:
         return log
     if not isinstance(data, YamlList):
         raise Refused(Problem(log.shown, 1, "the event log must be a YAML list of events (`- type: …`)"))
     if data.flow:
-        if data:
+        if data.item_lines:
             raise Refused(
                 Problem(log.shown, data.line, "write the event log as a block list (`- type: …`), not as [ … ]")
             )
         log.empty_flow = (data.start, data.end)
     log.item_column = data.column
     log.item_lines = list(data.item_lines)
-    for item, line in zip(data, data.item_lines, strict=True):
-        event, errors = parse_event(item)
-        if event is None:
-            log.problems.extend(Problem(log.shown, line, e) for e in errors)
-        else:
-            log.records.append(Recorded(event, line))
     return log
 
 

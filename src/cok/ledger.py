@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from cok.cache import Snapshot, digest, open_snapshot, save, stamp
+from cok.cache import Snapshot, digest, open_snapshot, replay_all, save, stamp
 from cok.errors import Refused, RuleError
 from cok.eventlog import Recorded, append, locked, recover
 from cok.eventlog import stamp as stamp_event
@@ -45,6 +45,8 @@ def record(snapshot: Snapshot, event: Event, *, dry_run: bool = False, use_cache
         recover(snapshot.events_path)
         if not snapshot.fresh():
             snapshot = open_snapshot(snapshot.path, use_cache)
+        if snapshot.id_index() is None:
+            snapshot = replay_all(snapshot.path)
         done = _record(snapshot, event, dry_run=False)
         if use_cache and not isinstance(event, Void):
             save(snapshot)
@@ -57,6 +59,9 @@ def _record(snapshot: Snapshot, event: Event, *, dry_run: bool) -> Recording:
     state = snapshot.state
     before = {p: state.total_cp(p) for p in state.players}
     event = stamp_event(event, recorder())
+    ids = snapshot.id_index()
+    if ids is not None and event.id in ids:
+        raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")
     if isinstance(event, Void):
         outcome: object = Voided(event.target, event.reason)
         state = _without(snapshot.path, event)
@@ -94,8 +99,9 @@ def _grown(snapshot: Snapshot, event: Event) -> None:
     data = path.read_bytes()
     start = snapshot.events_size
     line = snapshot.events_lines + 1 + (1 if data[start : start + 1] == b"\n" else 0)
-    if event.id:
-        snapshot.ids[event.id] = line
+    ids = snapshot.id_index()
+    if event.id and ids is not None:
+        ids[event.id] = line
     snapshot.events_stamp = stamp(path)
     snapshot.events_digest = digest(data)
     snapshot.events_size = len(data)

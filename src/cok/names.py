@@ -37,8 +37,11 @@ class NameIndex:
         self.what = what
         self.names = list(names)
         self._by_key = {normalize(n): n for n in self.names}
+        self._exact = set(self.names)
 
     def find(self, typed: str) -> str:
+        if typed in self._exact:  # the usual case: the log holds the map's own spelling
+            return typed
         found = self._by_key.get(normalize(typed))
         if found is None:
             raise RuleError(f"unknown {self.what} {typed!r}{did_you_mean(typed, self.names)}")

@@ -71,9 +71,11 @@ def replay(
     state: S,
     apply: Callable[[S, Event], object],
     shown: str,
+    history: bool = True,
 ) -> Replay[S]:
     """Apply every event in order. A refused event is reported and skipped, so that every
-    problem in the log is found in one pass (as `cok check` promises)."""
+    problem in the log is found in one pass (as `cok check` promises). Without `history`,
+    the outcomes are not kept (only `cok log` needs them)."""
     voided, problems = voided_ids(records, shown)
     result: Replay[S] = Replay(state, voided=voided, problems=problems)
     for record in records:
@@ -89,7 +91,8 @@ def replay(
         except RuleError as exc:
             result.problems.append(Problem(shown, record.line, f"{_label(event)}: {exc}"))
             continue
-        result.history.append((record, outcome))
+        if history:
+            result.history.append((record, outcome))
     result.problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return result
 

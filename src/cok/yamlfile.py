@@ -10,6 +10,7 @@ point at `file:line`.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,14 +94,17 @@ def read_file(path: Path, what: str) -> tuple[bytes, str]:
     return data, text
 
 
-def parse(text: str, shown: str) -> Any:
-    """Parse one YAML document into plain values (YamlMap/YamlList keep their lines)."""
+def parse(text: str, shown: str, sink: Callable[[Any, int], None] | None = None) -> Any:
+    """Parse one YAML document into plain values (YamlMap/YamlList keep their lines).
+
+    With a `sink`, each item of a top-level list is handed to `sink(item, line)` as soon as
+    it is read, instead of being kept in the list: a 100,000-event log is never held whole."""
     for number, text_line in enumerate(text.splitlines(), start=1):
         if text_line.startswith(_CONFLICT_MARKERS) and (text_line[7:8] in ("", " ")):
             raise Refused(Problem(shown, number, "unresolved git merge conflict marker; resolve the merge first"))
     loader = _Loader(text)
     try:
-        return _Builder().build(loader)
+        return _Builder().build(loader, sink)
     except _Unsafe as exc:
         raise Refused(Problem(shown, exc.line, exc.message)) from None
     except yaml.MarkedYAMLError as exc:
@@ -173,14 +177,15 @@ class _Builder:
             return made.isoformat()
         return made
 
-    def build(self, loader: Any) -> Any:
+    def build(self, loader: Any, sink: Callable[[Any, int], None] | None = None) -> Any:
         scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
         seq_start, map_start = yaml.SequenceStartEvent, yaml.MappingStartEvent
         seq_end, map_end = yaml.SequenceEndEvent, yaml.MappingEndEvent
         root: Any = None
         value: Any
         documents = 0
-        # Each open collection: [container, pending key (mappings), that key's line].
+        # Each open collection: [container, pending key (mappings), that key's line,
+        # the line of a top-level item that goes to the sink when complete (else 0)].
         stack: list[list[Any]] = []
         while True:
             event = loader.get_event()
@@ -210,9 +215,11 @@ class _Builder:
                     mapping.line, mapping.key_lines = line, {}
                     value = mapping
             elif kind is seq_end or kind is map_end:
-                done = stack.pop()[0]
+                done, _, _, sunk = stack.pop()
                 if kind is seq_end:
                     done.end = event.end_mark.index
+                if sunk and sink is not None:
+                    sink(done, sunk)
                 continue
             elif kind is alias_event:
                 raise _Unsafe(
@@ -227,6 +234,7 @@ class _Builder:
                 return root
             else:
                 continue
+            sunk = 0
             if not stack:
                 root = value
             else:
@@ -234,8 +242,14 @@ class _Builder:
                 container = top[0]
                 line = event.start_mark.line + 1
                 if type(container) is YamlList:
-                    container.append(value)
                     container.item_lines.append(line)
+                    if sink is not None and container is root:
+                        if kind is scalar_event:
+                            sink(value, line)
+                        else:
+                            sunk = line  # handed over when it is complete
+                    else:
+                        container.append(value)
                 elif top[1] is None:
                     top[1], top[2] = self.key(value, container, line), line
                 else:
@@ -243,7 +257,7 @@ class _Builder:
                     container.key_lines[top[1]] = top[2]
                     top[1] = None
             if kind is seq_start or kind is map_start:
-                stack.append([value, None, 0])
+                stack.append([value, None, 0, sunk])
 
     @staticmethod
     def key(found: Any, mapping: YamlMap, line: int) -> str:

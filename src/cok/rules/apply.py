@@ -53,17 +53,17 @@ def commit(outcome: Outcome, state: State) -> None:  # pragma: no cover
 
 
 def _occupy(state: State, player: str, location: str) -> None:
-    previous = state.holder.get(location)
-    if previous is not None:
-        state.holdings[previous].discard(location)
+    _vacate(state, location)
     state.holder[location] = player
     state.holdings.setdefault(player, set()).add(location)
+    state.held_cp[player] = state.held_cp.get(player, 0) + state.geo.value(location)
 
 
 def _vacate(state: State, location: str) -> None:
     previous = state.holder.pop(location, None)
     if previous is not None:
         state.holdings[previous].discard(location)
+        state.held_cp[previous] -= state.geo.value(location)
 
 
 @commit.register

@@ -24,9 +24,9 @@ def legal_locations(state: State, attacker: str, defender: str) -> tuple[str, li
     geo = state.geo
     holder = state.holder
 
-    def allowed(loc: str) -> bool:
+    def allowed(loc: str) -> bool:  # reach() never holds a region
         who = holder.get(loc)
-        return not geo.locations[loc].is_region and (who is None or who == defender)
+        return who is None or who == defender
 
     near_attacker = sorted(loc for loc in geo.reach(state.territories(attacker)) if allowed(loc))
     if near_attacker:

@@ -44,6 +44,7 @@ class State:
     players: dict[str, Player] = field(default_factory=dict)
     holder: dict[str, str] = field(default_factory=dict)  # location -> player id
     holdings: dict[str, set[str]] = field(default_factory=dict)  # player id -> locations
+    held_cp: dict[str, int] = field(default_factory=dict)  # player id -> CP of those locations
     bonus: dict[str, int] = field(default_factory=dict)
     records: dict[str, Record] = field(default_factory=dict)
     fought: set[tuple[str, int]] = field(default_factory=set)  # (player, week)
@@ -68,7 +69,7 @@ class State:
         return self.holdings.get(player, set())
 
     def territory_cp(self, player: str) -> int:
-        return sum(self.geo.value(loc) for loc in self.territories(player))
+        return self.held_cp.get(player, 0)
 
     def total_cp(self, player: str) -> int:
         return self.territory_cp(player) + self.bonus.get(player, 0)
