@@ -194,20 +194,22 @@ def main() -> int:
         )
 
     print(f"machine: {machine()}")
-    print(f"rounds: {rounds}, medians\n")
+    print(
+        f"rounds: {rounds}, medians" + (" (quick mode: campaigns too small to judge the targets)" if args.quick else "")
+    )
+    print()
     print("| target | A | B | median A | median B | ratio | limit | |")
     print("|---|---|---|---|---|---|---|---|")
     for r in results:
+        verdict = "—" if args.quick else "ok" if r.ok else "MISSED"
         if r.unit == "MB":
-            print(
-                f"| {r.target} | {r.a_label} | | {r.a:.0f} MB | | | < {r.limit:.0f} MB | {'ok' if r.ok else 'MISSED'} |"
-            )
+            print(f"| {r.target} | {r.a_label} | | {r.a:.0f} MB | | | < {r.limit:.0f} MB | {verdict} |")
         else:
             print(
                 f"| {r.target} | {r.a_label} | {r.b_label} | {r.a:.3f} s | {r.b:.3f} s | {r.ratio:.2f} "
-                f"| ≤ {r.limit:g} | {'ok' if r.ok else 'MISSED'} |"
+                f"| ≤ {r.limit:g} | {verdict} |"
             )
-    return 1 if args.check and not all(r.ok for r in results) else 0
+    return 1 if args.check and not args.quick and not all(r.ok for r in results) else 0
 
 
 if __name__ == "__main__":
