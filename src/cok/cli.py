@@ -758,6 +758,46 @@ def modes(
         show(modes_grid(chosen), "Show one in full: cok modes MODE")
 
 
+@app.command()
+@refusals
+def site(
+    outdir: Annotated[Path, typer.Argument(metavar="OUTDIR", help="Where to write the site.")],
+    campaign: CampaignOpt = None,
+) -> None:
+    """Build the campaign's static web site: points limit, standings, map, battles, players.
+
+    Open OUTDIR/index.html, or publish the folder on any static host.
+    Example: cok site public/
+    """
+    from cok.render.output import show
+    from cok.site.build import build_site
+
+    c = _open(campaign)
+    c.valid()
+    written = build_site(c, outdir)
+    show(f"Wrote {len(written)} files to {outdir}; open {outdir / 'index.html'}")
+
+
+@app.command("map")
+@refusals
+def map_(
+    svg: Annotated[Path, typer.Option("--svg", metavar="FILE", help="Write the map picture to FILE.")],
+    campaign: CampaignOpt = None,
+) -> None:
+    """Draw the campaign map as SVG: locations by kind, occupants by colour, land and sea routes.
+
+    Example: cok map --svg westeros.svg
+    """
+    from cok.render.output import show
+    from cok.site.build import map_svg
+    from cok.site.views import site_data
+
+    c = _open(campaign)
+    c.valid()
+    svg.write_text(map_svg(site_data(c)), encoding="utf-8")
+    show(f"Wrote the map to {svg}")
+
+
 @app.command("git-setup")
 @refusals
 def git_setup_(campaign: CampaignOpt = None) -> None:

@@ -1,0 +1,55 @@
+"""Writing the static site: HTML pages and the map picture, from Jinja2 templates with
+autoescaping on, so every name from the campaign's files is shown as text."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from cok.campaign import Campaign
+from cok.site.views import SiteData, cp_chart, map_picture, site_data
+
+LATEST = 10
+
+
+def environment() -> Environment:
+    return Environment(
+        loader=PackageLoader("cok.site", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def map_svg(site: SiteData, env: Environment | None = None) -> str:
+    """The map picture alone, as a standalone SVG document."""
+    env = env or environment()
+    picture = map_picture(site.state, site.colours, f"{site.name} — week {site.week}")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + env.get_template("map.svg").render(m=picture)
+
+
+def build_site(campaign: Campaign, out: Path) -> list[Path]:
+    """Write the site into `out` (created if needed); the files written."""
+    site = site_data(campaign)
+    env = environment()
+    picture = map_picture(site.state, site.colours, f"{site.name} — week {site.week}")
+    (out / "players").mkdir(parents=True, exist_ok=True)
+    written: dict[Path, str] = {
+        out / "index.html": env.get_template("index.html").render(
+            site=site, root="", m=picture, latest=[e for e in site.entries if e.battle][:LATEST]
+        ),
+        out / "log.html": env.get_template("log.html").render(site=site, root=""),
+        out / "map.svg": map_svg(site, env),
+        out / "style.css": resources.files("cok.site").joinpath("templates/style.css").read_text(encoding="utf-8"),
+    }
+    for page in site.players:
+        written[out / "players" / f"{page.id}.html"] = env.get_template("player.html").render(
+            site=site, root="../", p=page, chart=cp_chart(page.cp_by_week)
+        )
+    for path, text in written.items():
+        path.write_text(text, encoding="utf-8")
+    return list(written)

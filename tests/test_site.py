@@ -1,0 +1,183 @@
+"""The campaign's static site and map picture: structure, escaping, and a real browser."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from .conftest import Cok
+
+
+@pytest.fixture
+def site(example: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "public"
+    run = Cok(example)("site", str(out))
+    assert run.exit_code == 0, run.stderr
+    return out
+
+
+def test_the_home_page_shows_the_points_limit_standings_map_and_battles(site: Path) -> None:
+    home = (site / "index.html").read_text()
+    assert re.search(r'id="points-limit">Points limit this week: <strong>30</strong>', home)
+    assert 'class="limit-badge"' in home and ">30</span>" in home
+    assert home.count('class="player-row"') == 6
+    assert "<svg" in home and 'class="campaign-map"' in home
+    latest = re.findall(r"<li>(week \d+ — [^<]*)</li>", home)
+    assert len(latest) == 10
+    assert latest[0].startswith("week 5 — Sara (attacker) beat Dany at Hornwood")
+
+
+def test_every_player_has_a_linked_page_with_holdings_history_and_chart(site: Path) -> None:
+    home = (site / "index.html").read_text()
+    links = re.findall(r'href="players/([a-z0-9_-]+)\.html"', home)
+    assert sorted(links) == ["aaron", "dany", "jon", "matt", "sara", "tim"]
+    sara = (site / "players" / "sara.html").read_text()
+    assert "<td>Winterfell</td><td>castle</td>" in sara
+    assert "Sara (attacker) beat Aaron at Last Hearth" in sara
+    assert sara.count("<circle") == 5  # CP at the end of each of the five weeks
+    assert 'href="../style.css"' in sara
+
+
+def test_the_log_is_newest_first_in_the_words_of_cok_log(site: Path, example: Path) -> None:
+    page = (site / "log.html").read_text()
+    entries = re.findall(r"<li class=\"[^\"]*\">([^<]*)</li>", page)
+    words = Cok(example)("log").stdout
+    assert entries[0] == "Tim +1 CP by the organiser: hosted the week 5 games: organiser bonus"
+    for entry in entries[:5]:
+        assert entry.replace("&#39;", "'") in words
+    assert 'class="other voided"' in page
+
+
+def test_the_map_picture_draws_every_location_and_route(site: Path, example: Path, tmp_path: Path) -> None:
+    svg = ElementTree.parse(site / "map.svg").getroot()
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    groups = svg.findall(".//s:g[@class='locations']/s:g", ns)
+    assert len(groups) == 100
+    kinds = {g.get("class") for g in groups}
+    assert kinds == {"location castle", "location fort", "location village", "location region"}
+    lines = svg.findall(".//s:g[@class='routes']/s:line", ns)
+    assert len(lines) == 142
+    assert sum(1 for line in lines if line.get("stroke-dasharray")) == 28  # the sea routes
+    winterfell = next(g for g in groups if g.findtext("s:title", namespaces=ns).startswith("Winterfell"))
+    assert winterfell.find("s:rect", ns).get("fill") == "#7d8fa3"  # Sara, Stark's grey
+    legend = "".join(svg.find(".//s:g[@class='legend']", ns).itertext())
+    assert all(name in legend for name in ("Dany", "Sara", "Tim"))
+    alone = tmp_path / "westeros.svg"
+    assert Cok(example)("map", "--svg", str(alone)).exit_code == 0
+    assert ElementTree.parse(alone).getroot().tag.endswith("svg")
+
+
+def test_every_name_from_the_files_is_escaped(tmp_path: Path) -> None:
+    cok = Cok(tmp_path)
+    assert cok("init", "c", "--name", "Fire & <b>Blood</b>").exit_code == 0
+    assert cok("join", "evil", "--faction", "stark", "--name", "<script>alert(1)</script>", "-C", "c").exit_code == 0
+    assert cok("site", "out", "-C", "c").exit_code == 0
+    for page in (tmp_path / "out").rglob("*.*"):
+        text = page.read_text()
+        assert "<script" not in text, page
+        assert "<b>Blood" not in text, page
+    home = (tmp_path / "out" / "index.html").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in home
+    assert "Fire &amp; &lt;b&gt;Blood&lt;/b&gt;" in home
+    ElementTree.parse(tmp_path / "out" / "map.svg")  # still well-formed XML
+
+
+# --- a real browser ---------------------------------------------------------------------------
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.fail("Chromium is needed for the browser test: apt-get install chromium (.ci/run installs it)")
+    return found
+
+
+def screenshot(page: Path, png: Path, size: str) -> None:
+    subprocess.run(
+        [
+            chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={png.parent / 'chromium-profile'}",
+            f"--window-size={size}",
+            f"--screenshot={png}",
+            page.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+def pixels(png: Path) -> tuple[int, int, list[bytes]]:
+    """Width, height and the rows of RGB(A) pixels of an 8-bit PNG (what Chromium writes)."""
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, header = 8, b"", b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
+    assert depth == 8 and colour in (2, 6)
+    step = 3 if colour == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * step
+    rows: list[bytes] = []
+    prior = bytearray(stride)
+    for y in range(height):
+        line = raw[y * (stride + 1) : (y + 1) * (stride + 1)]
+        kind, row = line[0], bytearray(line[1:])
+        for i in range(stride):
+            left = row[i - step] if i >= step else 0
+            up = prior[i]
+            corner = prior[i - step] if i >= step else 0
+            if kind == 1:
+                row[i] = (row[i] + left) & 255
+            elif kind == 2:
+                row[i] = (row[i] + up) & 255
+            elif kind == 3:
+                row[i] = (row[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                row[i] = (row[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(bytes(row))
+        prior = row
+    return width, height, rows
+
+
+def test_the_home_page_renders_in_a_real_browser(site: Path, tmp_path: Path) -> None:
+    png = tmp_path / "home.png"
+    screenshot(site / "index.html", png, "1280,2400")
+    width, height, rows = pixels(png)
+    assert (width, height) == (1280, 2400)
+    step = len(rows[0]) // width
+    colours: dict[bytes, int] = {}
+    for row in rows[::4]:
+        for x in range(0, len(row), step * 4):
+            key = row[x : x + 3]
+            colours[key] = colours.get(key, 0) + 1
+    sampled = sum(colours.values())
+    background = max(colours.values())
+    assert len(colours) > 50, "too few colours: a blank page"
+    assert sampled - background > sampled * 0.1, "less than a tenth of the page differs from its background"
+    dark_header = rows[10][: 3 * step]
+    assert sum(dark_header[:3]) < 200  # the dark header band was drawn
