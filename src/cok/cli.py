@@ -63,6 +63,7 @@ NoCacheOpt = Annotated[
     bool, typer.Option("--no-cache", help="Replay the whole log, ignoring (and not writing) the replay cache.")
 ]
 NoteOpt = Annotated[str | None, typer.Option("--note", help="Free text kept with the event.")]
+ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (required).")]
 FirstPlayer = Annotated[str, typer.Argument(metavar="P1", help="One player.")]
 SecondPlayer = Annotated[str, typer.Argument(metavar="P2", help="The other player.")]
 AttackerOpt = Annotated[
@@ -573,32 +574,23 @@ def log(
 
     Example: cok log --player tim
     """
-    from cok.render.words import Teller
+    from cok.render.words import told
 
     c = _open(campaign)
     done = c.valid()
-    state = done.state
-    pid = _player(state, player) if player else None
-    teller = Teller(state)
-    outcomes = {id(rec): outcome for rec, outcome in done.history}
-    rows = []
-    for rec in c.log.records:
-        event = rec.event
-        if pid is not None and pid not in _involves(event):
-            continue
-        outcome = outcomes.get(id(rec))
-        voided_by = done.voided.get(event.id) if event.id else None
-        text = teller.tell(outcome) if outcome is not None else _plain(event)
-        rows.append(
-            {
-                "line": rec.line,
-                "id": event.id,
-                "type": event.type,
-                "summary": text,
-                "voided": voided_by is not None,
-                "event": event.model_dump(mode="json", exclude_none=True),
-            }
-        )
+    pid = _player(done.state, player) if player else None
+    rows = [
+        {
+            "line": entry.record.line,
+            "id": entry.record.event.id,
+            "type": entry.record.event.type,
+            "summary": entry.text,
+            "voided": entry.voided,
+            "event": entry.record.event.model_dump(mode="json", exclude_none=True),
+        }
+        for entry in told(c.log.records, done)
+        if pid is None or pid in entry.players
+    ]
     if as_json:
         _emit_json({"events": rows})
         return
@@ -618,35 +610,12 @@ def log(
     show(*lines) if lines else show("nothing recorded yet")
 
 
-def _involves(event: Event) -> set[str]:
-    """The players an event is about (for `cok log --player`)."""
-    from cok.events import Adjust, Battle, Join, Painting
-
-    if isinstance(event, Battle):
-        return set(event.players)
-    if isinstance(event, Painting):
-        return {event.player} | ({event.commissioned} if event.commissioned else set())
-    if isinstance(event, (Join, Adjust)):
-        return {event.player}
-    return set()
-
-
-def _plain(event: Event) -> str:
-    """A voided event, which the rules never applied, told from its fields."""
-    from cok.events import Battle
-
-    if isinstance(event, Battle):
-        return f"battle {event.players[0]} v {event.players[1]} at {event.location}"
-    fields = event.model_dump(exclude_defaults=True, exclude={"id", "at", "by", "note", "type"})
-    return f"{event.type} " + ", ".join(f"{k} {v}" for k, v in fields.items())
-
-
 @app.command(context_settings={"ignore_unknown_options": True})
 @refusals
 def adjust(
     player: Annotated[str, typer.Argument(help="The player.")],
     cp: Annotated[int, typer.Argument(metavar="CP", help="Bonus CP to add (negative to take away).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why (required).")],
+    reason: ReasonOpt,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -669,7 +638,7 @@ def adjust(
 @refusals
 def void(
     event_id: Annotated[str, typer.Argument(metavar="ID", help="The id of the event to cancel (see `cok log`).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why (required).")],
+    reason: ReasonOpt,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,

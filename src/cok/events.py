@@ -111,6 +111,17 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
 }
 
 
+def involved(event: EventBase) -> frozenset[str]:
+    """The players an event is about (for `cok log --player` and the players' pages)."""
+    if isinstance(event, Battle):
+        return frozenset(event.players)
+    if isinstance(event, Painting):
+        return frozenset({event.player} | ({event.commissioned} if event.commissioned else set()))
+    if isinstance(event, (Join, Adjust)):
+        return frozenset({event.player})
+    return frozenset()
+
+
 #: Upgrades of older event shapes, applied in order as each event is read. Every shape
 #: we ever shipped stays readable: when an event's shape changes, add a small function
 #: here that turns the old shape into the new one — the file itself is never rewritten.

@@ -2,9 +2,42 @@
 
 from __future__ import annotations
 
-from cok.replay import Voided
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cok.eventlog import Recorded
+from cok.events import Battle, EventBase, involved
+from cok.replay import Replay, Voided
 from cok.rules.outcomes import Adjusted, Fought, Joined, Painted, WeekStarted
 from cok.rules.state import State
+
+
+@dataclass(frozen=True)
+class Told:
+    """One event of the log, in words."""
+
+    record: Recorded
+    text: str
+    voided: bool
+    players: frozenset[str]
+
+    @property
+    def battle(self) -> bool:
+        return isinstance(self.record.event, Battle)
+
+
+def told(records: Sequence[Recorded], done: Replay[State]) -> list[Told]:
+    """Every event of the log in words, oldest first, as `cok log` and the site show it."""
+    teller = Teller(done.state)
+    outcomes = {id(record): outcome for record, outcome in done.history}
+    out = []
+    for record in records:
+        event = record.event
+        outcome = outcomes.get(id(record))
+        text = teller.tell(outcome) if outcome is not None else teller.untold(event)
+        voided = event.id is not None and event.id in done.voided
+        out.append(Told(record, text, voided, involved(event)))
+    return out
 
 
 def signed(cp: int) -> str:
@@ -40,6 +73,13 @@ class Teller:
         if isinstance(outcome, Voided):
             return f"voided {outcome.target}: {outcome.reason}"
         return str(outcome)  # pragma: no cover
+
+    def untold(self, event: EventBase) -> str:
+        """An event the rules never applied (a voided one), told from its fields."""
+        if isinstance(event, Battle):
+            return f"battle {self.who(event.players[0])} v {self.who(event.players[1])} at {event.location}"
+        fields = event.model_dump(exclude_defaults=True, exclude={"id", "at", "by", "note", "type"})
+        return f"{getattr(event, 'type', 'event')} " + ", ".join(f"{k} {v}" for k, v in fields.items())
 
     def battle(self, f: Fought) -> str:
         a, b = f.players

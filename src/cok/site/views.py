@@ -6,8 +6,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from cok.campaign import Campaign
-from cok.events import Battle, Event, Week
-from cok.render.words import Teller
+from cok.events import Event, Week
+from cok.render.words import Told, told
 from cok.replay import replay
 from cok.rules.apply import apply
 from cok.rules.scoring import standings
@@ -43,17 +43,6 @@ PALETTE = [
 ]
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One event in the history, in the words of `cok log`."""
-
-    id: str | None
-    text: str
-    voided: bool
-    battle: bool
-    players: frozenset[str]
-
-
 @dataclass
 class PlayerPage:
     id: str
@@ -69,7 +58,7 @@ class PlayerPage:
     wins: int
     losses: int
     supply_lines: bool
-    history: list[Entry] = field(default_factory=list)
+    history: list[Told] = field(default_factory=list)
     cp_by_week: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -81,7 +70,7 @@ class SiteData:
     built: str
     state: State
     players: list[PlayerPage]
-    entries: list[Entry]  # newest first
+    entries: list[Told]  # newest first
     colours: dict[str, str]
 
 
@@ -115,18 +104,7 @@ def site_data(campaign: Campaign) -> SiteData:
     done = replay(campaign.log.records, campaign.fresh_state(), tracking, campaign.log.shown)
     state = done.state
     note(state)
-    teller = Teller(state)
-    outcomes = {id(record): outcome for record, outcome in done.history}
-    entries = []
-    for record in campaign.log.records:
-        event = record.event
-        outcome = outcomes.get(id(record))
-        voided = event.id is not None and event.id in done.voided
-        text = teller.tell(outcome) if outcome is not None else f"{event.type} (voided)"
-        players = frozenset(getattr(event, "players", ()) or ([event.player] if hasattr(event, "player") else []))
-        if outcome is None and not voided:
-            continue  # a void itself is shown through the event it voids
-        entries.append(Entry(event.id, text, voided, isinstance(event, Battle), players))
+    entries = told(campaign.log.records, done)
     entries.reverse()
     palette = colours(state)
     pages = []
