@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import struct
@@ -93,9 +94,14 @@ def test_every_name_from_the_files_is_escaped(tmp_path: Path) -> None:
 
 
 def chromium() -> str:
+    """The browser. CI (.ci/run installs Debian's chromium) must have it; elsewhere the
+    browser check waits until it is installed (apt-get install chromium)."""
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if found is None:
-        pytest.fail("Chromium is needed for the browser test: apt-get install chromium (.ci/run installs it)")
+        message = "Chromium is needed for the browser test: apt-get install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
     return found
 
 

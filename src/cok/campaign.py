@@ -79,7 +79,9 @@ class Campaign:
 
     @property
     def settings(self) -> Settings:
-        modes = tuple(self.spec.modes) if self.spec.modes is not None else None
+        from cok.modes import allowed_modes
+
+        modes = tuple(allowed_modes(tuple(self.spec.modes) if self.spec.modes is not None else None))
         return Settings(self.spec.points.start, self.spec.points.step, modes)
 
     def fresh_state(self) -> State:

@@ -14,7 +14,7 @@ import typer
 from cok import __version__
 from cok.errors import Problem, Refused, RuleError
 from cok.folders import find_campaign
-from cok.names import did_you_mean, normalize
+from cok.names import NameIndex, did_you_mean, normalize
 
 if TYPE_CHECKING:
     from cok.cache import Snapshot
@@ -400,7 +400,6 @@ def battle(
     a, b = _player(state, p1), _player(state, p2)
 
     from cok.events import Battle
-    from cok.modes import allowed_modes, find_mode
 
     def build(answers: dict[str, Any]) -> Event:
         chosen = answers.get("abandon") or (state.geo.find(abandon) if abandon else None)
@@ -412,7 +411,7 @@ def battle(
             winner=_player(state, winner) if winner else None,
             vp=_scores(state, vp, "vp"),
             remaining=_scores(state, remaining, "remaining"),
-            mode=find_mode(mode, allowed_modes(state.settings.modes)) if mode else None,
+            mode=NameIndex(state.settings.modes, "game mode").find(mode) if mode else None,
             points=points,
             brotherhood=[_player(state, p) for p in brotherhood or []],
             abandon=chosen,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from cok.errors import RuleError
 from cok.events import Battle
 from cok.geography import CASTLE_CAP
-from cok.modes import allowed_modes, find_mode
-from cok.names import did_you_mean
+from cok.names import NameIndex, did_you_mean
 from cok.rules.choices import ChoiceNeeded
 from cok.rules.outcomes import Fought, Occupation
 from cok.rules.state import State
@@ -39,7 +38,7 @@ def decide_battle(state: State, event: Battle) -> Fought:
         raise RuleError(f"{event.points} points is over week {week}'s points limit of {state.limit_of(week)}")
     mode = None
     if event.mode is not None:
-        mode = find_mode(event.mode, allowed_modes(state.settings.modes))
+        mode = NameIndex(state.settings.modes, "game mode").find(event.mode)
 
     location = state.geo.find(event.location)
     if state.geo.locations[location].is_region:

@@ -21,7 +21,7 @@ class Settings:
 
     start: int = 20
     step: int = 3
-    modes: tuple[str, ...] | None = None
+    modes: tuple[str, ...] = ("a-clash-of-kings", "a-game-of-thrones")  # game modes a battle may name
 
 
 @dataclass
