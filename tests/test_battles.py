@@ -73,7 +73,7 @@ def test_a_roll_off_must_name_the_attacker() -> None:
         ({"vp": {"tim": 3, "aaron": 1}}, "vp names aaron"),
         ({"brotherhood": ["aaron"]}, "brotherhood names aaron"),
         ({"location": "Nowhere"}, "unknown location 'Nowhere'"),
-        ({"mode": "king of the hill"}, "unknown game mode"),
+        ({"mode": "king of the hill"}, "'king of the hill' is not a game mode this campaign allows"),
     ],
 )
 def test_a_battle_naming_the_wrong_things_is_refused(fields: dict[str, Any], message: str) -> None:

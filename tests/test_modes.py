@@ -15,3 +15,37 @@ def test_both_source_modes_are_in_the_catalogue_with_set_up_rules_and_scoring() 
 
 def test_the_rules_default_to_every_known_mode() -> None:
     assert Settings().modes == tuple(catalogue())
+
+
+def test_modes_with_a_campaign_lists_only_what_it_allows(campaign) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from .conftest import Cok
+
+    (campaign / "campaign.yaml").write_text(
+        "name: Test\nmap: ../../westeros.yaml\nmodes: [a-game-of-thrones, king-of-the-hill]\n"
+    )
+    doc = json.loads(Cok(campaign)("modes", "--json", "-C", ".").stdout)
+    assert [m["id"] for m in doc["modes"]] == ["a-game-of-thrones"]
+    assert doc["house_modes"] == ["king-of-the-hill"]
+    Cok(campaign)("join", "tim", "--faction", "martell")
+    Cok(campaign)("join", "matt", "--faction", "stark")
+    run = Cok(campaign)(
+        "battle",
+        "tim",
+        "matt",
+        "--at",
+        "Tarth",
+        "--attacker",
+        "tim",
+        "--winner",
+        "tim",
+        "--mode",
+        "King of the Hill",
+        "--dry-run",
+    )
+    assert run.exit_code == 0, run.stderr
+    refused = Cok(campaign)(
+        "battle", "tim", "matt", "--at", "Tarth", "--attacker", "tim", "--winner", "tim", "--mode", "a-clash-of-kings"
+    )
+    assert refused.exit_code == 1 and "'a-clash-of-kings' is not a game mode this campaign allows" in refused.stderr

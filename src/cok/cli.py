@@ -14,7 +14,7 @@ import typer
 from cok import __version__
 from cok.errors import Problem, Refused, RuleError
 from cok.folders import find_campaign
-from cok.names import NameIndex, did_you_mean, normalize
+from cok.names import did_you_mean, normalize
 
 if TYPE_CHECKING:
     from cok.cache import Snapshot
@@ -400,6 +400,7 @@ def battle(
     a, b = _player(state, p1), _player(state, p2)
 
     from cok.events import Battle
+    from cok.rules.battle import game_mode
 
     def build(answers: dict[str, Any]) -> Event:
         chosen = answers.get("abandon") or (state.geo.find(abandon) if abandon else None)
@@ -411,7 +412,7 @@ def battle(
             winner=_player(state, winner) if winner else None,
             vp=_scores(state, vp, "vp"),
             remaining=_scores(state, remaining, "remaining"),
-            mode=NameIndex(state.settings.modes, "game mode").find(mode) if mode else None,
+            mode=game_mode(state, mode) if mode else None,
             points=points,
             brotherhood=[_player(state, p) for p in brotherhood or []],
             abandon=chosen,
@@ -703,6 +704,9 @@ def _every_campaign() -> list[Path]:
 @refusals
 def modes(
     mode: Annotated[str | None, typer.Argument(metavar="MODE", help="One mode to show in full.")] = None,
+    campaign: Annotated[
+        str | None, typer.Option("--campaign", "-C", metavar="DIR", help="Only the modes this campaign allows.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The battle game modes, or one mode's set-up, special rules and scoring.
@@ -715,15 +719,22 @@ def modes(
     from cok.render.views import mode_lines, modes_grid
 
     known = catalogue()
-    chosen = [known[find_mode(mode, list(known))]] if mode else list(known.values())
+    names = list(known)
+    house: list[str] = []
+    if campaign:
+        allowed = _snapshot(campaign).state.settings.modes
+        names = [m for m in names if m in allowed]
+        house = [m for m in allowed if m not in known]
+    chosen = [known[find_mode(mode, names)]] if mode else [known[m] for m in names]
     if as_json:
         docs = [plain(m) for m in chosen]
-        _emit_json({"modes": docs} if mode is None else docs[0])
+        _emit_json({"modes": docs, "house_modes": house} if mode is None else docs[0])
         return
     if mode:
         show(*mode_lines(chosen[0]))
     else:
-        show(modes_grid(chosen), "Show one in full: cok modes MODE")
+        extra = [f"House modes this campaign allows: {', '.join(house)}"] if house else []
+        show(modes_grid(chosen), *extra, "Show one in full: cok modes MODE")
 
 
 @app.command()

@@ -38,7 +38,7 @@ def decide_battle(state: State, event: Battle) -> Fought:
         raise RuleError(f"{event.points} points is over week {week}'s points limit of {state.limit_of(week)}")
     mode = None
     if event.mode is not None:
-        mode = NameIndex(state.settings.modes, "game mode").find(event.mode)
+        mode = game_mode(state, event.mode)
 
     location = state.geo.find(event.location)
     if state.geo.locations[location].is_region:
@@ -80,6 +80,17 @@ def decide_battle(state: State, event: Battle) -> Fought:
         mode=mode,
         points=event.points,
     )
+
+
+def game_mode(state: State, typed: str) -> str:
+    """The id of a game mode the campaign allows, typed in any spelling."""
+    allowed = NameIndex(state.settings.modes, "game mode")
+    if typed not in allowed:
+        raise RuleError(
+            f"{typed!r} is not a game mode this campaign allows ({', '.join(state.settings.modes)})"
+            f"{did_you_mean(typed, state.settings.modes)}"
+        )
+    return allowed.find(typed)
 
 
 def _unknown_player(state: State, player: str) -> str:
