@@ -416,3 +416,25 @@ def test_check_all_checks_every_campaign_below(tmp_path: Path) -> None:
     run = cok("check", "--all")
     assert run.exit_code == 1
     assert run.stderr.startswith("campaigns/two/events.yaml:1: unknown event type")
+
+
+def test_join_with_three_territories_once_every_castle_is_held(cok: Cok, campaign: Path) -> None:
+    from cok.mapfile import load_map
+
+    from .conftest import WESTEROS
+
+    castles = load_map(WESTEROS).castles()
+    (campaign / "events.yaml").write_text(
+        "".join(
+            f"- {{type: join, player: p{i}, faction: neutral, castle: {json.dumps(c)}}}\n"
+            for i, c in enumerate(castles)
+        )
+    )
+    refused = cok("join", "late", "--faction", "stark")
+    assert refused.exit_code == 1 and "every castle is held: give `territories`" in refused.stderr
+    split = cok("join", "late", "--faction", "stark", "--territories", "Moat Cailin", "Barrowton", "Hornwood")
+    assert split.exit_code == 1 and "not connected" in split.stderr
+    run = cok("join", "late", "--faction", "stark", "--territories", "moat cailin", "Barrowton", "torrhens square")
+    assert run.exit_code == 0, run.stderr
+    assert "holding Moat Cailin, Barrowton, Torrhen's Square" in run.stdout
+    assert "territories: [Moat Cailin, Barrowton, Torrhen's Square]" in (campaign / "events.yaml").read_text()
