@@ -107,7 +107,7 @@ def new_id() -> str:
     return secrets.token_hex(6)
 
 
-def stamp(event: Event, by: str | None = None) -> Event:
+def with_metadata(event: Event, by: str | None = None) -> Event:
     """The fields the ledger writes on every event it appends."""
     now = dt.datetime.now(dt.UTC).replace(microsecond=0)
     return event.model_copy(update={"id": event.id or new_id(), "at": event.at or now, "by": event.by or by})

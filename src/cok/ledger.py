@@ -10,8 +10,7 @@ from pathlib import Path
 
 from cok.cache import Snapshot, digest, open_snapshot, replay_all, save, stamp
 from cok.errors import Refused, RuleError
-from cok.eventlog import Recorded, append, locked, recover
-from cok.eventlog import stamp as stamp_event
+from cok.eventlog import Recorded, append, locked, recover, with_metadata
 from cok.events import Event, Void
 from cok.replay import Voided, replay
 from cok.rules.apply import apply
@@ -58,7 +57,7 @@ def _record(snapshot: Snapshot, event: Event, *, dry_run: bool) -> Recording:
         raise Refused(snapshot.problems)
     state = snapshot.state
     before = {p: state.total_cp(p) for p in state.players}
-    event = stamp_event(event, recorder())
+    event = with_metadata(event, recorder())
     ids = snapshot.id_index()
     if ids is not None and event.id in ids:
         raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")

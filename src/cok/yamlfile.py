@@ -10,6 +10,7 @@ point at `file:line`.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ _PLAIN_TAGS = {
 }
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
-_CONFLICT_MARKERS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
+_CONFLICT_MARKER = re.compile(r"^(?:<<<<<<<|=======|>>>>>>>|\|\|\|\|\|\|\|)(?: |\r?$)", re.MULTILINE)
 
 
 class YamlMap(dict[str, Any]):
@@ -99,9 +100,10 @@ def parse(text: str, shown: str, sink: Callable[[Any, int], None] | None = None)
 
     With a `sink`, each item of a top-level list is handed to `sink(item, line)` as soon as
     it is read, instead of being kept in the list: a 100,000-event log is never held whole."""
-    for number, text_line in enumerate(text.splitlines(), start=1):
-        if text_line.startswith(_CONFLICT_MARKERS) and (text_line[7:8] in ("", " ")):
-            raise Refused(Problem(shown, number, "unresolved git merge conflict marker; resolve the merge first"))
+    marker = _CONFLICT_MARKER.search(text)
+    if marker is not None:
+        at = text.count("\n", 0, marker.start()) + 1
+        raise Refused(Problem(shown, at, "unresolved git merge conflict marker; resolve the merge first"))
     loader = _Loader(text)
     try:
         return _Builder().build(loader, sink)
