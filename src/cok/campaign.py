@@ -70,14 +70,6 @@ class Campaign:
         return self.folder / self.spec.map
 
     @property
-    def settings_path(self) -> Path:
-        return self.folder / SETTINGS_FILE
-
-    @property
-    def events_path(self) -> Path:
-        return self.folder / EVENTS_FILE
-
-    @property
     def settings(self) -> Settings:
         from cok.modes import allowed_modes
 
