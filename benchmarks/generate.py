@@ -16,13 +16,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cok.eventlog import parse_event, to_yaml
-from cok.mapfile import load_map
-from cok.rules.apply import apply, decide, initial_state
-from cok.rules.choices import ChoiceNeeded
-from cok.rules.state import Settings, State
-from cok.rules.where import where
-from cok.yamlfile import YamlMap
+from cok.core.errors import ChoiceNeeded
+from cok.core.log import event_types, parse_event, to_yaml
+from cok.core.yamlfile import YamlMap
+from cok.rulesets.clash_of_kings import RULESET
+from cok.rulesets.clash_of_kings.mapfile import load_map
+from cok.rulesets.clash_of_kings.rules.apply import apply, decide, initial_state
+from cok.rulesets.clash_of_kings.rules.state import Settings, State
+from cok.rulesets.clash_of_kings.rules.where import where
 
 ROOT = Path(__file__).resolve().parents[1]
 WESTEROS = ROOT / "maps" / "westeros.yaml"
@@ -45,7 +46,7 @@ FACTIONS = [
 def as_event(data: dict[str, Any]) -> Any:
     item = YamlMap(data)
     item.line, item.key_lines = 0, {}
-    event, errors = parse_event(item)
+    event, errors = parse_event(item, event_types(RULESET), RULESET)
     if event is None:
         raise ValueError(errors)
     return event

@@ -14,13 +14,19 @@ import typer.main
 import typer.testing
 from typer.testing import CliRunner
 
-from cok.cli import app
-from cok.eventlog import parse_event
-from cok.geography import Geography, Location, Route
-from cok.mapfile import load_map
-from cok.rules.apply import apply, initial_state
-from cok.rules.state import Settings, State
-from cok.yamlfile import YamlMap, parse
+from cok.cli.app import app
+from cok.core.events import Entry
+from cok.core.fold import Folded, fold
+from cok.core.log import Log, event_types, parse_event, read_log
+from cok.core.yamlfile import YamlMap, parse, read_file
+from cok.rulesets import install
+from cok.rulesets.clash_of_kings import RULESET
+from cok.rulesets.clash_of_kings.geography import Geography, Location, Route
+from cok.rulesets.clash_of_kings.mapfile import load_map
+from cok.rulesets.clash_of_kings.rules.apply import apply, initial_state
+from cok.rulesets.clash_of_kings.rules.state import Settings, State
+
+install()
 
 ROOT = Path(__file__).resolve().parents[1]
 WESTEROS = ROOT / "maps" / "westeros.yaml"
@@ -53,7 +59,7 @@ def event(data: dict[str, Any] | str) -> Any:
     else:
         data = YamlMap(data)
         data.line, data.key_lines = 1, {}
-    found, errors = parse_event(data)
+    found, errors = parse_event(data, event_types(RULESET), RULESET)
     assert found is not None, errors
     return found
 
@@ -66,9 +72,21 @@ def play(geo: Geography, events: Iterable[dict[str, Any]], settings: Settings | 
     return state
 
 
+def replayed(geo: Geography, events: Iterable[dict[str, Any]], settings: Settings | None = None) -> Folded:
+    """The fold of the events (each on its own line), as the core folds a log."""
+    entries = [Entry(event(data), line) for line, data in enumerate(events, start=1)]
+    return fold(RULESET, entries, initial_state(geo, settings or Settings()), "events.yaml")
+
+
 def joins(**castles: str) -> list[dict[str, Any]]:
     """`joins(tim="A", matt="B")`: each player joins with the named castle."""
     return [{"type": "join", "player": p, "faction": "neutral", "castle": c} for p, c in castles.items()]
+
+
+def read_events(path: Path) -> Log:
+    """The Clash of Kings log in a file, read as the core reads it."""
+    raw, text = read_file(path, "event log")
+    return read_log(raw, text, str(path), RULESET)
 
 
 @dataclass
@@ -131,8 +149,8 @@ def example(tmp_path: Path) -> Path:
 
 def holding(geo: Geography, held: dict[str, list[str]], bonus: dict[str, int] | None = None) -> State:
     """A state in which each player holds the given locations (and bonus CP)."""
-    from cok.rules.apply import commit
-    from cok.rules.outcomes import Joined
+    from cok.rulesets.clash_of_kings.rules.apply import commit
+    from cok.rulesets.clash_of_kings.rules.outcomes import Joined
 
     state = initial_state(geo, Settings())
     for pid, locations in held.items():

@@ -7,11 +7,10 @@ from typing import Any
 
 import pytest
 
-from cok.errors import RuleError
-from cok.rules.apply import apply, decide
-from cok.rules.choices import ChoiceNeeded
-from cok.rules.outcomes import Fought
-from cok.rules.state import State
+from cok.core.errors import ChoiceNeeded, RuleError
+from cok.rulesets.clash_of_kings.rules.apply import apply, decide
+from cok.rulesets.clash_of_kings.rules.outcomes import Fought
+from cok.rulesets.clash_of_kings.rules.state import State
 
 from .conftest import event, holding, tiny_map
 

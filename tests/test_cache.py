@@ -11,9 +11,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cok.cache import cache_file, open_snapshot, replay_all
-from cok.eventlog import to_yaml
-from cok.geography import Geography
+from cok.core.cache import entry_file, load_entry, rows_file
+from cok.core.campaign import open_campaign
+from cok.core.log import digest, to_yaml
+from cok.rulesets.clash_of_kings.geography import Geography
 
 from .conftest import EXAMPLE, Cok, event
 from .test_properties import Intent, campaign_events, intents, maps, summary
@@ -42,34 +43,39 @@ def test_cached_and_uncached_replays_agree_on_random_campaigns(
     log = campaign_events(geo, plan, 3)
     cut = len(log) * split // 100
     write_campaign(folder, geo, log[:cut] or log[:1])
-    assert summary(open_snapshot(folder).state) == summary(replay_all(folder).state)  # cold, then cached
-    assert summary(open_snapshot(folder).state) == summary(replay_all(folder).state)  # warm
+    assert summary(open_campaign(folder).state) == summary(uncached(folder).state)  # cold, then cached
+    assert summary(open_campaign(folder).state) == summary(uncached(folder).state)  # warm
     with open(folder / "events.yaml", "a") as handle:  # the log grows: only the new events replay
         handle.write("".join(to_yaml(event(e)) for e in log[max(cut, 1) :]))
-    grown = open_snapshot(folder)
-    assert grown.problems == replay_all(folder).problems == []
-    assert summary(grown.state) == summary(replay_all(folder).state)
+    grown = open_campaign(folder)
+    assert grown.problems == uncached(folder).problems == []
+    assert summary(grown.state) == summary(uncached(folder).state)
+    assert open_campaign(folder).history() == uncached(folder).history()
+
+
+def uncached(folder: Path) -> Any:
+    return open_campaign(folder, use_cache=False)
 
 
 def test_a_corrupt_cache_is_ignored_and_rebuilt(example: Path) -> None:
     expected = Cok(example)("standings", "--json", "--no-cache").stdout
     assert Cok(example)("standings", "--json").stdout == expected
-    target = cache_file(example)
+    target = entry_file(example)
     assert target.exists()
-    for garbage in (b"", b"not a pickle", os.urandom(300), target.read_bytes()[:50]):
+    for garbage in (b"", b"not json", os.urandom(300), target.read_bytes()[:50]):
         target.write_bytes(garbage)
         assert Cok(example)("standings", "--json").stdout == expected
-    assert open_snapshot(example).name == "The War of the Five Kings"
+    assert open_campaign(example).name == "The War of the Five Kings"
 
 
 def test_a_foreign_cache_is_ignored(tmp_path: Path, example: Path) -> None:
     other = tmp_path / "other"
     shutil.copytree(example.parent / "example", other / "campaigns" / "x")
     Cok(example)("standings")
-    cache_file(other / "campaigns" / "x").parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(cache_file(example), cache_file(other / "campaigns" / "x"))
+    entry_file(other / "campaigns" / "x").parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(entry_file(example), entry_file(other / "campaigns" / "x"))
     (other / "campaigns" / "x" / "campaign.yaml").write_text("name: Other\nmap: ../../../copy/maps/westeros.yaml\n")
-    assert open_snapshot(other / "campaigns" / "x").name == "Other"
+    assert open_campaign(other / "campaigns" / "x").name == "Other"
 
 
 def test_an_edited_log_is_replayed_in_full(example: Path) -> None:
@@ -94,18 +100,41 @@ def test_recording_keeps_the_cache_in_step(example: Path) -> None:
     assert cok("week", "--next").exit_code == 0
     assert cok("adjust", "tim", "2", "--reason", "x").exit_code == 0
     assert cok("standings", "--json").stdout == cok("standings", "--json", "--no-cache").stdout
-    assert open_snapshot(example).fresh()
+    entry = load_entry(example)
+    assert entry is not None
+    assert entry["log"]["digest"] == digest((example / "events.yaml").read_bytes())
+    assert cok("log", "--json").stdout == cok("log", "--json", "--no-cache").stdout
 
 
 def test_check_no_cache_writes_no_cache() -> None:
     assert Cok(EXAMPLE)("check", "--no-cache").exit_code == 0
-    assert not cache_file(EXAMPLE).exists()
+    assert not entry_file(EXAMPLE).exists()
 
 
 def test_a_lost_id_index_means_a_full_replay_before_recording(example: Path) -> None:
     cok = Cok(example)
     cok("standings")
-    cache_file(example).with_suffix(".ids").write_bytes(b"garbage")
+    rows_file(example, "ids").write_bytes(b"garbage")
     assert cok("adjust", "tim", "1", "--reason", "x").exit_code == 0
     assert cok("check", "--no-cache").exit_code == 0
     assert cok("standings", "--json").stdout == cok("standings", "--json", "--no-cache").stdout
+
+
+def test_a_lost_history_means_a_full_replay_for_the_log(example: Path) -> None:
+    cok = Cok(example)
+    expected = cok("log", "--json", "--no-cache").stdout
+    cok("standings")
+    rows = rows_file(example, "history")
+    rows.write_bytes(rows.read_bytes().replace(b"week", b"weak", 1))
+    assert cok("log", "--json").stdout == expected
+
+
+def test_where_log_site_and_map_read_the_cached_state(example: Path, tmp_path: Path) -> None:
+    """One path to the state: every reading command agrees with a replay of the whole log."""
+    cok = Cok(example)
+    cok("standings")
+    for args in (("where", "tim", "matt", "--json"), ("log", "--json"), ("locations", "--json")):
+        assert cok(*args).stdout == cok(*args, "--no-cache").stdout
+    cok("map", "--svg", str(tmp_path / "a.svg"))
+    cok("map", "--svg", str(tmp_path / "b.svg"), "--no-cache")
+    assert (tmp_path / "a.svg").read_text() == (tmp_path / "b.svg").read_text()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from cok.errors import RuleError
-from cok.geography import Geography
-from cok.rules.attacker import choose_attacker
-from cok.rules.locations import legal_locations
-from cok.rules.where import where
+from cok.core.errors import RuleError
+from cok.rulesets.clash_of_kings.geography import Geography
+from cok.rulesets.clash_of_kings.rules.attacker import choose_attacker
+from cok.rulesets.clash_of_kings.rules.locations import legal_locations
+from cok.rulesets.clash_of_kings.rules.where import where
 
 from .conftest import holding, tiny_map
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import cok.cli
+from cok.cli import options
 
 from .conftest import EXAMPLE, Cok
 
@@ -106,15 +106,11 @@ def test_a_malformed_option_value_is_a_command_line_error(cok: Cok, campaign: Pa
 
 def test_a_choice_the_rules_need_is_asked_at_a_terminal(cok: Cok, monkeypatch: pytest.MonkeyPatch) -> None:
     setup_two(cok)
-    monkeypatch.setattr(cok_cli_module(), "_interactive", lambda: True)
+    monkeypatch.setattr(options, "interactive", lambda: True)
     run = cok("battle", "tim", "matt", "--at", "Tarth", "--winner", "tim", input="nobody\nTim\n")
     assert run.exit_code == 0, run.stderr
     assert "choose one of: tim, matt" in run.stderr
     assert "Tim (attacker) beat matt at Tarth" in run.stdout
-
-
-def cok_cli_module():  # type: ignore[no-untyped-def]
-    return cok.cli
 
 
 def test_negative_adjustments_and_voids(cok: Cok, campaign: Path) -> None:
@@ -419,7 +415,7 @@ def test_check_all_checks_every_campaign_below(tmp_path: Path) -> None:
 
 
 def test_join_with_three_territories_once_every_castle_is_held(cok: Cok, campaign: Path) -> None:
-    from cok.mapfile import load_map
+    from cok.rulesets.clash_of_kings.mapfile import load_map
 
     from .conftest import WESTEROS
 

@@ -10,10 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-from cok.campaign import load_campaign
-from cok.eventlog import journal_path, read_log, recover
+from cok.core.append import journal_path, recover
+from cok.core.campaign import open_campaign
 
-from .conftest import Cok
+from .conftest import Cok, read_events
 
 APPENDER = Path(__file__).with_name("appender.py")
 
@@ -38,10 +38,10 @@ def test_six_processes_appending_in_parallel_lose_and_duplicate_nothing(campaign
         assert proc.returncode == 0, err
         reported += [line.split()[1] for line in out.splitlines() if line.startswith("ok ")]
     assert len(reported) == 48
-    notes = [r.event.note for r in read_log(campaign / "events.yaml").records if r.event.note]
+    notes = [r.event.note for r in read_events(campaign / "events.yaml").entries if r.event.note]
     assert sorted(notes) == sorted(reported)
     assert Cok(campaign)("check").exit_code == 0
-    assert load_campaign(campaign).valid().state.bonus["tim"] == 48
+    assert open_campaign(campaign, use_cache=False).valid().state.bonus["tim"] == 48
 
 
 def test_kill_9_at_random_moments_never_leaves_a_partial_event(campaign: Path) -> None:
@@ -62,7 +62,7 @@ def test_kill_9_at_random_moments_never_leaves_a_partial_event(campaign: Path) -
         confirmed += [line.split()[1] for line in (first + rest).splitlines() if line.startswith("ok ")]
         run = Cok(campaign)("check")
         assert run.exit_code == 0, run.stderr
-        notes = [r.event.note for r in read_log(campaign / "events.yaml").records if r.event.note]
+        notes = [r.event.note for r in read_events(campaign / "events.yaml").entries if r.event.note]
         assert len(notes) == len(set(notes))
         assert set(confirmed) <= set(notes)
     assert kills == 30

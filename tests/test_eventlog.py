@@ -8,15 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cok.cache import stamp
-from cok.errors import Refused
-from cok.eventlog import append, parse_event, read_log, to_yaml
-from cok.events import Adjust, Battle, Join, Painting
-from cok.yamlfile import parse
+from cok.core.append import append, stamp
+from cok.core.errors import Refused
+from cok.core.log import event_types, parse_event, to_yaml
+from cok.core.yamlfile import parse
+from cok.rulesets.clash_of_kings import RULESET
+from cok.rulesets.clash_of_kings.events import Adjust, Battle, Join, Painting
+
+from .conftest import read_events
 
 
 def messages(text: str) -> list[tuple[int | None, str]]:
-    return [(p.line, p.message) for p in read_log(write(text)).problems]
+    return [(p.line, p.message) for p in read_events(write(text)).problems]
 
 
 _tmp: list[Path] = []
@@ -34,14 +37,14 @@ def _folder(tmp_path: Path) -> None:
 
 
 def test_events_keep_the_line_they_start_on() -> None:
-    log = read_log(write("# log\n- type: week\n\n- type: week\n  limit: 30\n"))
-    assert [r.line for r in log.records] == [2, 4]
+    log = read_events(write("# log\n- type: week\n\n- type: week\n  limit: 30\n"))
+    assert [r.line for r in log.entries] == [2, 4]
 
 
 def test_an_empty_file_or_an_empty_list_is_an_empty_log() -> None:
-    assert read_log(write("")).records == []
-    assert read_log(write("[]\n")).records == []
-    assert read_log(write("# only a comment\n")).records == []
+    assert read_events(write("")).entries == []
+    assert read_events(write("[]\n")).entries == []
+    assert read_events(write("# only a comment\n")).entries == []
 
 
 def test_an_unknown_event_type_is_an_error_with_did_you_mean() -> None:
@@ -68,13 +71,16 @@ def test_every_bad_event_is_reported() -> None:
 
 def test_a_log_that_is_not_a_list_is_refused() -> None:
     with pytest.raises(Refused, match="must be a YAML list"):
-        read_log(write("type: week\n"))
+        read_events(write("type: week\n"))
 
 
 def add(path: Path, event: Adjust, expected: tuple[int, int, int] | None = None) -> None:
     """Append as the ledger does: with the stamp and shape of the log as it was read."""
-    log = read_log(path)
-    append(path, event, expected=expected or stamp(path), item_column=log.item_column, empty_flow=log.empty_flow)
+    log = read_events(path)
+    position = log.position
+    append(
+        path, event, expected=expected or stamp(path), item_column=position.item_column, empty_flow=position.empty_flow
+    )
 
 
 def test_append_adds_bytes_at_the_end_and_never_rewrites() -> None:
@@ -83,26 +89,26 @@ def test_append_adds_bytes_at_the_end_and_never_rewrites() -> None:
     add(path, Adjust(player="tim", cp=2, reason="x", id="a1"))
     text = path.read_text()
     assert text.startswith(original)
-    assert [r.event.type for r in read_log(path).records] == ["week", "adjust"]
+    assert [r.event.type for r in read_events(path).entries] == ["week", "adjust"]
 
 
 def test_append_to_a_file_without_a_final_newline() -> None:
     path = write("- type: week")
     add(path, Adjust(player="tim", cp=2, reason="x"))
-    assert [r.line for r in read_log(path).records] == [1, 2]
+    assert [r.line for r in read_events(path).entries] == [1, 2]
 
 
 def test_append_matches_an_indented_list() -> None:
     path = write("  - type: week\n")
     add(path, Adjust(player="tim", cp=2, reason="x"))
-    assert [r.event.type for r in read_log(path).records] == ["week", "adjust"]
+    assert [r.event.type for r in read_events(path).entries] == ["week", "adjust"]
 
 
 def test_append_to_an_empty_flow_list_keeps_comments() -> None:
     path = write("# my campaign\n[]\n")
     add(path, Adjust(player="tim", cp=2, reason="x"))
     assert path.read_text().startswith("# my campaign\n- type: adjust\n")
-    assert len(read_log(path).records) == 1
+    assert len(read_events(path).entries) == 1
 
 
 def test_append_is_refused_when_the_file_changed_since_it_was_read() -> None:
@@ -140,7 +146,7 @@ def test_every_event_written_reads_back_the_same(
         block = to_yaml(ev)
         data = parse(block, "t")
         assert len(data) == 1
-        back, errors = parse_event(data[0])
+        back, errors = parse_event(data[0], event_types(RULESET), RULESET)
         assert errors == []
         assert back == ev
 
@@ -149,7 +155,6 @@ def test_an_old_event_shape_is_upcast_when_read_and_the_file_is_not_rewritten(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Suppose an early version wrote a battle's winner as `result`: an upcast reads it."""
-    from cok import events
 
     def result_was_winner(data: dict[str, object]) -> dict[str, object]:
         if data.get("type") == "battle" and "result" in data:
@@ -159,9 +164,9 @@ def test_an_old_event_shape_is_upcast_when_read_and_the_file_is_not_rewritten(
 
     old = "- type: battle\n  players: [tim, matt]\n  location: Tarth\n  result: tim\n"
     path = write(old)
-    assert read_log(path).problems  # without the upcast, `result` is an unknown field
-    monkeypatch.setattr(events, "UPCASTS", [result_was_winner])
-    log = read_log(path)
+    assert read_events(path).problems  # without the upcast, `result` is an unknown field
+    monkeypatch.setattr(RULESET, "upcasts", {"battle": [result_was_winner]})
+    log = read_events(path)
     assert log.problems == []
-    assert log.records[0].event.winner == "tim"
+    assert log.entries[0].event.winner == "tim"
     assert path.read_text() == old

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cok.eventlog import Log, parse_log
-from cok.merge import merge_logs
+from cok.core.log import read_log
+from cok.core.merge import merge_logs
+from cok.rulesets.clash_of_kings import RULESET
 
 from .conftest import WESTEROS, Cok
 
@@ -102,7 +103,7 @@ def test_new_events_are_kept_once_by_id_and_ordered_by_time() -> None:
     merged = merge_logs(BASE, BASE + first, BASE + second + first, None)
     assert merged.clean
     assert merged.text == BASE + second + first
-    ids = [r.event.id for r in parse_log(merged.text, Log(Path("events.yaml"))).records]
+    ids = [e.event.id for e in read_log(merged.text.encode(), merged.text, "events.yaml", RULESET).entries]
     assert ids == ["w1", "y", "x"]
 
 

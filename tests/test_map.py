@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cok.errors import Refused
-from cok.geography import Geography
-from cok.mapfile import load_map
+from cok.core.errors import Refused
+from cok.rulesets.clash_of_kings.geography import Geography
+from cok.rulesets.clash_of_kings.mapfile import load_map
 
 from .conftest import tiny_map
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cok.modes import catalogue
-from cok.rules.state import Settings
+from cok.rulesets.clash_of_kings.modes import catalogue
+from cok.rulesets.clash_of_kings.rules.state import Settings
 
 
 def test_both_source_modes_are_in_the_catalogue_with_set_up_rules_and_scoring() -> None:

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from cok.errors import RuleError
-from cok.rules.apply import apply
-from cok.rules.outcomes import Painted
-from cok.rules.painting import banners_cp
-from cok.rules.state import State
+from cok.core.errors import RuleError
+from cok.rulesets.clash_of_kings.rules.apply import apply
+from cok.rulesets.clash_of_kings.rules.outcomes import Painted
+from cok.rulesets.clash_of_kings.rules.painting import banners_cp
+from cok.rulesets.clash_of_kings.rules.state import State
 
 from .conftest import event, joins, play, tiny_map
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cok.errors import RuleError
-from cok.rules.state import Settings
+from cok.core.errors import RuleError
+from cok.rulesets.clash_of_kings.rules.state import Settings
 
 from .conftest import joins, play, tiny_map
 

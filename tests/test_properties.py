@@ -7,16 +7,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cok.errors import RuleError
-from cok.eventlog import Recorded
-from cok.geography import CASTLE_CAP, Geography, Location, Route
-from cok.replay import replay
-from cok.rules.apply import apply, decide, initial_state
-from cok.rules.choices import ChoiceNeeded
-from cok.rules.state import Settings, State
-from cok.rules.where import where
+from cok.core.errors import ChoiceNeeded, RuleError
+from cok.rulesets.clash_of_kings.geography import CASTLE_CAP, Geography, Location, Route
+from cok.rulesets.clash_of_kings.rules.apply import apply, decide, initial_state
+from cok.rulesets.clash_of_kings.rules.state import Settings, State
+from cok.rulesets.clash_of_kings.rules.where import where
 
-from .conftest import event
+from .conftest import event, replayed
 
 KINDS = ["castle", "castle", "fort", "fort", "fort", "village", "village", "region"]
 
@@ -120,8 +117,7 @@ def summary(state: State) -> tuple[Any, ...]:
 
 
 def replay_of(geo: Geography, log: list[dict[str, Any]]) -> Any:
-    records = [Recorded(event(data), line) for line, data in enumerate(log, start=1)]
-    return replay(records, initial_state(geo, Settings()), apply, "events.yaml")
+    return replayed(geo, log)
 
 
 COMMON = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

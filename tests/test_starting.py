@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cok.errors import RuleError
-from cok.geography import Geography, Location
+from cok.core.errors import RuleError
+from cok.rulesets.clash_of_kings.geography import Geography, Location
 
 from .conftest import play, tiny_map
 

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-from cok.eventlog import Recorded
-from cok.geography import Geography
-from cok.replay import replay
-from cok.rules.apply import apply, initial_state
-from cok.rules.scoring import standings
-from cok.rules.state import Settings
+from cok.rulesets.clash_of_kings.rules.scoring import standings
 
-from .conftest import event, holding, joins, play, tiny_map
+from .conftest import holding, joins, play, replayed, tiny_map
 
 GEO = tiny_map("A:castle B:fort C:village D:castle E:castle", "A-B B-C C-D")
-
-
-def replayed(geo: Geography, events: list[dict[str, object]]):  # type: ignore[no-untyped-def]
-    records = [Recorded(event(data), line) for line, data in enumerate(events, start=1)]
-    return replay(records, initial_state(geo, Settings()), apply, "events.yaml")
 
 
 START = [

@@ -9,8 +9,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cok.errors import Refused
-from cok.yamlfile import YamlList, YamlMap, load, parse
+from cok.core.errors import Refused
+from cok.core.yamlfile import YamlList, YamlMap, load, parse
 
 
 def refusal(text: str) -> tuple[int | None, str]:

@@ -1,3 +1,3 @@
-from cok.cli import main
+from cok.cli.app import main
 
 main()

@@ -1,0 +1,1 @@
+"""The `cok` command line (see `cok.cli.app`)."""

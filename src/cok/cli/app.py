@@ -1,0 +1,106 @@
+"""The `cok` command line: the shared commands, every game's own commands, and `main`.
+
+Clash of Kings' commands are the top-level ones; a game with `command` set gets a group
+(`cok mk …`). Commands import what they use when they run: `cok standings` on a cached
+campaign never loads pydantic, PyYAML or the rules, so it starts as fast as Typer allows.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from cok import __version__
+from cok.core import ruleset as registry
+from cok.core.errors import Refused, RuleError
+from cok.rulesets import install
+
+_APP_SETTINGS: dict[str, Any] = {
+    "no_args_is_help": True,
+    "add_completion": False,
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+    "context_settings": {"help_option_names": ["-h", "--help"]},
+}
+
+install()
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"cok {__version__}")
+        raise typer.Exit()
+
+
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """A campaign ledger for tabletop wargame campaigns."""
+
+
+def build() -> typer.Typer:
+    """The whole command line: the shared commands, then each game's."""
+    from cok.cli.shared import app as shared
+
+    app = typer.Typer(
+        name="cok",
+        help=(
+            "A campaign ledger for Clash of Kings map campaigns (A Song of Ice and Fire: TMG).\n\n"
+            "The campaign is two YAML files: a map and an append-only event log. Every command "
+            "replays the log through the rules.\n\n"
+            "Examples:\n\n"
+            "  cok standings\n\n"
+            "  cok where tim matt\n\n"
+            "  cok battle tim matt --at Starfall --winner tim"
+        ),
+        **_APP_SETTINGS,
+    )
+    app.callback()(_root)
+    app.registered_commands += shared.registered_commands
+    for ruleset_id in registry.known():
+        game = registry.get(ruleset_id)
+        commands = game.commands()
+        group = getattr(game, "command", None)
+        if group:
+            app.add_typer(commands, name=group, help=f"{game.title}: its own commands.")
+        else:
+            app.registered_commands += commands.registered_commands
+    return app
+
+
+app = build()
+
+
+def _only(name: str) -> typer.Typer:
+    """The app with just one command: Typer builds every registered command's options from
+    its signature at start-up, and a command line only ever runs one of them."""
+    for info in app.registered_commands:
+        command_name = info.name or (info.callback.__name__.replace("_", "-") if info.callback else "")
+        if command_name == name:
+            single = typer.Typer(**{k: getattr(app.info, k) for k in ("name", "help")}, **_APP_SETTINGS)
+            single.registered_callback = app.registered_callback
+            single.registered_commands = [info]
+            return single
+    return app
+
+
+def main() -> None:
+    """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
+    words = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
+    try:
+        (_only(words[0]) if words else app)()
+    except (Refused, RuleError) as error:
+        typer.echo(f"cok: {error}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as error:  # a bug: say so plainly, without a traceback
+        if os.environ.get("COK_DEBUG"):
+            raise
+        typer.echo(f"cok: internal error ({type(error).__name__}: {error}); please report it", err=True)
+        sys.exit(1)

@@ -1,0 +1,72 @@
+"""What every command shares: the options, reporting refusals, printing JSON, and opening
+the campaign the command is about."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from cok.core.errors import Refused, RuleError
+from cok.core.folders import find_campaign
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+
+CampaignOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--campaign",
+        "-C",
+        metavar="DIR",
+        help="Campaign folder (default: $COK_CAMPAIGN, the nearest campaign.yaml, or the only one in campaigns/).",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Show what would change; write nothing.")]
+NoCacheOpt = Annotated[
+    bool, typer.Option("--no-cache", help="Replay the whole log, ignoring (and not writing) the replay cache.")
+]
+NoteOpt = Annotated[str | None, typer.Option("--note", help="Free text kept with the event.")]
+ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (required).")]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def refusals(command: F) -> F:
+    """Report refused input as `file:line: message` on stderr with exit code 1."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except Refused as refused:
+            for problem in refused.problems:
+                typer.echo(str(problem), err=True)
+            raise typer.Exit(1) from None
+        except RuleError as error:
+            typer.echo(f"cok: {error}", err=True)
+            raise typer.Exit(1) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def open_valid(campaign: str | None, no_cache: bool = False) -> Campaign:
+    """The campaign the command is about (cached when it fits), refusing an invalid log."""
+    from cok.core.campaign import open_campaign
+
+    return open_campaign(find_campaign(campaign), use_cache=not no_cache).valid()
+
+
+def emit_json(document: Any) -> None:
+    from cok.render.documents import dumps
+
+    sys.stdout.write(dumps(document) + "\n")
+
+
+def interactive() -> bool:
+    """Whether someone is at a terminal to answer a question."""
+    return sys.stdin.isatty()

@@ -1,0 +1,85 @@
+"""Recording from the command line: build the event, let the ledger record it, ask at a
+terminal for any choice the rules need, and show the game's summary of what changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from cok.cli import options
+from cok.core.errors import RuleError
+from cok.core.names import normalize
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+    from cok.core.errors import ChoiceNeeded
+    from cok.core.events import EventBase
+    from cok.core.ledger import Recorded
+
+Build = Callable[[dict[str, Any]], "EventBase"]
+
+
+def ask(need: ChoiceNeeded) -> tuple[str, Any]:
+    """Ask at the terminal for the choice the rules need: (event field, value)."""
+    choices = list(need.options) + (["decline"] if need.decline else [])
+    typer.echo(str(need), err=True)
+    by_key = {normalize(c): c for c in choices}
+    while True:
+        typed = typer.prompt(f"{need.field} ({' / '.join(choices)})", err=True)
+        answer = by_key.get(normalize(typed))
+        if answer is not None:
+            break
+        typer.echo(f"choose one of: {', '.join(choices)}", err=True)
+    if answer == "decline":
+        return need.decline_field, False
+    return need.field, answer
+
+
+def record(campaign: Campaign, build: Build, *, dry_run: bool, as_json: bool, no_cache: bool = False) -> Recorded:
+    """Record an event, asking at a terminal for any choice the rules need; show the summary."""
+    from cok.core.errors import ChoiceNeeded
+    from cok.core.ledger import record as append_event
+
+    answers: dict[str, Any] = {}
+    built = validated(campaign, build)
+    while True:
+        try:
+            done = append_event(campaign, built(answers), dry_run=dry_run, use_cache=not no_cache)
+            break
+        except ChoiceNeeded as need:
+            if not options.interactive() or as_json:
+                flag = f"--{need.field}"
+                how = " or ".join(f"{flag} {o!r}" if " " in o else f"{flag} {o}" for o in need.options)
+                if need.decline:
+                    how += (" or " if how else "") + f"--no-{need.decline_field}"
+                raise RuleError(f"{need} — choose with {how}") from None
+            field, value = ask(need)
+            answers[field] = value
+    report = campaign.ruleset.report(done)
+    if as_json:
+        options.emit_json(report.document)
+    else:
+        from cok.render.output import show
+
+        show(*report.lines)
+    return done
+
+
+def validated(campaign: Campaign, build: Build) -> Build:
+    """Turn a pydantic error from command-line values into a plain refusal."""
+    from pydantic import ValidationError
+
+    from cok.core.events import EventBase
+    from cok.core.log import event_types
+    from cok.core.validation import describe
+
+    def wrapped(answers: dict[str, Any]) -> EventBase:
+        try:
+            return build(answers)
+        except ValidationError as exc:
+            models = {m.__name__: m for m in event_types(campaign.ruleset).values()}
+            raise RuleError("; ".join(describe(exc, models.get(exc.title, EventBase)))) from None
+
+    return wrapped

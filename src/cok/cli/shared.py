@@ -1,0 +1,308 @@
+"""The commands every game shares: init, standings, log, void, check, site, map, schema,
+git-setup and the merge driver. Each asks the campaign's ruleset for what is the game's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cok.cli.options import (
+    CampaignOpt,
+    DryRunOpt,
+    JsonOpt,
+    NoCacheOpt,
+    NoteOpt,
+    ReasonOpt,
+    emit_json,
+    open_valid,
+    refusals,
+)
+from cok.core.errors import Problem, Refused, RuleError
+from cok.core.folders import find_campaign
+
+app = typer.Typer()
+
+
+@app.command()
+@refusals
+def init(
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder to create.")],
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", metavar="ID", help="The game: clash-of-kings (default).")
+    ] = "clash-of-kings",
+    map_path: Annotated[
+        Path | None, typer.Option("--map", metavar="PATH", help="Map file (default: a copy of the game's map).")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="The campaign's name.")] = None,
+) -> None:
+    """Create a campaign folder with campaign.yaml and an empty events.yaml.
+
+    Example: cok init campaigns/summer --name "The Summer War"
+    """
+    from cok.core import ruleset as registry
+    from cok.core.merge import git_setup
+    from cok.core.setup import init_campaign
+    from cok.render.output import show
+
+    if ruleset not in registry.known():
+        raise registry.refuse_unknown(ruleset, "--ruleset", None)
+    title, entry = init_campaign(folder, map_path, name, registry.get(ruleset))
+    said = [f"Created {title!r} in {folder} (map: {entry})."]
+    repo = git_setup(folder)
+    if repo is not None:
+        said.append(f"Registered the cok merge driver for events.yaml in the git repository {repo}.")
+    show(*said, f"Next: cok join PLAYER --faction FACTION -C {folder}")
+
+
+@app.command()
+@refusals
+def standings(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
+    """The players, ranked.
+
+    Example: cok standings --json
+    """
+    found = open_valid(campaign, no_cache)
+    report = found.ruleset.standings(found, as_json)
+    if as_json:
+        emit_json(report.document)
+        return
+    from cok.render.output import show
+
+    show(*report.lines)
+
+
+@app.command()
+@refusals
+def log(
+    player: Annotated[str | None, typer.Option("--player", metavar="P", help="Only events about this player.")] = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """The campaign's history, in words.
+
+    Example: cok log --player tim
+    """
+    found = open_valid(campaign, no_cache)
+    pid = found.ruleset.player(found.state, player) if player else None
+    history = [t for t in found.history() if pid is None or pid in t.players]
+    if as_json:
+        emit_json(
+            {
+                "events": [
+                    {
+                        "line": t.line,
+                        "id": t.id,
+                        "type": t.type,
+                        "summary": t.text,
+                        "voided": t.voided,
+                        "event": t.event,
+                    }
+                    for t in history
+                ]
+            }
+        )
+        return
+    from cok.render.output import show
+    from cok.render.views import Cell, Line
+
+    lines = [
+        Line(
+            (
+                Cell(f"{t.id or '-':>12}  ", "dim"),
+                Cell(t.text, "strike dim" if t.voided else None),
+                Cell("  (voided)" if t.voided else "", "yellow"),
+            )
+        )
+        for t in history
+    ]
+    show(*lines) if lines else show("nothing recorded yet")
+
+
+@app.command()
+@refusals
+def void(
+    event_id: Annotated[str, typer.Argument(metavar="ID", help="The id of the event to cancel (see `cok log`).")],
+    reason: ReasonOpt,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Cancel an earlier event, as if it had never been recorded.
+
+    Example: cok void 3fa9c1d2e4b7 --reason "wrong winner"
+    """
+    from cok.cli.recording import record
+    from cok.core.events import Void
+
+    found = open_valid(campaign, no_cache)
+    record(
+        found,
+        lambda _: Void(target=event_id, reason=reason, note=note),
+        dry_run=dry_run,
+        as_json=as_json,
+        no_cache=no_cache,
+    )
+
+
+@app.command("check")
+def check_(
+    campaign: CampaignOpt = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Check every campaign below this folder (for pre-commit hooks).")
+    ] = False,
+    no_cache: NoCacheOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Validate the map, the settings and the log: silent when all is well.
+
+    Example: cok check
+    """
+    from cok.core.campaign import open_campaign
+
+    problems: list[Problem] = []
+    folders = _every_campaign() if every else [None]
+    for folder in folders:
+        try:
+            found = find_campaign(campaign) if folder is None else folder
+            problems += open_campaign(found, use_cache=not no_cache).problems
+        except Refused as refused:
+            problems += refused.problems
+    if as_json:
+        from cok.render.documents import problems_doc
+
+        emit_json(problems_doc(problems))
+    else:
+        for problem in problems:
+            typer.echo(str(problem), err=True)
+    if problems:
+        raise typer.Exit(1)
+
+
+def _every_campaign() -> list[Path]:
+    """Every folder below the current one holding a campaign.yaml (hidden folders skipped)."""
+    found = []
+    for path in sorted(Path.cwd().rglob("campaign.yaml")):
+        parts = path.relative_to(Path.cwd()).parts
+        if not any(p.startswith(".") or p in ("node_modules", "site-packages") for p in parts[:-1]):
+            found.append(path.parent)
+    return found
+
+
+@app.command()
+@refusals
+def site(
+    outdir: Annotated[Path, typer.Argument(metavar="OUTDIR", help="Where to write the site.")],
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+) -> None:
+    """Build the campaign's static web site: standings, map, the log, a page per player.
+
+    Open OUTDIR/index.html, or publish the folder on any static host.
+    Example: cok site public/
+    """
+    from cok.render.output import show
+
+    found = open_valid(campaign, no_cache)
+    written = found.ruleset.write_site(found, outdir)
+    show(f"Wrote {len(written)} files to {outdir}; open {outdir / 'index.html'}")
+
+
+@app.command("map")
+@refusals
+def map_(
+    svg: Annotated[Path, typer.Option("--svg", metavar="FILE", help="Write the map picture to FILE.")],
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+) -> None:
+    """Draw the campaign map as SVG, with who holds what.
+
+    Example: cok map --svg westeros.svg
+    """
+    from cok.render.output import show
+
+    found = open_valid(campaign, no_cache)
+    svg.write_text(found.ruleset.map_svg(found), encoding="utf-8")
+    show(f"Wrote the map to {svg}")
+
+
+@app.command("git-setup")
+@refusals
+def git_setup_(campaign: CampaignOpt = None) -> None:
+    """Register the cok merge driver in the campaign's git repository.
+
+    Two branches that each recorded events then merge cleanly: the common log, then both
+    sides' new events by time; a merge that breaks a rule stops as a conflict.
+    Example: cok git-setup
+    """
+    from cok.core.merge import git_setup
+
+    folder = find_campaign(campaign)
+    attributes = folder / ".gitattributes"
+    line = "events.yaml merge=cok"
+    existing = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
+    if line not in existing.splitlines():
+        attributes.write_text(existing + ("" if not existing or existing.endswith("\n") else "\n") + line + "\n")
+    repo = git_setup(folder)
+    if repo is None:
+        raise RuleError(f"{folder} is not inside a git repository (run `git init` first)")
+    from cok.render.output import show
+
+    show(f"The cok merge driver is registered in {repo} for {folder / 'events.yaml'}.")
+
+
+@app.command("merge-driver", hidden=False)
+def merge_driver(
+    base: Annotated[Path, typer.Argument(metavar="BASE", help="The common ancestor's log (%O).")],
+    ours: Annotated[Path, typer.Argument(metavar="OURS", help="This branch's log; the result goes here (%A).")],
+    theirs: Annotated[Path, typer.Argument(metavar="THEIRS", help="The other branch's log (%B).")],
+    path: Annotated[str | None, typer.Argument(metavar="PATH", help="The log's path in the repository (%P).")] = None,
+) -> None:
+    """The git merge driver for events.yaml (git runs it; see `cok git-setup`).
+
+    Example: git config merge.cok.driver "cok merge-driver %O %A %B %P"
+    """
+    from cok.core.merge import run_driver
+
+    raise typer.Exit(run_driver(base, ours, theirs, path))
+
+
+@app.command("schema")
+@refusals
+def schema_(
+    kind: Annotated[str, typer.Argument(metavar="KIND", help="map, campaign or events.")] = "events",
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", metavar="ID", help="The game (default: the campaign's, else clash-of-kings)."),
+    ] = None,
+    campaign: CampaignOpt = None,
+) -> None:
+    """Print the JSON Schema of a campaign file, for editors.
+
+    Example: cok schema events > events.schema.json
+    """
+    from cok.core import ruleset as registry
+    from cok.core.schemas import KINDS, schema
+
+    if kind not in KINDS:
+        raise typer.BadParameter(f"choose one of {', '.join(KINDS)}", param_hint="KIND")
+    if ruleset is None:
+        from cok.core.campaign import read, set_up
+
+        try:
+            folder = find_campaign(campaign)
+        except Refused:
+            if campaign is not None:
+                raise
+            game = registry.get(registry.DEFAULT)
+        else:
+            game = set_up(folder, read(folder)).ruleset
+    elif ruleset in registry.known():
+        game = registry.get(ruleset)
+    else:
+        raise registry.refuse_unknown(ruleset, "--ruleset", None)
+    emit_json(schema(kind, game))

@@ -1,0 +1,188 @@
+"""Appending one event to the log: under an exclusive lock, journaled first, so that a
+kill at any moment leaves the log with all of the event or none of it.
+
+We never rewrite what is in the log: a new event is appended as one block of bytes at the
+end, flushed to disk before we report it, and only after the file was checked to be
+exactly what we replayed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from cok.core.errors import Problem, Refused, display_path
+from cok.core.events import EventBase
+from cok.core.log import to_yaml
+
+Stamp = tuple[int, int, int]
+
+
+def stamp(path: Path) -> Stamp | None:
+    """Size, modification time and inode: a cheap check that nothing touched the file
+    between our reading it (under the lock) and appending to it."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.lock")
+
+
+def journal_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.pending")
+
+
+LOCK_TIMEOUT = 60.0
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold the campaign's exclusive recording lock (a lock file beside the log)."""
+    lock = FileLock(lock_path(path), timeout=LOCK_TIMEOUT)
+    try:
+        with lock:
+            yield
+    except Timeout:
+        raise Refused(
+            Problem(
+                display_path(path),
+                None,
+                f"another cok command has been recording here for over "
+                f"{LOCK_TIMEOUT:.0f} s (lock file {lock_path(path).name}); try again",
+            )
+        ) from None
+
+
+def recover(path: Path) -> None:
+    """Finish what a killed append left: a journal names the log's size before the append
+    and the block being appended. A partial block is cut off (that command never reported
+    success); a complete one is kept. Call with the lock held."""
+    journal = journal_path(path)
+    try:
+        data = journal.read_bytes()
+    except FileNotFoundError:
+        return
+    header, _, block = data.partition(b"\n")
+    parts = header.split()
+    if len(parts) == 3 and parts[0] == b"cok-pending" and parts[1].isdigit() and int(parts[2] or 0) == len(block):
+        size = int(parts[1])
+        with open(path, "r+b") as handle:
+            handle.seek(size)
+            tail = handle.read()
+            if tail and tail != block and block.startswith(tail):
+                handle.truncate(size)
+                handle.flush()
+                os.fsync(handle.fileno())
+    journal.unlink(missing_ok=True)
+
+
+def recover_if_needed(path: Path) -> None:
+    """Readers call this: only when a journal was left behind does it take the lock."""
+    if journal_path(path).exists():
+        with locked(path):
+            recover(path)
+
+
+def append(
+    path: Path,
+    event: EventBase,
+    *,
+    expected: Stamp | None,
+    item_column: int = 0,
+    empty_flow: tuple[int, int] | None = None,
+) -> None:
+    """Append one event to the log. Call with the lock held. `expected` is the log's stamp
+    (size, mtime, inode) when it was read: if the file changed since, nothing is written.
+    The block is journaled first, so that a crash at any moment leaves the log with all of
+    the event or none of it (see `recover`)."""
+    shown = display_path(path)
+    if stamp(path) != expected:
+        raise Refused(Problem(shown, None, "the event log changed while this command ran; run it again"))
+    block = to_yaml(event)
+    if item_column:
+        pad = " " * item_column
+        block = "".join(pad + line for line in block.splitlines(keepends=True))
+    if empty_flow is not None:
+        start, end = empty_flow
+        text = path.read_bytes().decode("utf-8-sig")
+        head = (text[:start] + text[end:]).rstrip()
+        _replace(path, (head + "\n" if head else "") + block)
+        return
+    size, last = _end_of(path)
+    data = (b"" if last in (b"", b"\n") else b"\n") + block.encode("utf-8")
+    journal = journal_path(path)
+    try:
+        _write_synced(journal, b"cok-pending %d %d\n" % (size, len(data)) + data)
+    except OSError as exc:
+        journal.unlink(missing_ok=True)
+        raise Refused(
+            Problem(shown, None, f"nothing was recorded: cannot write the journal ({exc.strerror})")
+        ) from None
+    try:
+        _write_block(path, data)
+    except OSError as exc:  # a full disk: cut what was written, so the log is as it was
+        recover(path)
+        raise Refused(
+            Problem(shown, None, f"nothing was recorded: cannot append to the log ({exc.strerror})")
+        ) from None
+    journal.unlink()
+
+
+def _end_of(path: Path) -> tuple[int, bytes]:
+    """The log's size and its last byte (b"" when empty or missing)."""
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            if not size:
+                return 0, b""
+            handle.seek(size - 1)
+            return size, handle.read(1)
+    except FileNotFoundError:
+        return 0, b""
+
+
+def _write_block(path: Path, data: bytes) -> None:
+    pause = _test_pause()
+    with open(path, "ab") as handle:
+        if pause:  # tear the write in two, so that the kill tests can land inside an append
+            time.sleep(pause)
+            half, data = data[: len(data) // 2], data[len(data) // 2 :]
+            handle.write(half)
+            handle.flush()
+            os.fsync(handle.fileno())
+            time.sleep(pause)
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _test_pause() -> float:
+    """COK_TEST_APPEND_PAUSE (seconds): a test hook that slows appends down, so that a test
+    can kill -9 a process in the middle of one. Never set in normal use."""
+    try:
+        return max(0.0, float(os.environ.get("COK_TEST_APPEND_PAUSE") or 0))
+    except ValueError:
+        return 0.0
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write a whole file atomically (only used to turn an empty `[]` into a block list)."""
+    temp = path.with_name(path.name + ".tmp")
+    _write_synced(temp, text.encode("utf-8"))
+    os.replace(temp, path)

@@ -1,0 +1,154 @@
+"""The replay cache: plain data kept outside the campaign folder. It only stores and
+loads; `core.campaign` decides whether what it holds still fits the campaign's files.
+
+No pickle: an entry is JSON, checked against a digest written beside it, so a corrupt or
+planted file is never trusted and never runs anything. Rows (the id index, the history
+in words) are JSON lines, each with its own checksum, so that a growing log only appends.
+A cache that cannot be read or written is no cache, never an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from cok import __version__
+
+FORMAT = f"cok-cache 2 {__version__}"
+
+
+def cache_dir() -> Path:
+    """$COK_CACHE_DIR, else the user's cache folder (platformdirs)."""
+    given = os.environ.get("COK_CACHE_DIR")
+    if given:
+        return Path(given)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("cok", appauthor=False))
+
+
+def entry_file(folder: Path) -> Path:
+    """Where the campaign's cache entry is: one per campaign folder."""
+    key = hashlib.blake2b(str(folder.resolve()).encode(), digest_size=12).hexdigest()
+    return cache_dir() / f"{key}.json"
+
+
+def rows_file(folder: Path, kind: str) -> Path:
+    return entry_file(folder).with_suffix(f".{kind}")
+
+
+def _sum(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).hexdigest().encode()
+
+
+def load_entry(folder: Path) -> dict[str, Any] | None:
+    """The cached entry of this campaign, or None: missing, corrupt, another format or
+    another folder's."""
+    try:
+        data = entry_file(folder).read_bytes()
+        head, _, body = data.partition(b"\n")
+        if head != _sum(body):
+            return None
+        entry = json.loads(body)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("folder") != str(folder.resolve()):
+        return None
+    return entry
+
+
+def save_entry(folder: Path, entry: dict[str, Any]) -> None:
+    """Write the entry atomically (a temporary file, then a rename)."""
+    entry = {**entry, "format": FORMAT, "folder": str(folder.resolve())}
+    body = json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode()
+    with suppress(OSError):
+        _replace(entry_file(folder), _sum(body) + b"\n" + body)
+
+
+def _replace(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    try:
+        temp.write_bytes(data)
+        os.replace(temp, target)
+    finally:
+        temp.unlink(missing_ok=True)
+
+
+Extent = tuple[int, int]  # rows, bytes
+
+
+def _row(value: Any) -> bytes:
+    body = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    return b"%08x %s\n" % (zlib.crc32(body), body)
+
+
+def read_rows(path: Path, extent: Any) -> list[Any] | None:
+    """The first `extent` rows of a rows file, every one checked; None when any is wrong."""
+    if not (isinstance(extent, list) and len(extent) == 2 and all(isinstance(n, int) for n in extent)):
+        return None
+    count, size = extent
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(size)
+    except OSError:
+        return None
+    if len(data) != size or (size and not data.endswith(b"\n")):
+        return None
+    lines = data.split(b"\n")[:-1] if size else []
+    if len(lines) != count:
+        return None
+    bodies = []
+    for line in lines:
+        crc, _, body = line.partition(b" ")
+        if len(crc) != 8 or crc != b"%08x" % zlib.crc32(body):
+            return None
+        bodies.append(body)
+    try:
+        return list(json.loads(b"[" + b",".join(bodies) + b"]"))
+    except (ValueError, RecursionError):
+        return None
+
+
+def write_rows(path: Path, rows: list[Any], after: Extent | None = None) -> Extent | None:
+    """Write the rows (a new file), or append them after `after` (the file's rows so far,
+    cut back to that extent first). The new extent, or None when it cannot be written."""
+    data = b"".join(_row(r) for r in rows)
+    try:
+        if after is None:
+            _replace(path, data)
+            return (len(rows), len(data))
+        count, size = after
+        with open(path, "r+b") as handle:
+            handle.truncate(size)
+            handle.seek(size)
+            handle.write(data)
+        return (count + len(rows), size + len(data))
+    except OSError:
+        return None
+
+
+@contextmanager
+def writing(folder: Path) -> Iterator[bool]:
+    """Hold the campaign's cache-writing lock, without waiting: True when held. A cache
+    another command is writing now is simply not written by this one."""
+    from filelock import FileLock, Timeout
+
+    try:
+        path = entry_file(folder).with_suffix(".lock")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(path, timeout=0)
+        lock.acquire()
+    except (OSError, Timeout):
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()

@@ -1,0 +1,354 @@
+"""Opening a campaign: the ONE path from a campaign folder to its state.
+
+Every command comes here. It recovers an append a kill interrupted, reads the three
+files once, and decides: the cache still fits their content (reuse), the log only grew
+(replay the new events on the cached state), or anything else (replay everything). The
+cache is keyed by the digests of the very bytes that were read — never by sizes or
+modification times — so a same-size edit, a restored mtime or a re-pointed symlink is
+seen, and what was replayed is what was hashed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cok.core import cache
+from cok.core import ruleset as registry
+from cok.core.append import recover_if_needed
+from cok.core.errors import Problem, Refused, display_path
+from cok.core.folders import EVENTS_FILE, SETTINGS_FILE, read_bytes
+
+if TYPE_CHECKING:
+    from cok.core.fold import Told
+    from cok.core.log import Log, Position
+    from cok.core.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class Files:
+    """The campaign's three files as read, once, by this command."""
+
+    settings: bytes
+    map_file: Path | None
+    map: bytes
+    events: bytes
+
+
+@dataclass
+class Campaign:
+    """A campaign's settings, state and log position, and the problems its files have."""
+
+    folder: Path
+    ruleset: Ruleset
+    name: str
+    map_file: Path
+    state: Any
+    position: Position
+    digests: tuple[str, str]  # of campaign.yaml and of the map, as read
+    problems: list[Problem] = field(default_factory=list)
+    _ids: dict[str, int] | None = None
+    _history: list[Told] | None = None
+    _extents: dict[str, Any] = field(default_factory=dict)  # the cache's rows: kind -> extent
+
+    @property
+    def events_file(self) -> Path:
+        return self.folder / EVENTS_FILE
+
+    @property
+    def shown(self) -> str:
+        return display_path(self.events_file)
+
+    def valid(self) -> Campaign:
+        """The campaign, refusing to go on with an invalid one."""
+        if self.problems:
+            raise Refused(self.problems)
+        return self
+
+    def ids(self) -> dict[str, int]:
+        """Every event id in the log, with its line."""
+        if self._ids is None:
+            rows = cache.read_rows(cache.rows_file(self.folder, "ids"), self._extents.get("ids"))
+            if rows is not None and all(isinstance(r, list) and len(r) == 2 for r in rows):
+                self._ids = {str(i): int(line) for i, line in rows}
+            else:
+                self._ids = _replay(self.folder, read(self.folder)).ids()
+        return self._ids
+
+    def history(self) -> list[Told]:
+        """Every event of the log in words, oldest first (`cok log`, the site)."""
+        if self._history is None:
+            rows = cache.read_rows(cache.rows_file(self.folder, "history"), self._extents.get("history"))
+            try:
+                self._history = None if rows is None else [_told(row) for row in rows]
+            except (TypeError, ValueError):
+                self._history = None
+            if self._history is None:
+                self._history = _replay(self.folder, read(self.folder)).history()
+        return self._history
+
+    def current(self) -> bool:
+        """Whether the campaign's files still hold exactly what this campaign was made from."""
+        from cok.core.log import digest
+
+        files = read(self.folder, self.map_file)
+        return (digest(files.settings), digest(files.map)) == self.digests and digest(
+            files.events
+        ) == self.position.digest
+
+    def save(
+        self, *, new_ids: dict[str, int] | None = None, new_history: list[Told] | None = None, after: str | None = None
+    ) -> None:
+        """Keep the campaign in the cache (see `save_campaign`)."""
+        save_campaign(self, new_ids=new_ids, new_history=new_history, after=after)
+
+    def require(self, ruleset_id: str, how: str) -> Campaign:
+        """Refuse a command of another game: `how` says how this campaign's commands start."""
+        if self.ruleset.id != ruleset_id:
+            raise Refused(
+                Problem(
+                    display_path(self.folder / SETTINGS_FILE),
+                    None,
+                    f"this campaign plays {self.ruleset.title} ({self.ruleset.id}), not {ruleset_id}; {how}",
+                )
+            )
+        return self
+
+
+def read(folder: Path, map_file: Path | None = None) -> Files:
+    """Read the settings, the map (when its path is known) and the log, once each."""
+    settings = read_bytes(folder / SETTINGS_FILE, "campaign settings")
+    try:
+        map_bytes = map_file.read_bytes() if map_file is not None else b""
+    except OSError:
+        map_bytes = b""
+    events_file = folder / EVENTS_FILE
+    events = read_bytes(events_file, "event log") if events_file.exists() else b""
+    return Files(settings, map_file, map_bytes, events)
+
+
+def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
+    """The campaign in `folder`, from the cache when it still fits the files' content, else
+    by replaying what it must. Problems in the log are kept on the campaign (for `check`);
+    settings and map problems are refused at once."""
+    use_cache = use_cache and not os.environ.get("COK_NO_CACHE")
+    recover_if_needed(folder / EVENTS_FILE)
+    files = read(folder)
+    if use_cache:
+        entry = cache.load_entry(folder)
+        if entry is not None:
+            found = _reuse(folder, entry, files)
+            if found is not None:
+                return found
+    campaign = _replay(folder, files)
+    if use_cache:
+        campaign.save()
+    return campaign
+
+
+def _reuse(folder: Path, entry: dict[str, Any], files: Files) -> Campaign | None:
+    """The cached campaign when the settings and map are unchanged and the log is the same
+    or only grew (then its new events are replayed); None when anything else changed."""
+    from cok.core.log import Position, digest
+    from cok.core.plain import Decoder, Unreadable
+
+    try:
+        if entry["ruleset"] not in registry.known() or entry["settings"] != digest(files.settings):
+            return None
+        map_file = Path(entry["map_file"])
+        map_bytes = map_file.read_bytes()
+        if digest(map_bytes) != entry["map"]:
+            return None
+        log = entry["log"]
+        flow = log["empty_flow"]
+        position = Position(
+            str(log["digest"]),
+            int(log["size"]),
+            int(log["lines"]),
+            int(log["item_column"]),
+            None if flow is None else (int(flow[0]), int(flow[1])),
+        )
+        if digest(memoryview(files.events)[: position.size]) != position.digest:
+            return None
+        ruleset = registry.get(entry["ruleset"])
+        state = Decoder(ruleset.cached_types)(entry["state"])
+        extents = {kind: entry[kind] for kind in ("ids", "history")}
+        campaign = Campaign(
+            folder, ruleset, str(entry["name"]), map_file, state, position, (entry["settings"], entry["map"])
+        )
+        campaign._extents = extents
+    except (KeyError, TypeError, ValueError, IndexError, OSError, Unreadable):
+        return None
+    if len(files.events) == position.size:
+        return campaign
+    return _extend(campaign, files.events)
+
+
+def _extend(campaign: Campaign, events: bytes) -> Campaign | None:
+    """Replay only what was appended since the cached position; None when that is not
+    plainly safe (a void, a problem, a different list layout): then everything is replayed."""
+    from cok.core.events import Void
+    from cok.core.fold import fold
+    from cok.core.log import Position, read_log
+    from cok.core.yamlfile import decode
+
+    old = campaign.position
+    if old.empty_flow is not None or (old.size and events[old.size - 1 : old.size] != b"\n"):
+        return None
+    tail = events[old.size :]
+    try:
+        text = decode(tail, campaign.shown, "event log", old.lines + 1)
+        log = read_log(tail, text, campaign.shown, campaign.ruleset, first_line=old.lines + 1)
+    except Refused:
+        return None
+    if log.problems or (log.entries and log.position.item_column != old.item_column):
+        return None
+    if any(isinstance(entry.event, Void) for entry in log.entries):
+        return None
+    ids = campaign.ids()
+    done = fold(campaign.ruleset, log.entries, campaign.state, campaign.shown, known=ids)
+    if done.problems:
+        return None
+    previous = old.digest
+    campaign.position = Position.of(events, old.item_column)
+    campaign._ids = {**ids, **done.ids}
+    campaign.save(new_ids=done.ids, new_history=done.history, after=previous)
+    return campaign
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a campaign's log is replayed on: its game, name, map file and starting state."""
+
+    ruleset: Ruleset
+    name: str
+    map_file: Path
+    digests: tuple[str, str]  # of campaign.yaml and of the map, as read
+    state: Any
+
+
+def set_up(folder: Path, files: Files) -> Setup:
+    """The campaign's settings and map, read from these bytes; Refused on any mistake."""
+    from cok.core.log import digest
+    from cok.core.settings import read_settings
+    from cok.core.yamlfile import decode
+
+    shown = display_path(folder / SETTINGS_FILE)
+    ruleset, settings, lines = read_settings(decode(files.settings, shown, "campaign settings"), shown)
+    map_file = folder / settings.map
+    if not map_file.is_file():
+        raise Refused(
+            Problem(
+                shown, lines.get("map"), f"the map {settings.map!r} was not found (looked for {display_path(map_file)})"
+            )
+        )
+    map_bytes = read_bytes(map_file, "map file")
+    map_shown = display_path(map_file)
+    geo = ruleset.load_map(decode(map_bytes, map_shown, "map file"), map_shown)
+    state = ruleset.initial_state(geo, settings)
+    return Setup(ruleset, settings.name, map_file, (digest(files.settings), digest(map_bytes)), state)
+
+
+def read_entries(folder: Path, files: Files, ruleset: Ruleset) -> Log:
+    """The log from the bytes read (an empty one when there is no file)."""
+    from cok.core.log import Log, Position, read_log
+    from cok.core.yamlfile import decode
+
+    shown = display_path(folder / EVENTS_FILE)
+    if not files.events:
+        return Log(shown, position=Position.of(b""))
+    return read_log(files.events, decode(files.events, shown, "event log"), shown, ruleset)
+
+
+def _replay(folder: Path, files: Files) -> Campaign:
+    """Read and replay everything (problems in the log are kept, not raised)."""
+    from cok.core.fold import fold
+
+    setup = set_up(folder, files)
+    log = read_entries(folder, files, setup.ruleset)
+    done = fold(setup.ruleset, log.entries, setup.state, log.shown)
+    problems = sorted([*log.problems, *done.problems], key=lambda p: (p.line is None, p.line or 0))
+    campaign = Campaign(
+        folder, setup.ruleset, setup.name, setup.map_file, done.state, log.position, setup.digests, problems
+    )
+    campaign._ids = done.ids
+    campaign._history = done.history
+    return campaign
+
+
+def save_campaign(
+    campaign: Campaign,
+    *,
+    new_ids: dict[str, int] | None = None,
+    new_history: list[Told] | None = None,
+    after: str | None = None,
+) -> None:
+    """Keep the campaign in the cache (never one with problems). With `after` (the log's
+    digest the cache held), only the new rows are appended, if the cache still holds that."""
+    if campaign.problems:
+        return
+    from cok.core.plain import encode
+
+    folder = campaign.folder
+    with cache.writing(folder) as held:
+        if not held:
+            return
+        extents: dict[str, Any] = {}
+        if after is not None:
+            entry = cache.load_entry(folder)
+            if entry is None or entry.get("log", {}).get("digest") != after:
+                return
+            for kind, rows in (("ids", _id_rows(new_ids or {})), ("history", _history_rows(new_history or []))):
+                old = campaign._extents.get(kind)
+                if old is None or old != entry.get(kind):
+                    return
+                extents[kind] = cache.write_rows(cache.rows_file(folder, kind), rows, (old[0], old[1]))
+        else:
+            if campaign._ids is None or campaign._history is None:
+                return
+            extents["ids"] = cache.write_rows(cache.rows_file(folder, "ids"), _id_rows(campaign._ids))
+            extents["history"] = cache.write_rows(cache.rows_file(folder, "history"), _history_rows(campaign._history))
+        if any(extent is None for extent in extents.values()):
+            return
+        campaign._extents = {kind: list(extent) for kind, extent in extents.items()}
+        position = campaign.position
+        try:
+            state = encode(campaign.state)
+        except TypeError:
+            return
+        cache.save_entry(
+            folder,
+            {
+                "ruleset": campaign.ruleset.id,
+                "name": campaign.name,
+                "settings": campaign.digests[0],
+                "map_file": str(campaign.map_file),
+                "map": campaign.digests[1],
+                "log": {
+                    "digest": position.digest,
+                    "size": position.size,
+                    "lines": position.lines,
+                    "item_column": position.item_column,
+                    "empty_flow": position.empty_flow,
+                },
+                "state": state,
+                **campaign._extents,
+            },
+        )
+
+
+def _told(row: list[Any]) -> Told:
+    from cok.core.fold import Told
+
+    line, event_id, kind, text, voided, players, event = row
+    return Told(int(line), event_id, str(kind), str(text), bool(voided), tuple(players), dict(event))
+
+
+def _id_rows(ids: dict[str, int]) -> list[Any]:
+    return [[i, line] for i, line in ids.items()]
+
+
+def _history_rows(history: list[Told]) -> list[Any]:
+    return [[t.line, t.id, t.type, t.text, t.voided, list(t.players), t.event] for t in history]

@@ -1,0 +1,64 @@
+"""Errors a user can act on: each names the file and line it comes from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the user's files, located as precisely as we can."""
+
+    file: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        """`file:line: message` on one line, as `cok check` promises."""
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {' '.join(self.message.split())}"
+
+
+class Refused(Exception):
+    """The data or the rules refused the command: exit code 1, nothing written."""
+
+    def __init__(self, problems: list[Problem] | Problem | str) -> None:
+        if isinstance(problems, str):
+            problems = [Problem("cok", None, problems)]
+        elif isinstance(problems, Problem):
+            problems = [problems]
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+class RuleError(Exception):
+    """A rule refused an event. Rules raise it with a plain message; the replay
+    attaches the event's file and line."""
+
+
+def display_path(path: Path) -> str:
+    """The path as a user would type it: relative to the current folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+class ChoiceNeeded(RuleError):
+    """The rules need a decision the event did not make (which castle to abandon, who won
+    the roll-off…).
+
+    `field` names the event field that would carry it; `options` are the valid values;
+    `decline` says whether `decline_field: false` (e.g. `occupy: false`) is also a valid
+    answer. The CLI asks at a terminal, and otherwise reports the message with the options.
+    """
+
+    def __init__(
+        self, message: str, field: str, options: list[str], decline: bool = False, decline_field: str = "occupy"
+    ) -> None:
+        super().__init__(message)
+        self.field = field
+        self.options = options
+        self.decline = decline
+        self.decline_field = decline_field

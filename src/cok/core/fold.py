@@ -1,0 +1,134 @@
+"""The fold: state = every event of the log applied in order, voided ones left out.
+
+The same for every game: a ruleset gives the initial state and `apply(state, event)`;
+voiding is a property of the log, handled here. A refused event is reported with its
+`file:line` and skipped, so that every problem in the log is found in one pass (as
+`cok check` promises), and a problem is a value, collected, never thrown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cok.core.errors import Problem, RuleError
+from cok.core.events import Entry, Void
+
+if TYPE_CHECKING:
+    from cok.core.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class Voided:
+    """What a void did: the target is left out of the replay."""
+
+    target: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Told:
+    """One event of the log as `cok log` and the site show it (plain data, so it can be
+    kept in the cache: a replay is not needed to tell the history)."""
+
+    line: int
+    id: str | None
+    type: str
+    text: str
+    voided: bool
+    players: tuple[str, ...]
+    event: dict[str, Any]
+
+
+@dataclass
+class Folded:
+    """The state after the entries, the problems found, the id of every event with its line,
+    and (when asked for) the history in words."""
+
+    state: Any
+    problems: list[Problem] = field(default_factory=list)
+    ids: dict[str, int] = field(default_factory=dict)
+    history: list[Told] = field(default_factory=list)
+    voided: dict[str, Entry] = field(default_factory=dict)  # id -> the void that voided it
+
+
+def voids(entries: Sequence[Entry], shown: str, known: Mapping[str, int]) -> tuple[dict[str, Entry], list[Problem]]:
+    """Which events are voided, and by which void; problems with ids and voids. `known`:
+    the ids (and lines) of the events before these entries."""
+    seen: dict[str, Entry] = {}
+    voided: dict[str, Entry] = {}
+    problems: list[Problem] = []
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, Void):
+            target = seen.get(event.target)
+            if target is None:
+                problems.append(Problem(shown, entry.line, f"void: no earlier event has the id {event.target!r}"))
+            elif isinstance(target.event, Void):
+                problems.append(Problem(shown, entry.line, f"void: {event.target!r} is a void, which cannot be voided"))
+            elif event.target in voided:
+                line = voided[event.target].line
+                problems.append(
+                    Problem(shown, entry.line, f"void: {event.target!r} is already voided (on line {line})")
+                )
+            else:
+                voided[event.target] = entry
+        if event.id is not None:
+            earlier = seen[event.id].line if event.id in seen else known.get(event.id)
+            if earlier is not None:
+                problems.append(
+                    Problem(shown, entry.line, f"the id {event.id!r} is already used by the event on line {earlier}")
+                )
+            else:
+                seen[event.id] = entry
+    return voided, problems
+
+
+def fold(
+    ruleset: Ruleset,
+    entries: Sequence[Entry],
+    state: Any,
+    shown: str,
+    *,
+    known: Mapping[str, int] | None = None,
+    tell: bool = True,
+) -> Folded:
+    """Apply every entry to `state` in order (it changes in place). `known`: the ids of the
+    events already folded into `state`, when these entries continue a log. Without `tell`,
+    no history is written (the merge driver only needs the problems)."""
+    voided, problems = voids(entries, shown, known or {})
+    done = Folded(state, problems, voided=voided)
+    for entry in entries:
+        event = entry.event
+        if event.id is not None and event.id not in done.ids:
+            done.ids[event.id] = entry.line or 0
+        is_voided = event.id is not None and event.id in voided
+        if is_voided:
+            text = ruleset.untold(state, event)
+        elif isinstance(event, Void):
+            text = f"voided {event.target}: {event.reason}" if voided.get(event.target) is entry else ""
+        else:
+            try:
+                outcome = ruleset.apply(state, event)
+            except RuleError as exc:
+                done.problems.append(Problem(shown, entry.line, f"{ruleset.label(event)}: {exc}"))
+                continue
+            text = ruleset.tell(state, outcome) if tell else ""
+        if tell:
+            done.history.append(told(ruleset, entry, text, is_voided))
+    done.problems.sort(key=lambda p: (p.line is None, p.line or 0))
+    return done
+
+
+def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False) -> Told:
+    event = entry.event
+    return Told(
+        entry.line or 0,
+        event.id,
+        event.type,
+        text,
+        voided,
+        tuple(sorted(ruleset.involved(event))),
+        event.model_dump(mode="json", exclude_none=True),
+    )

@@ -1,0 +1,56 @@
+"""Where a campaign is: the folder holding campaign.yaml (no heavy imports: every command starts here)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cok.core.errors import Problem, Refused, display_path
+
+SETTINGS_FILE = "campaign.yaml"
+EVENTS_FILE = "events.yaml"
+MAX_BYTES = 64 * 1024 * 1024
+
+
+def find_campaign(given: str | None, cwd: Path | None = None) -> Path:
+    """The campaign folder: --campaign, else $COK_CAMPAIGN, else the nearest campaign.yaml
+    here or above, else the only campaign under ./campaigns/."""
+    cwd = cwd or Path.cwd()
+    for source, value in (("--campaign", given), ("COK_CAMPAIGN", os.environ.get("COK_CAMPAIGN"))):
+        if value:
+            folder = Path(value)
+            if folder.is_file() and folder.name == SETTINGS_FILE:
+                folder = folder.parent
+            if not (folder / SETTINGS_FILE).is_file():
+                raise Refused(Problem(str(folder), None, f"no {SETTINGS_FILE} here (from {source})"))
+            return folder
+    for folder in (cwd, *cwd.parents):
+        if (folder / SETTINGS_FILE).is_file():
+            return folder
+    container = cwd / "campaigns"
+    found = sorted(p.parent for p in container.glob(f"*/{SETTINGS_FILE}")) if container.is_dir() else []
+    if len(found) == 1:
+        return found[0]
+    if found:
+        listed = ", ".join(display_path(p) for p in found)
+        raise Refused(f"several campaigns here ({listed}): choose one with --campaign DIR")
+    raise Refused(
+        f"no campaign found: no {SETTINGS_FILE} in {display_path(cwd)} or above, and no campaigns/ "
+        "folder with one campaign. Use --campaign DIR, set COK_CAMPAIGN, or create one with `cok init DIR`"
+    )
+
+
+def read_bytes(path: Path, what: str) -> bytes:
+    """The file's bytes, or a clear refusal: missing, a folder, unreadable, too large."""
+    shown = display_path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise Refused(Problem(shown, None, f"{what} not found")) from None
+    except IsADirectoryError:
+        raise Refused(Problem(shown, None, f"{what} is a folder, not a file")) from None
+    except OSError as exc:
+        raise Refused(Problem(shown, None, f"cannot read {what}: {exc.strerror}")) from None
+    if len(data) > MAX_BYTES:
+        raise Refused(Problem(shown, None, f"{what} is larger than {MAX_BYTES // 2**20} MiB"))
+    return data

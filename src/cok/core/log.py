@@ -1,0 +1,175 @@
+"""The event log file: read every event with its line, and write an event as the text
+that gets appended.
+
+The log is the users' data. Reading collects a problem per bad event (so `cok check`
+reports them all) and says how far it read, so that a later command can replay only what
+was appended since.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from cok.core.errors import Problem, Refused
+from cok.core.events import Entry, EventBase, Void
+from cok.core.names import did_you_mean
+from cok.core.validation import check
+from cok.core.yamlfile import YamlList, YamlMap, parse
+
+if TYPE_CHECKING:
+    from cok.core.ruleset import Ruleset
+
+
+def digest(data: bytes | memoryview) -> str:
+    """What identifies a file's content: the campaign's files are compared by it, never by
+    their size or modification time alone."""
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+@dataclass(frozen=True)
+class Position:
+    """How far the log was read: its content's digest, size and lines, and how its list is
+    written (the column of its items; the span of a bare `[]`)."""
+
+    digest: str
+    size: int
+    lines: int
+    item_column: int = 0
+    empty_flow: tuple[int, int] | None = None
+
+    @classmethod
+    def of(cls, raw: bytes, item_column: int = 0, empty_flow: tuple[int, int] | None = None) -> Position:
+        return cls(digest(raw), len(raw), raw.count(b"\n"), item_column, empty_flow)
+
+
+@dataclass
+class Log:
+    """Every entry read from a log, the problems found, and the position read to."""
+
+    shown: str
+    entries: list[Entry] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    item_lines: list[int] = field(default_factory=list)  # where every entry starts, valid or not
+    position: Position = field(default_factory=lambda: Position.of(b""))
+
+
+def event_types(ruleset: Ruleset) -> Mapping[str, type[EventBase]]:
+    """The game's events and the core's `void`."""
+    return {**ruleset.events, "void": Void}
+
+
+def read_log(raw: bytes, text: str, shown: str, ruleset: Ruleset, *, first_line: int = 1) -> Log:
+    """The log from its bytes and text. Problems with single events are collected, not
+    raised; a file that is not a YAML list of events is refused. `first_line`: the line the
+    text starts on (a tail read after a position)."""
+    log = Log(shown)
+    types = event_types(ruleset)
+    offset = first_line - 1
+
+    def take(item: Any, line: int) -> None:
+        event, errors = parse_event(item, types, ruleset)
+        if event is None:
+            log.problems.extend(Problem(shown, line + offset, e) for e in errors)
+        else:
+            log.entries.append(Entry(event, line + offset))
+
+    data = parse(text, shown, sink=take)
+    empty_flow = None
+    column = 0
+    if data is not None:
+        if not isinstance(data, YamlList):
+            raise Refused(Problem(shown, 1 + offset, "the event log must be a YAML list of events (`- type: …`)"))
+        if data.flow:
+            if data.item_lines:
+                raise Refused(
+                    Problem(shown, data.line, "write the event log as a block list (`- type: …`), not as [ … ]")
+                )
+            empty_flow = (data.start, data.end)
+        column = data.column
+        log.item_lines = [line + offset for line in data.item_lines]
+    log.position = Position.of(raw, column, empty_flow)
+    return log
+
+
+def parse_event(
+    item: Any, types: Mapping[str, type[EventBase]], ruleset: Ruleset
+) -> tuple[EventBase | None, list[str]]:
+    """One log entry as an event, or the sentences saying what is wrong with it."""
+    if not isinstance(item, YamlMap):
+        return None, ["each event must be a mapping with a `type`"]
+    kind = item.get("type")
+    if kind is None:
+        return None, [f"event has no `type` (one of {', '.join(types)})"]
+    model = types.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        return None, [f"unknown event type {kind!r}{did_you_mean(str(kind), types)}"]
+    for step in ruleset.upcasts.get(kind, ()):
+        item = step(item)
+    event, errors = check(model, item)
+    return event, [f"{kind}: {e}" for e in errors]
+
+
+def new_id() -> str:
+    """A random id: unique across branches of the log that are merged later."""
+    return secrets.token_hex(6)
+
+
+def with_metadata(event: EventBase, by: str | None = None) -> EventBase:
+    """The fields the ledger writes on every event it appends."""
+    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    return event.model_copy(update={"id": event.id or new_id(), "at": event.at or now, "by": event.by or by})
+
+
+def to_yaml(event: EventBase) -> str:
+    """The event as one block list item, a field a line, short lists and maps inline:
+
+    - type: battle
+      players: [tim, matt]
+      location: Starfall
+    """
+    data = event.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
+    data.pop("type", None)
+    meta: dict[str, Any] = {k: data.pop(k) for k in ("id", "at", "by", "note") if k in data}
+    fields: dict[str, Any] = {"type": getattr(event, "type", None), **data, **meta}
+    lines = [f"{key}: {_inline(value)}" for key, value in fields.items()]
+    return "- " + "\n  ".join(lines) + "\n"
+
+
+def _inline(value: Any) -> str:
+    """One YAML value on one line, quoted where YAML needs it."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_inline(k)}: {_inline(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str) and not all(_plain_char(ch) for ch in value):
+        return _double_quoted(value)
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=float("inf")).strip()
+    return text.removesuffix("...").rstrip()
+
+
+def _plain_char(ch: str) -> bool:
+    """Characters PyYAML writes and reads back unchanged without escapes."""
+    return ch.isprintable() and ord(ch) <= 0xFFFF and ch not in "\u2028\u2029\x85\ufeff"
+
+
+def _double_quoted(value: str) -> str:
+    """A YAML double-quoted scalar with every unusual character escaped (PyYAML would write
+    characters beyond U+FFFF as surrogate pairs, which do not read back)."""
+    out = []
+    for ch in value:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif _plain_char(ch):
+            out.append(ch)
+        elif ord(ch) <= 0xFFFF:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return '"' + "".join(out) + '"'

@@ -1,0 +1,77 @@
+"""Values as plain JSON data and back, for the replay cache: no pickle, nothing that runs
+code on loading. Only the dataclasses a ruleset names can be built back, through their
+constructors (so derived fields are recomputed, never trusted), and any other shape is
+refused with `Unreadable`.
+
+    list → [..]   tuple → {"t": [..]}   set → {"s": [..]}   frozenset → {"f": [..]}
+    dict → {"d": [[k, v], ..]}   dataclass → {"c": "Name", "v": {field: value}}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
+
+class Unreadable(ValueError):
+    """The data is not something `decode` can build back: treat it as no cache."""
+
+
+def encode(value: Any) -> Any:
+    """The value as JSON-ready data (see the module's table)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, tuple):
+        return {"t": [encode(v) for v in value]}
+    if isinstance(value, frozenset):
+        return {"f": [encode(v) for v in value]}
+    if isinstance(value, set):
+        return {"s": [encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        return {"c": type(value).__name__, "v": fields}
+    raise TypeError(f"cannot keep a {type(value).__name__} in the cache")
+
+
+class Decoder:
+    """Builds values back, allowing only the given dataclasses."""
+
+    def __init__(self, classes: Iterable[type]) -> None:
+        self.classes = {cls.__name__: cls for cls in classes}
+
+    def __call__(self, data: Any) -> Any:
+        try:
+            return self._decode(data)
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+            raise Unreadable(str(exc)) from None
+
+    def _decode(self, data: Any) -> Any:
+        if data is None or isinstance(data, (bool, int, float, str)):
+            return data
+        if isinstance(data, list):
+            return [self._decode(v) for v in data]
+        if not isinstance(data, dict) or len(data) != (2 if "c" in data else 1):
+            raise Unreadable(f"not a cached value: {str(data)[:60]}")
+        if "c" in data:
+            cls = self.classes.get(data["c"])
+            if cls is None or not isinstance(data["v"], dict):
+                raise Unreadable(f"not a known class: {str(data['c'])[:40]}")
+            return cls(**{k: self._decode(v) for k, v in data["v"].items()})
+        (tag, items), *_ = data.items()
+        if not isinstance(items, list):
+            raise Unreadable("a tagged value must hold a list")
+        if tag == "d":
+            return {self._decode(k): self._decode(v) for k, v in items}
+        decoded = [self._decode(v) for v in items]
+        if tag == "t":
+            return tuple(decoded)
+        if tag == "s":
+            return set(decoded)
+        if tag == "f":
+            return frozenset(decoded)
+        raise Unreadable(f"unknown tag {tag[:10]!r}")

@@ -1,0 +1,133 @@
+"""What a game gives the ledger (the `Ruleset` protocol), and the registry of games.
+
+The core knows no game: the command line registers the built-in rulesets by module name
+(`cok.rulesets.install`), and a ruleset's module is imported only when a campaign of that
+game is opened.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cok.core.errors import Refused
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from cok.core.campaign import Campaign
+    from cok.core.events import EventBase
+    from cok.core.ledger import Recorded
+
+#: Turns an event's fields as written in an older shape into today's shape.
+Upcast = Callable[[dict[str, Any]], dict[str, Any]]
+
+DEFAULT = "clash-of-kings"
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a recording command shows: its words, and its `--json` document."""
+
+    lines: list[Any]  # render.views.View | str
+    document: dict[str, Any]
+
+
+class Ruleset(Protocol):
+    """One game. Everything not listed here — the log, voids, the fold, the cache, appends,
+    merges, the shared commands — is the core's and the same for every game."""
+
+    id: str  # as written in campaign.yaml's `ruleset:`
+    title: str
+    events: Mapping[str, type[EventBase]]  # its event models by `type` (the core adds `void`)
+    upcasts: Mapping[str, Sequence[Upcast]]  # per event type, oldest first
+    settings_model: type[BaseModel]  # campaign.yaml: the core's keys and the game's
+    new_settings: Mapping[str, Any]  # the game's keys as `cok init` writes them
+    map_model: type[BaseModel]  # the map file's shape, for its JSON Schema
+    cached_types: Sequence[type]  # the dataclasses its state and map are made of
+
+    def builtin_map(self) -> Path:
+        """The map a new campaign of this game gets a copy of."""
+
+    def load_map(self, text: str, shown: str) -> Any:
+        """The map file's text as the game's map; Refused listing every mistake with its line."""
+
+    def initial_state(self, map: Any, settings: Any) -> Any:
+        """The state before the first event, on this map with these settings."""
+
+    def apply(self, state: Any, event: EventBase) -> Any:
+        """Decide what the event does (RuleError/ChoiceNeeded when refused), commit it to
+        the state, and return the outcome. A refused event changes nothing."""
+
+    def label(self, event: EventBase) -> str:
+        """How an error names the event: `battle at Starfall`."""
+
+    def tell(self, state: Any, outcome: Any) -> str:
+        """The outcome in a sentence for `cok log` (state: just after the event)."""
+
+    def untold(self, state: Any, event: EventBase) -> str:
+        """A voided event, which the rules never applied, in a few words."""
+
+    def player(self, state: Any, typed: str) -> str:
+        """A player's id from their id or name as typed; RuleError naming the known ones."""
+
+    def involved(self, event: EventBase) -> frozenset[str]:
+        """The players an event is about (`cok log --player`)."""
+
+    def tally(self, state: Any) -> Any:
+        """What a recording's summary compares before and after (e.g. each player's CP)."""
+
+    def report(self, recorded: Recorded) -> Report:
+        """The summary of a recording: what changed, in words and as JSON."""
+
+    def standings(self, campaign: Campaign, as_json: bool) -> Report:
+        """`cok standings`: the players, ranked."""
+
+    def write_site(self, campaign: Campaign, out: Path) -> list[Path]:
+        """`cok site`: write the static site; the files written."""
+
+    def map_svg(self, campaign: Campaign) -> str:
+        """`cok map --svg`: the map as a standalone SVG document."""
+
+    def commands(self) -> Any:
+        """The game's own commands (a typer.Typer)."""
+
+
+_KNOWN: dict[str, str] = {}
+_LOADED: dict[str, Ruleset] = {}
+
+
+def register(ruleset_id: str, module: str) -> None:
+    """Make a game known by the module that holds its `RULESET` (imported on first use)."""
+    _KNOWN[ruleset_id] = module
+    _LOADED.pop(ruleset_id, None)
+
+
+def known() -> list[str]:
+    return list(_KNOWN)
+
+
+def get(ruleset_id: str) -> Ruleset:
+    """The ruleset of that id; KeyError when unknown."""
+    found = _LOADED.get(ruleset_id)
+    if found is None:
+        found = importlib.import_module(_KNOWN[ruleset_id]).RULESET
+        _LOADED[ruleset_id] = found
+    return found
+
+
+def refuse_unknown(ruleset_id: object, where: str, line: int | None) -> Refused:
+    from cok.core.errors import Problem
+    from cok.core.names import did_you_mean
+
+    return Refused(
+        Problem(
+            where,
+            line,
+            f"unknown ruleset {ruleset_id!r}{did_you_mean(str(ruleset_id), _KNOWN)}; "
+            f"known rulesets: {', '.join(_KNOWN) or 'none'}",
+        )
+    )

@@ -1,0 +1,37 @@
+"""JSON Schemas of a campaign's files, from the same pydantic models that read them, so
+editors can validate and complete hand edits (`cok schema`, and `cok init`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Union
+
+from pydantic import Field, TypeAdapter
+
+from cok.core.events import Void
+
+if TYPE_CHECKING:
+    from cok.core.ruleset import Ruleset
+
+KINDS = ("map", "campaign", "events")
+SCHEMA_DIR = ".schemas"
+
+
+def schema(kind: str, ruleset: Ruleset) -> dict[str, Any]:
+    """The JSON Schema of one kind of file of this game: map, campaign or events."""
+    if kind == "map":
+        found = ruleset.map_model.model_json_schema()
+    elif kind == "campaign":
+        found = ruleset.settings_model.model_json_schema()
+    elif kind == "events":
+        event: Any = Union[(*ruleset.events.values(), Void)]
+        entries: Any = list[Annotated[event, Field(discriminator="type")]]
+        found = TypeAdapter(entries).json_schema()
+        found["title"] = f"{ruleset.title} event log"
+    else:
+        raise ValueError(kind)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **found}
+
+
+def modeline(kind: str) -> str:
+    """The first line that points yaml-language-server at the schema `cok init` wrote."""
+    return f"# yaml-language-server: $schema={SCHEMA_DIR}/{kind}.schema.json\n"

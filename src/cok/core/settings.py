@@ -1,0 +1,49 @@
+"""campaign.yaml: the keys every campaign has (name, map, ruleset), and reading the file
+into the settings model of the campaign's game, refusing mistakes with `file:line`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cok.core import ruleset as registry
+from cok.core.errors import Problem, Refused
+from cok.core.validation import check
+from cok.core.yamlfile import YamlMap, parse
+
+if TYPE_CHECKING:
+    from cok.core.ruleset import Ruleset
+
+
+class CampaignSettings(BaseModel):
+    """The keys of campaign.yaml every game shares; a game's settings model adds its own."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, description="The campaign's name.")
+    map: str = Field(min_length=1, description="The map file, relative to campaign.yaml.")
+    ruleset: str = Field(default=registry.DEFAULT, description="The game this campaign plays.")
+
+
+def read_settings(text: str, shown: str) -> tuple[Ruleset, Any, dict[str, int]]:
+    """The campaign's game, its settings (the game's model), and the line of each key."""
+    data = parse(text, shown)
+    if not isinstance(data, YamlMap):
+        raise Refused(Problem(shown, 1, "campaign.yaml must be a mapping with name, map and ruleset"))
+    ruleset_id = data.get("ruleset", registry.DEFAULT)
+    if not isinstance(ruleset_id, str) or ruleset_id not in registry.known():
+        raise registry.refuse_unknown(ruleset_id, shown, data.key_lines.get("ruleset", data.line))
+    ruleset = registry.get(ruleset_id)
+    settings, errors = check(ruleset.settings_model, data)
+    if settings is None:
+        raise Refused([Problem(shown, _line_of(data, e), e) for e in errors])
+    return ruleset, settings, data.key_lines
+
+
+def _line_of(data: YamlMap, sentence: str) -> int:
+    """The line of the key a sentence talks about, else the mapping's first line."""
+    for key, line in data.key_lines.items():
+        if any(f"{q}{key}{end}" in sentence for q in ("'", "") for end in ("'", ".", ":", "[")):
+            return line
+    return data.line

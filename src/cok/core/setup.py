@@ -1,0 +1,75 @@
+"""Creating a campaign folder of any game (`cok init`)."""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import yaml
+
+from cok.core.errors import Refused, display_path
+from cok.core.folders import EVENTS_FILE, SETTINGS_FILE
+from cok.core.schemas import KINDS, SCHEMA_DIR, modeline, schema
+from cok.core.yamlfile import read_text
+
+if TYPE_CHECKING:
+    from cok.core.ruleset import Ruleset
+
+MAP_COPY = "map.yaml"
+
+
+def shipped_map(file_name: str) -> Path:
+    """A map shipped with cok: packaged in the wheel, or in `maps/` beside the source."""
+    packaged = resources.files("cok").joinpath(f"data/{file_name}")
+    if packaged.is_file():
+        return Path(str(packaged))
+    checkout = Path(__file__).resolve().parents[3] / "maps" / file_name
+    if checkout.is_file():
+        return checkout
+    raise Refused(f"the built-in map {file_name} is missing from this installation; give --map PATH")
+
+
+def init_campaign(folder: Path, map_path: Path | None, name: str | None, ruleset: Ruleset) -> tuple[str, str]:
+    """Create campaign.yaml and an empty events.yaml. Without --map the campaign gets its
+    own copy of the game's map, so that the map it is replayed on never changes under it.
+    Returns the campaign's name and its map entry."""
+    if (folder / SETTINGS_FILE).exists():
+        raise Refused(f"{folder} already holds a campaign ({SETTINGS_FILE} exists)")
+    source = map_path or ruleset.builtin_map()
+    geo = ruleset.load_map(read_text(source, "map file"), display_path(source))  # refuse a broken map first
+    name = name or folder.resolve().name.replace("-", " ").replace("_", " ").title()
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_schemas(folder, ruleset)
+    if map_path is None:
+        (folder / MAP_COPY).write_text(modeline("map") + source.read_text(encoding="utf-8"), encoding="utf-8")
+        entry = MAP_COPY
+    else:
+        entry = os.path.relpath(map_path.resolve(), folder.resolve())
+    settings = {"name": name, "ruleset": ruleset.id, "map": entry, **ruleset.new_settings}
+    (folder / SETTINGS_FILE).write_text(
+        modeline("campaign")
+        + f"# {name}: campaign settings (map {getattr(geo, 'name', source.stem)}).\n"
+        + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True, default_flow_style=None),
+        encoding="utf-8",
+    )
+    if not (folder / EVENTS_FILE).exists():
+        (folder / EVENTS_FILE).write_text(
+            modeline("events") + f"# The event log of {name}. `cok` appends one event at a time; to undo one,\n"
+            "# record a void (`cok void ID --reason …`) rather than editing what is here.\n",
+            encoding="utf-8",
+        )
+    (folder / ".gitattributes").write_text(f"{EVENTS_FILE} merge=cok\n", encoding="utf-8")
+    (folder / ".gitignore").write_text(f".{EVENTS_FILE}.lock\n.{EVENTS_FILE}.pending\n", encoding="utf-8")
+    return name, entry
+
+
+def _write_schemas(folder: Path, ruleset: Ruleset) -> None:
+    target = folder / SCHEMA_DIR
+    target.mkdir(exist_ok=True)
+    for kind in KINDS:
+        (target / f"{kind}.schema.json").write_text(
+            json.dumps(schema(kind, ruleset), indent=2) + "\n", encoding="utf-8"
+        )

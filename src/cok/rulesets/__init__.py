@@ -1,0 +1,16 @@
+"""The games `cok` keeps. Each is a package with a `RULESET` (see `cok.core.ruleset`)."""
+
+from __future__ import annotations
+
+from cok.core import ruleset as registry
+
+BUILT_IN = {
+    "clash-of-kings": "cok.rulesets.clash_of_kings",
+}
+
+
+def install() -> None:
+    """Make the built-in games known to the core (their modules load on first use)."""
+    for ruleset_id, module in BUILT_IN.items():
+        if ruleset_id not in registry.known():
+            registry.register(ruleset_id, module)

@@ -1,0 +1,116 @@
+"""The Clash of Kings ruleset: decide what an event does, then commit it to the state."""
+
+from __future__ import annotations
+
+from functools import singledispatch
+
+from cok.core.errors import RuleError
+from cok.core.events import EventBase as AnyEvent
+from cok.core.names import did_you_mean
+from cok.rulesets.clash_of_kings.events import Adjust, Battle, Join, Painting, Week
+from cok.rulesets.clash_of_kings.geography import Geography
+from cok.rulesets.clash_of_kings.rules.battle import decide_battle
+from cok.rulesets.clash_of_kings.rules.outcomes import Adjusted, Fought, Joined, Outcome, Painted, WeekStarted
+from cok.rulesets.clash_of_kings.rules.painting import decide_painting
+from cok.rulesets.clash_of_kings.rules.start import decide_join
+from cok.rulesets.clash_of_kings.rules.state import Player, Record, Settings, State
+from cok.rulesets.clash_of_kings.rules.weeks import decide_week
+
+
+def initial_state(geo: Geography, settings: Settings) -> State:
+    return State(geo=geo, settings=settings)
+
+
+def decide(state: State, event: AnyEvent) -> Outcome:
+    """What the event would do; RuleError if the rules refuse it. Changes nothing."""
+    if isinstance(event, Join):
+        return decide_join(state, event)
+    if isinstance(event, Week):
+        return decide_week(state, event)
+    if isinstance(event, Battle):
+        return decide_battle(state, event)
+    if isinstance(event, Painting):
+        return decide_painting(state, event)
+    if isinstance(event, Adjust):
+        if event.player not in state.players:
+            raise RuleError(f"unknown player {event.player!r}{did_you_mean(event.player, state.players)}")
+        return Adjusted(event.player, event.cp, event.reason)
+    raise RuleError(f"unknown event {event!r}")  # pragma: no cover
+
+
+def apply(state: State, event: AnyEvent) -> Outcome:
+    """Decide, then commit: the state changes only when the rules accept the event."""
+    outcome = decide(state, event)
+    commit(outcome, state)
+    return outcome
+
+
+@singledispatch
+def commit(outcome: Outcome, state: State) -> None:  # pragma: no cover
+    raise TypeError(f"no commit for {type(outcome).__name__}")
+
+
+def _occupy(state: State, player: str, location: str) -> None:
+    _vacate(state, location)
+    state.holder[location] = player
+    state.holdings.setdefault(player, set()).add(location)
+    state.held_cp[player] = state.held_cp.get(player, 0) + state.geo.value(location)
+
+
+def _vacate(state: State, location: str) -> None:
+    previous = state.holder.pop(location, None)
+    if previous is not None:
+        state.holdings[previous].discard(location)
+        state.held_cp[previous] -= state.geo.value(location)
+
+
+@commit.register
+def _(outcome: Joined, state: State) -> None:
+    state.players[outcome.player] = Player(outcome.player, outcome.name, outcome.faction, outcome.week)
+    state.holdings[outcome.player] = set()
+    state.bonus[outcome.player] = 0
+    state.records[outcome.player] = Record()
+    for location in outcome.locations:
+        _occupy(state, outcome.player, location)
+
+
+@commit.register
+def _(outcome: WeekStarted, state: State) -> None:
+    for pid in state.players:  # the site's CP-over-weeks chart
+        state.cp_by_week.setdefault(pid, {})[state.week] = state.total_cp(pid)
+    state.week = outcome.week
+    state.limits.append(outcome.limit)
+
+
+@commit.register
+def _(outcome: Fought, state: State) -> None:
+    for player in outcome.players:
+        state.records[player].battles += 1
+        state.fought.add((player, outcome.week))
+    if outcome.winner is not None and outcome.loser is not None:
+        state.records[outcome.winner].wins += 1
+        state.records[outcome.loser].losses += 1
+    occupation = outcome.occupation
+    if occupation.occupied and outcome.winner is not None:
+        if occupation.abandoned is not None:
+            _vacate(state, occupation.abandoned)
+        _occupy(state, outcome.winner, outcome.location)
+
+
+@commit.register
+def _(outcome: Painted, state: State) -> None:
+    key = (outcome.player, outcome.week)
+    if outcome.fully_painted:
+        state.fully_painted.add(key)
+    if outcome.units or outcome.models:
+        units, models = state.banners.get(key, (0, 0))
+        state.banners[key] = (units + outcome.units, models + outcome.models)
+    if outcome.commissioned is not None:
+        state.commission_weeks.add(key)
+        state.commissioned.add((outcome.player, outcome.commissioned))
+    state.bonus[outcome.player] += outcome.cp
+
+
+@commit.register
+def _(outcome: Adjusted, state: State) -> None:
+    state.bonus[outcome.player] += outcome.cp

@@ -1,0 +1,51 @@
+"""Who Chooses? The attacking player is the one who chooses the battle's location."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from cok.core.errors import RuleError
+from cok.rulesets.clash_of_kings.rules.state import State
+
+
+@dataclass(frozen=True)
+class Attack:
+    attacker: str | None
+    defender: str | None
+    decided_by: str  # "brotherhood" | "fewer-territories" | "given" | "roll-needed"
+
+
+def choose_attacker(
+    state: State, a: str, b: str, brotherhood: Collection[str] = (), given: str | None = None
+) -> Attack:
+    """The Brotherhood never chooses; otherwise fewer occupied territories chooses;
+    on equal territories a roll-off decides, and its winner must be given."""
+    if given is not None and given not in (a, b):
+        raise RuleError(f"the attacker must be {a} or {b}, not {given}")
+    fighting_as_bwb = [p for p in (a, b) if p in brotherhood]
+    if len(fighting_as_bwb) == 2:
+        if given is not None:
+            raise RuleError("both fight as the Brotherhood Without Banners, so neither is the attacker")
+        return Attack(None, None, "brotherhood")
+    if len(fighting_as_bwb) == 1:
+        bwb = fighting_as_bwb[0]
+        other = b if bwb == a else a
+        if given is not None and given != other:
+            raise RuleError(
+                f"{bwb} fights as the Brotherhood Without Banners, which never chooses the "
+                f"location: {other} is the attacker"
+            )
+        return Attack(other, bwb, "brotherhood")
+    na, nb = len(state.territories(a)), len(state.territories(b))
+    if na != nb:
+        fewer, more = (a, b) if na < nb else (b, a)
+        if given is not None and given != fewer:
+            raise RuleError(
+                f"{fewer} holds {min(na, nb)} territories and {more} holds {max(na, nb)}: "
+                f"the player with fewer territories, {fewer}, is the attacker"
+            )
+        return Attack(fewer, more, "fewer-territories")
+    if given is None:
+        return Attack(None, None, "roll-needed")
+    return Attack(given, b if given == a else a, "given")

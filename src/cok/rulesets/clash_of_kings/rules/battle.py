@@ -1,0 +1,225 @@
+"""Fighting Battles: checking a battle, deciding who won, and what the winner occupies."""
+
+from __future__ import annotations
+
+from cok.core.errors import ChoiceNeeded, RuleError
+from cok.core.names import NameIndex, did_you_mean
+from cok.rulesets.clash_of_kings.events import Battle
+from cok.rulesets.clash_of_kings.geography import CASTLE_CAP
+from cok.rulesets.clash_of_kings.rules.outcomes import Fought, Occupation
+from cok.rulesets.clash_of_kings.rules.state import State
+from cok.rulesets.clash_of_kings.rules.weeks import battle_week
+from cok.rulesets.clash_of_kings.rules.where import where
+
+
+def decide_battle(state: State, event: Battle) -> Fought:
+    """Everything a battle event must satisfy, and everything it does."""
+    a, b = event.players
+    if a == b:
+        raise RuleError(f"a battle needs two different players, not {a} twice")
+    for player in (a, b):
+        if player not in state.players:
+            raise RuleError(_unknown_player(state, player))
+    for field, value in (("winner", event.winner), ("attacker", event.attacker)):
+        if value is not None and value not in (a, b):
+            raise RuleError(f"{field} {value} did not fight in this battle ({a} v {b})")
+    for field, scores in (("vp", event.vp), ("remaining", event.remaining)):
+        stray = sorted(set(scores or {}) - {a, b})
+        if stray:
+            raise RuleError(f"{field} names {', '.join(stray)}, who did not fight in this battle")
+    stray = sorted(set(event.brotherhood) - {a, b})
+    if stray:
+        raise RuleError(f"brotherhood names {', '.join(stray)}, who did not fight in this battle")
+    brotherhood = tuple(p for p in (a, b) if p in event.brotherhood)
+
+    week = battle_week(state, event.week)
+    if event.points is not None and event.points > state.limit_of(week):
+        raise RuleError(f"{event.points} points is over week {week}'s points limit of {state.limit_of(week)}")
+    mode = None
+    if event.mode is not None:
+        mode = game_mode(state, event.mode)
+
+    location = state.geo.find(event.location)
+    if state.geo.locations[location].is_region:
+        raise RuleError(f"{location} is a region: battles are fought over locations that can be occupied")
+
+    found = where(state, a, b, brotherhood, event.attacker)
+    if found.decided_by == "roll-needed":
+        raise ChoiceNeeded(
+            f"{a} and {b} hold {len(state.territories(a))} territories each: they roll off, "
+            "and the battle must name the `attacker` (the roll's winner)",
+            "attacker",
+            [a, b],
+        )
+    legal = found.locations or []
+    if event.override is None and location not in legal:
+        chooser = found.attacker or "either player"
+        shown = ", ".join(legal) if legal else "none — only an organiser's `override` can place this battle"
+        raise RuleError(f"{location} is not a legal location for {chooser} (legal: {shown})")
+
+    winner, won_by = decide_winner(event, found.attacker)
+    loser = None if winner is None else (b if winner == a else a)
+    occupation = decide_occupation(state, winner, location, brotherhood, event.abandon, event.occupy)
+    return Fought(
+        week=week,
+        players=(a, b),
+        location=location,
+        attacker=found.attacker,
+        defender=found.defender,
+        decided_by=found.decided_by,
+        winner=winner,
+        loser=loser,
+        won_by=won_by,
+        occupation=occupation,
+        cp=_cp_changes(state, winner, location, occupation),
+        brotherhood=brotherhood,
+        override=event.override,
+        vp=event.vp,
+        remaining=event.remaining,
+        mode=mode,
+        points=event.points,
+    )
+
+
+def game_mode(state: State, typed: str) -> str:
+    """The id of a game mode the campaign allows, typed in any spelling."""
+    allowed = NameIndex(state.settings.modes, "game mode")
+    if typed not in allowed:
+        raise RuleError(
+            f"{typed!r} is not a game mode this campaign allows ({', '.join(state.settings.modes)})"
+            f"{did_you_mean(typed, state.settings.modes)}"
+        )
+    return allowed.find(typed)
+
+
+def _unknown_player(state: State, player: str) -> str:
+    return f"unknown player {player!r}{did_you_mean(player, state.players)}"
+
+
+def decide_winner(event: Battle, attacker: str | None) -> tuple[str | None, str]:
+    """Tied Games: more Victory Points wins; then more points remaining on the battlefield;
+    then the attacking player. With no attacker (both Brotherhood) a full tie is a draw."""
+    if event.winner is not None:
+        return event.winner, "result"
+    a, b = event.players
+    if event.vp is None:
+        raise RuleError("give the `winner`, or both players' victory points (`vp`) to decide it")
+    if set(event.vp) != {a, b}:
+        raise RuleError(f"`vp` must give the victory points of both {a} and {b}")
+    if event.vp[a] != event.vp[b]:
+        return (a if event.vp[a] > event.vp[b] else b), "victory points"
+    if event.remaining is not None:
+        if set(event.remaining) != {a, b}:
+            raise RuleError(f"`remaining` must give the points remaining of both {a} and {b}")
+        if event.remaining[a] != event.remaining[b]:
+            return (a if event.remaining[a] > event.remaining[b] else b), "points remaining"
+    if attacker is None:
+        return None, "draw"
+    return attacker, "attacker"
+
+
+def decide_occupation(
+    state: State,
+    winner: str | None,
+    location: str,
+    brotherhood: tuple[str, ...],
+    abandon: str | None,
+    occupy: bool,
+) -> Occupation:
+    """Occupying Territory, in order: the Brotherhood, already held, My last territory!,
+    Supply Lines, the castle cap, then the winner's crest goes on the location."""
+    geo = state.geo
+    if winner is None:
+        return _unchanged(abandon, occupy, "draw", "the battle was a draw")
+    if winner in brotherhood:
+        return _unchanged(abandon, occupy, "brotherhood", f"{winner} fought as the Brotherhood Without Banners")
+    holder = state.holder.get(location)
+    if holder == winner:
+        return _unchanged(abandon, occupy, "already-held", f"{location} is already {winner}'s")
+    if holder is not None and len(state.territories(holder)) == 1:
+        return _unchanged(
+            abandon, occupy, "last-territory", f"{location} is {holder}'s last territory", previous=holder
+        )
+
+    value = geo.value(location)
+    mine = state.territories(winner)
+    abandoned: str | None = None
+    reason: str | None = None
+    if state.under_supply_lines(winner):
+        options = sorted(loc for loc in mine if geo.value(loc) >= value)
+        if not occupy:
+            if abandon is not None:
+                raise RuleError("give either `abandon` or `occupy: false`, not both")
+            return Occupation(False, unchanged="declined")
+        if abandon is None:
+            raise ChoiceNeeded(
+                f"{winner} leads by 10 CP or more and is under supply lines: to occupy {location} "
+                f"{winner} must abandon a location worth at least {value} CP "
+                f"({', '.join(options) or 'none held'}), or decline with `occupy: false`",
+                "abandon",
+                options,
+                decline=True,
+            )
+        abandoned = _own(state, winner, abandon)
+        if geo.value(abandoned) < value:
+            raise RuleError(
+                f"under supply lines {winner} must abandon a location worth at least {value} CP "
+                f"to occupy {location}; {abandoned} is worth {geo.value(abandoned)} "
+                f"(choose from: {', '.join(options) or 'none held'})"
+            )
+        reason = "supply lines"
+    elif not occupy:
+        raise RuleError(f"`occupy: false` is only for a winner under supply lines, and {winner} is not")
+
+    if geo.kind(location) == "castle":
+        # A supply-lines abandon is worth at least a castle's 10 CP, so it already made room.
+        castles = [c for c in state.castles_of(winner) if c != abandoned]
+        if len(castles) >= CASTLE_CAP:
+            if abandon is None:
+                raise ChoiceNeeded(
+                    f"{winner} already holds {CASTLE_CAP} castles ({', '.join(castles)}): to occupy "
+                    f"{location}, {winner} must abandon one of them",
+                    "abandon",
+                    castles,
+                )
+            abandoned = _own(state, winner, abandon)
+            if abandoned not in castles:
+                raise RuleError(
+                    f"{winner} must abandon one of the castles {', '.join(castles)} "
+                    f"to occupy a fourth; {abandoned} is not one of them"
+                )
+            reason = "castle cap"
+    if abandon is not None and abandoned is None:
+        raise RuleError(
+            f"nothing calls for abandoning a location: {winner} is not under supply lines "
+            "and would not hold more than three castles"
+        )
+    return Occupation(True, previous=holder, abandoned=abandoned, abandon_reason=reason)
+
+
+def _own(state: State, player: str, typed: str) -> str:
+    location = state.geo.find(typed)
+    if state.holder.get(location) != player:
+        held = ", ".join(sorted(state.territories(player)))
+        raise RuleError(f"{player} cannot abandon {location}, which is not theirs (they hold {held})")
+    return location
+
+
+def _unchanged(abandon: str | None, occupy: bool, why: str, words: str, previous: str | None = None) -> Occupation:
+    if abandon is not None:
+        raise RuleError(f"nothing is occupied ({words}), so there is nothing to abandon")
+    if not occupy:
+        raise RuleError(f"nothing is occupied ({words}), so `occupy: false` does not apply")
+    return Occupation(False, previous=previous, unchanged=why)
+
+
+def _cp_changes(state: State, winner: str | None, location: str, occupation: Occupation) -> dict[str, int]:
+    if not occupation.occupied or winner is None:
+        return {}
+    geo = state.geo
+    change = {winner: geo.value(location)}
+    if occupation.abandoned is not None:
+        change[winner] -= geo.value(occupation.abandoned)
+    if occupation.previous is not None:
+        change[occupation.previous] = change.get(occupation.previous, 0) - geo.value(location)
+    return change

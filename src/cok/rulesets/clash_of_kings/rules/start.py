@@ -1,0 +1,111 @@
+"""Getting Started: a player's starting castle, or three territories when none is free."""
+
+from __future__ import annotations
+
+from cok.core.errors import RuleError
+from cok.core.names import NameIndex, did_you_mean, normalize
+from cok.rulesets.clash_of_kings.events import Join
+from cok.rulesets.clash_of_kings.rules.outcomes import Joined
+from cok.rulesets.clash_of_kings.rules.state import State
+
+#: The factions of A Song of Ice and Fire: Tabletop Miniatures Game.
+FACTIONS = (
+    "stark",
+    "lannister",
+    "baratheon",
+    "targaryen",
+    "greyjoy",
+    "martell",
+    "nights-watch",
+    "free-folk",
+    "bolton",
+    "brotherhood",
+    "neutral",
+)
+
+
+def known_factions(state: State) -> list[str]:
+    """The TMG factions, plus any faction the map gives a seat to."""
+    homes = [h for loc in state.geo.locations.values() for h in loc.home]
+    return list(dict.fromkeys([*FACTIONS, *homes]))
+
+
+def faction_id(state: State, typed: str) -> str:
+    """The faction's id as the map and the log write it (`Night's Watch` -> nights-watch)."""
+    return NameIndex(known_factions(state), "faction").find(typed)
+
+
+def _free_castles(state: State) -> str:
+    free = [c for c in state.geo.castles() if c not in state.holder]
+    return ", ".join(free) if free else "none"
+
+
+def decide_join(state: State, event: Join) -> Joined:
+    """Starting castle: the named one, else the faction's traditional home when free;
+    "No more castles!": three adjacent unoccupied territories when every castle is taken."""
+    if event.player in state.players:
+        raise RuleError(f"{event.player} has already joined the campaign")
+    faction = faction_id(state, event.faction)
+    geo = state.geo
+    if event.territories is not None:
+        return Joined(
+            event.player,
+            event.name or event.player,
+            faction,
+            state.week,
+            _three_territories(state, event.territories),
+            "three territories",
+        )
+    if event.castle is not None:
+        castle = geo.find(event.castle)
+        if geo.kind(castle) != "castle":
+            raise RuleError(f"{castle} is a {geo.kind(castle)}, not a castle; free castles: {_free_castles(state)}")
+        if castle in state.holder:
+            raise RuleError(f"{castle} is already held by {state.holder[castle]}; free castles: {_free_castles(state)}")
+        return Joined(event.player, event.name or event.player, faction, state.week, (castle,), "named castle")
+    homes = [c for c in geo.castles() if faction in geo.locations[c].home]
+    free_homes = [c for c in homes if c not in state.holder]
+    if free_homes:
+        return Joined(event.player, event.name or event.player, faction, state.week, (free_homes[0],), "home castle")
+    if all(c in state.holder for c in geo.castles()):
+        raise RuleError("every castle is held: give `territories` — three unoccupied, adjacent locations")
+    why = (
+        f"the home of {faction}, {' and '.join(homes)}, is held by {state.holder[homes[0]]}"
+        if homes
+        else f"no castle on the map is the home of {faction}"
+    )
+    raise RuleError(f"{why}; choose a `castle` from the free castles: {_free_castles(state)}")
+
+
+def _three_territories(state: State, typed: list[str]) -> tuple[str, ...]:
+    geo = state.geo
+    held = [c for c in geo.castles() if c not in state.holder]
+    if held:
+        raise RuleError(
+            "three territories are only for when every castle is held; "
+            f"choose a `castle` from the free castles: {', '.join(held)}"
+        )
+    if len(typed) != 3:
+        raise RuleError(f"`territories` must name exactly three locations, not {len(typed)}")
+    names = [geo.find(t) for t in typed]
+    if len({normalize(n) for n in names}) != 3:
+        raise RuleError("the three territories must be three different locations")
+    for name in names:
+        if geo.locations[name].is_region:
+            raise RuleError(f"{name} is a region, and regions cannot be occupied")
+        if name in state.holder:
+            raise RuleError(f"{name} is already held by {state.holder[name]}")
+    if not geo.connected(names):
+        raise RuleError(
+            f"{', '.join(names)} are not connected to each other by adjacency; choose three locations that link up"
+        )
+    return tuple(names)
+
+
+def find_player(state: State, typed: str) -> str:
+    """A player's id from their id or display name, typed in any case."""
+    key = normalize(typed)
+    for pid, player in state.players.items():
+        if key in (normalize(pid), normalize(player.name)):
+            return pid
+    raise RuleError(f"unknown player {typed!r}{did_you_mean(typed, state.players)}")

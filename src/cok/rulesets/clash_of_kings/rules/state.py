@@ -1,0 +1,94 @@
+"""The state of a Clash of Kings campaign at one point of its log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cok.rulesets.clash_of_kings.geography import Geography
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    faction: str
+    joined_week: int
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the rules need from campaign.yaml."""
+
+    start: int = 20
+    step: int = 3
+    modes: tuple[str, ...] = ("a-clash-of-kings", "a-game-of-thrones")  # game modes a battle may name
+
+
+@dataclass
+class Record:
+    """A player's battle record."""
+
+    battles: int = 0
+    wins: int = 0
+    losses: int = 0
+
+
+@dataclass
+class State:
+    """Everything derived from the log so far. Changed only by `rules.apply.commit`."""
+
+    geo: Geography
+    settings: Settings
+    week: int = 1
+    limits: list[int] = field(default_factory=list)
+    players: dict[str, Player] = field(default_factory=dict)
+    holder: dict[str, str] = field(default_factory=dict)  # location -> player id
+    holdings: dict[str, set[str]] = field(default_factory=dict)  # player id -> locations
+    held_cp: dict[str, int] = field(default_factory=dict)  # player id -> CP of those locations
+    bonus: dict[str, int] = field(default_factory=dict)
+    records: dict[str, Record] = field(default_factory=dict)
+    fought: set[tuple[str, int]] = field(default_factory=set)  # (player, week)
+    fully_painted: set[tuple[str, int]] = field(default_factory=set)
+    banners: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # units, models
+    commission_weeks: set[tuple[str, int]] = field(default_factory=set)
+    commissioned: set[tuple[str, str]] = field(default_factory=set)  # (painter, owner)
+    cp_by_week: dict[str, dict[int, int]] = field(default_factory=dict)  # CP at each finished week's end
+
+    def __post_init__(self) -> None:
+        if not self.limits:
+            self.limits = [self.settings.start]
+
+    @property
+    def limit(self) -> int:
+        """This week's points limit."""
+        return self.limits[self.week - 1]
+
+    def limit_of(self, week: int) -> int:
+        return self.limits[week - 1]
+
+    def territories(self, player: str) -> set[str]:
+        return self.holdings.get(player, set())
+
+    def territory_cp(self, player: str) -> int:
+        return self.held_cp.get(player, 0)
+
+    def total_cp(self, player: str) -> int:
+        return self.territory_cp(player) + self.bonus.get(player, 0)
+
+    def castles_of(self, player: str) -> list[str]:
+        return sorted(loc for loc in self.territories(player) if self.geo.kind(loc) == "castle")
+
+    def occupied(self) -> set[str]:
+        return set(self.holder)
+
+    def free(self) -> list[str]:
+        """Unoccupied locations that can be occupied, in map order."""
+        return [loc for loc in self.geo.holdable() if loc not in self.holder]
+
+    def under_supply_lines(self, player: str) -> bool:
+        """Supply Lines: first place with a lead of 10 CP or more over every other player."""
+        others = [p for p in self.players if p != player]
+        if not others:
+            return False
+        mine = self.total_cp(player)
+        return all(mine - self.total_cp(p) >= 10 for p in others)

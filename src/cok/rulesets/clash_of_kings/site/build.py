@@ -1,0 +1,65 @@
+"""Writing the static site: HTML pages and the map picture, from Jinja2 templates with
+autoescaping on, so every name from the campaign's files is shown as text."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from cok.core.campaign import Campaign
+from cok.rulesets.clash_of_kings.site.views import MapPicture, SiteData, colours, cp_chart, map_picture, site_data
+
+LATEST = 10
+
+
+def environment() -> Environment:
+    return Environment(
+        loader=PackageLoader("cok.rulesets.clash_of_kings.site", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def map_svg(site: SiteData, env: Environment | None = None) -> str:
+    """The map picture alone, as a standalone SVG document."""
+    return _svg(map_picture(site.state, site.colours, f"{site.name} — week {site.week}"), env or environment())
+
+
+def campaign_map_svg(campaign: Campaign) -> str:
+    """`cok map --svg`: the map of the campaign's state (no history needed)."""
+    state = campaign.state
+    return _svg(map_picture(state, colours(state), f"{campaign.name} — week {state.week}"), environment())
+
+
+def _svg(picture: MapPicture, env: Environment) -> str:
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + env.get_template("map.svg").render(m=picture)
+
+
+def build_site(campaign: Campaign, out: Path) -> list[Path]:
+    """Write the site into `out` (created if needed); the files written."""
+    site = site_data(campaign)
+    env = environment()
+    picture = map_picture(site.state, site.colours, f"{site.name} — week {site.week}")
+    (out / "players").mkdir(parents=True, exist_ok=True)
+    written: dict[Path, str] = {
+        out / "index.html": env.get_template("index.html").render(
+            site=site, root="", m=picture, latest=[e for e in site.entries if e.battle][:LATEST]
+        ),
+        out / "log.html": env.get_template("log.html").render(site=site, root=""),
+        out / "map.svg": map_svg(site, env),
+        out / "style.css": resources.files("cok.rulesets.clash_of_kings.site")
+        .joinpath("templates/style.css")
+        .read_text(encoding="utf-8"),
+    }
+    for page in site.players:
+        written[out / "players" / f"{page.id}.html"] = env.get_template("player.html").render(
+            site=site, root="../", p=page, chart=cp_chart(page.cp_by_week)
+        )
+    for path, text in written.items():
+        path.write_text(text, encoding="utf-8")
+    return list(written)

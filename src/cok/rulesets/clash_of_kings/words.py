@@ -1,0 +1,120 @@
+"""What happened, in sentences a player understands (for `cok log` and recording commands)."""
+
+from __future__ import annotations
+
+from cok.core.events import EventBase
+from cok.core.fold import Voided
+from cok.rulesets.clash_of_kings.events import Battle
+from cok.rulesets.clash_of_kings.rules.outcomes import Adjusted, Fought, Joined, Painted, WeekStarted
+from cok.rulesets.clash_of_kings.rules.state import State
+
+
+def signed(cp: int) -> str:
+    return f"+{cp}" if cp >= 0 else f"−{-cp}"
+
+
+class Teller:
+    """Tells outcomes using the players' display names."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def who(self, player: str | None) -> str:
+        if player is None:
+            return "nobody"
+        found = self.state.players.get(player)
+        return found.name if found else player
+
+    def tell(self, outcome: object) -> str:
+        if isinstance(outcome, Joined):
+            how = {"named castle": "", "home castle": " (the faction's home)", "three territories": ""}[outcome.how]
+            held = ", ".join(outcome.locations)
+            return f"week {outcome.week} — {self.who(outcome.player)} ({outcome.faction}) joins, holding {held}{how}"
+        if isinstance(outcome, WeekStarted):
+            given = "" if outcome.limit_given else f" (+{outcome.limit - self.state.limit_of(outcome.week - 1)})"
+            return f"week {outcome.week} begins — points limit {outcome.limit}{given}"
+        if isinstance(outcome, Fought):
+            return self.battle(outcome)
+        if isinstance(outcome, Painted):
+            return self.painting(outcome)
+        if isinstance(outcome, Adjusted):
+            return f"{self.who(outcome.player)} {signed(outcome.cp)} CP by the organiser: {outcome.reason}"
+        if isinstance(outcome, Voided):
+            return f"voided {outcome.target}: {outcome.reason}"
+        return str(outcome)  # pragma: no cover
+
+    def untold(self, event: EventBase) -> str:
+        """An event the rules never applied (a voided one), told from its fields."""
+        if isinstance(event, Battle):
+            return f"battle {self.who(event.players[0])} v {self.who(event.players[1])} at {event.location}"
+        fields = event.model_dump(exclude_defaults=True, exclude={"id", "at", "by", "note", "type"})
+        return f"{getattr(event, 'type', 'event')} " + ", ".join(f"{k} {v}" for k, v in fields.items())
+
+    def battle(self, f: Fought) -> str:
+        a, b = f.players
+        if f.winner is None:
+            head = f"week {f.week} — {self.who(a)} and {self.who(b)} drew at {f.location}"
+        else:
+            role = ""
+            if f.attacker is not None:
+                role = " (attacker)" if f.winner == f.attacker else " (defender)"
+            head = f"week {f.week} — {self.who(f.winner)}{role} beat {self.who(f.loser)} at {f.location}"
+        how = self.decided(f)
+        if how:
+            head += f" {how}"
+        return f"{head}; {self.occupation(f)}"
+
+    def decided(self, f: Fought) -> str:
+        if f.won_by == "result":
+            return ""
+        a, b = (f.winner, f.loser) if f.winner else f.players
+        vp = f.vp or {}
+        parts = f"on victory points {vp.get(a or '', 0)}–{vp.get(b or '', 0)}"
+        if f.won_by == "victory points":
+            return parts
+        remaining = f.remaining or {}
+        if remaining:
+            parts += f", then points remaining {remaining.get(a or '', 0)}–{remaining.get(b or '', 0)}"
+        if f.won_by == "points remaining":
+            return parts
+        if f.won_by == "attacker":
+            return parts + ", and the attacker wins a tie"
+        return parts
+
+    def occupation(self, f: Fought) -> str:
+        occ = f.occupation
+        winner = self.who(f.winner)
+        if not occ.occupied:
+            why = {
+                "draw": "a draw occupies nothing",
+                "brotherhood": f"{winner} fought as the Brotherhood Without Banners, who never occupy",
+                "already-held": f"{f.location} was already {winner}'s",
+                "last-territory": f"{f.location} is {self.who(occ.previous)}'s last territory, which is never lost",
+                "declined": f"{winner}, under supply lines, declined to occupy {f.location}",
+            }[occ.unchanged or "draw"]
+            return f"nothing changes: {why}"
+        geo = self.state.geo
+        text = f"{winner} occupies {f.location} ({signed(geo.value(f.location))} CP)"
+        if occ.previous is not None:
+            text += f", removing {self.who(occ.previous)}'s crest ({signed(-geo.value(f.location))} CP)"
+        if occ.abandoned is not None:
+            text += f", abandoning {occ.abandoned} ({signed(-geo.value(occ.abandoned))} CP, {occ.abandon_reason})"
+        return text
+
+    def painting(self, p: Painted) -> str:
+        parts = []
+        if p.fully_painted:
+            parts.append("fully painted +1")
+        if p.units or p.models:
+            what = ", ".join(
+                x
+                for x in (
+                    f"{p.units} unit{'s' * (p.units != 1)}" if p.units else "",
+                    f"{p.models} model{'s' * (p.models != 1)}" if p.models else "",
+                )
+                if x
+            )
+            parts.append(f"raise the banners ({what}) {signed(p.banners)}")
+        if p.commissioned is not None:
+            parts.append(f"painted a unit for {self.who(p.commissioned)} +1")
+        return f"week {p.week} — {self.who(p.player)} painting: {', '.join(parts)} ({signed(p.cp)} CP)"
