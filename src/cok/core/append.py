@@ -13,12 +13,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING
 
 from cok.core.errors import Problem, Refused, display_path
-from cok.core.events import EventBase
-from cok.core.log import to_yaml
+
+if TYPE_CHECKING:
+    from cok.core.events import EventBase
 
 Stamp = tuple[int, int, int]
 
@@ -47,6 +47,8 @@ LOCK_TIMEOUT = 60.0
 @contextmanager
 def locked(path: Path) -> Iterator[None]:
     """Hold the campaign's exclusive recording lock (a lock file beside the log)."""
+    from filelock import FileLock, Timeout
+
     lock = FileLock(lock_path(path), timeout=LOCK_TIMEOUT)
     try:
         with lock:
@@ -104,6 +106,8 @@ def append(
     (size, mtime, inode) when it was read: if the file changed since, nothing is written.
     The block is journaled first, so that a crash at any moment leaves the log with all of
     the event or none of it (see `recover`)."""
+    from cok.core.log import to_yaml
+
     shown = display_path(path)
     if stamp(path) != expected:
         raise Refused(Problem(shown, None, "the event log changed while this command ran; run it again"))

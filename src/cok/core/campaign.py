@@ -20,10 +20,11 @@ from cok.core import ruleset as registry
 from cok.core.append import recover_if_needed
 from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import EVENTS_FILE, SETTINGS_FILE, read_bytes
+from cok.core.position import Position, digest
 
 if TYPE_CHECKING:
     from cok.core.fold import Told
-    from cok.core.log import Log, Position
+    from cok.core.log import Log
     from cok.core.ruleset import Ruleset
 
 
@@ -91,7 +92,6 @@ class Campaign:
 
     def current(self) -> bool:
         """Whether the campaign's files still hold exactly what this campaign was made from."""
-        from cok.core.log import digest
 
         files = read(self.folder, self.map_file)
         return (digest(files.settings), digest(files.map)) == self.digests and digest(
@@ -151,7 +151,6 @@ def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
 def _reuse(folder: Path, entry: dict[str, Any], files: Files) -> Campaign | None:
     """The cached campaign when the settings and map are unchanged and the log is the same
     or only grew (then its new events are replayed); None when anything else changed."""
-    from cok.core.log import Position, digest
     from cok.core.plain import Decoder, Unreadable
 
     try:
@@ -191,7 +190,7 @@ def _extend(campaign: Campaign, events: bytes) -> Campaign | None:
     plainly safe (a void, a problem, a different list layout): then everything is replayed."""
     from cok.core.events import Void
     from cok.core.fold import fold
-    from cok.core.log import Position, read_log
+    from cok.core.log import read_log
     from cok.core.yamlfile import decode
 
     old = campaign.position
@@ -231,7 +230,6 @@ class Setup:
 
 def set_up(folder: Path, files: Files) -> Setup:
     """The campaign's settings and map, read from these bytes; Refused on any mistake."""
-    from cok.core.log import digest
     from cok.core.settings import read_settings
     from cok.core.yamlfile import decode
 
@@ -253,7 +251,7 @@ def set_up(folder: Path, files: Files) -> Setup:
 
 def read_entries(folder: Path, files: Files, ruleset: Ruleset) -> Log:
     """The log from the bytes read (an empty one when there is no file)."""
-    from cok.core.log import Log, Position, read_log
+    from cok.core.log import Log, read_log
     from cok.core.yamlfile import decode
 
     shown = display_path(folder / EVENTS_FILE)

@@ -13,7 +13,8 @@ from cok.core.campaign import Campaign, open_campaign, read, read_entries, set_u
 from cok.core.errors import Refused, RuleError
 from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, Voided, fold, told
-from cok.core.log import Position, with_metadata
+from cok.core.log import with_metadata
+from cok.core.position import Position
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ was appended since.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,33 +19,12 @@ import yaml
 from cok.core.errors import Problem, Refused
 from cok.core.events import Entry, EventBase, Void
 from cok.core.names import did_you_mean
+from cok.core.position import Position
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap, parse
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
-
-
-def digest(data: bytes | memoryview) -> str:
-    """What identifies a file's content: the campaign's files are compared by it, never by
-    their size or modification time alone."""
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
-
-
-@dataclass(frozen=True)
-class Position:
-    """How far the log was read: its content's digest, size and lines, and how its list is
-    written (the column of its items; the span of a bare `[]`)."""
-
-    digest: str
-    size: int
-    lines: int
-    item_column: int = 0
-    empty_flow: tuple[int, int] | None = None
-
-    @classmethod
-    def of(cls, raw: bytes, item_column: int = 0, empty_flow: tuple[int, int] | None = None) -> Position:
-        return cls(digest(raw), len(raw), raw.count(b"\n"), item_column, empty_flow)
 
 
 @dataclass
