@@ -92,11 +92,11 @@ def fold(
     shown: str,
     *,
     known: Mapping[str, int] | None = None,
-    tell: bool = True,
+    telling: bool = True,
 ) -> Folded:
     """Apply every entry to `state` in order (it changes in place). `known`: the ids of the
-    events already folded into `state`, when these entries continue a log. Without `tell`,
-    no history is written (the merge driver only needs the problems)."""
+    events already folded into `state`, when these entries continue a log. Without
+    `telling`, no history is written (the merge driver only needs the problems)."""
     voided, problems = voids(entries, shown, known or {})
     done = Folded(state, problems, voided=voided)
     for entry in entries:
@@ -107,18 +107,25 @@ def fold(
         if is_voided:
             text = ruleset.untold(state, event)
         elif isinstance(event, Void):
-            text = f"voided {event.target}: {event.reason}" if voided.get(event.target) is entry else ""
+            text = tell(ruleset, state, Voided(event.target, event.reason)) if voided.get(event.target) is entry else ""
         else:
             try:
                 outcome = ruleset.apply(state, event)
             except RuleError as exc:
                 done.problems.append(Problem(shown, entry.line, f"{ruleset.label(event)}: {exc}"))
                 continue
-            text = ruleset.tell(state, outcome) if tell else ""
-        if tell:
+            text = tell(ruleset, state, outcome) if telling else ""
+        if telling:
             done.history.append(told(ruleset, entry, text, is_voided))
     done.problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return done
+
+
+def tell(ruleset: Ruleset, state: Any, outcome: Any) -> str:
+    """An outcome in a sentence: a void's by the core, every other by its game."""
+    if isinstance(outcome, Voided):
+        return f"voided {outcome.target}: {outcome.reason}"
+    return ruleset.tell(state, outcome)
 
 
 def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False) -> Told:
@@ -129,6 +136,6 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False) -> Tol
         event.type,
         text,
         voided,
-        tuple(sorted(ruleset.involved(event))),
+        () if isinstance(event, Void) else tuple(sorted(ruleset.involved(event))),
         event.model_dump(mode="json", exclude_none=True),
     )

@@ -12,7 +12,7 @@ from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, open_campaign, read, read_entries, set_up
 from cok.core.errors import Refused, RuleError
 from cok.core.events import Entry, EventBase, Void
-from cok.core.fold import Folded, Voided, fold, told
+from cok.core.fold import Folded, Voided, fold, tell, told
 from cok.core.log import with_metadata
 from cok.core.position import Position
 
@@ -25,6 +25,7 @@ class Recorded:
     campaign: Campaign
     event: EventBase
     outcome: Any
+    text: str  # the outcome in a sentence, as `cok log` will tell it
     before: Any
     written: bool
 
@@ -80,7 +81,7 @@ def _decide(campaign: Campaign, event: EventBase, *, written: bool) -> Recorded:
         campaign.state = _without(campaign, event).state
     else:
         outcome = ruleset.apply(campaign.state, event)
-    return Recorded(campaign, event, outcome, before, written)
+    return Recorded(campaign, event, outcome, tell(ruleset, campaign.state, outcome), before, written)
 
 
 def _without(campaign: Campaign, void: Void) -> Folded:
@@ -88,7 +89,7 @@ def _without(campaign: Campaign, void: Void) -> Folded:
     files = read(campaign.folder)
     setup = set_up(campaign.folder, files)
     log = read_entries(campaign.folder, files, setup.ruleset)
-    again = fold(setup.ruleset, [*log.entries, Entry(void, None)], setup.state, log.shown, tell=False)
+    again = fold(setup.ruleset, [*log.entries, Entry(void, None)], setup.state, log.shown, telling=False)
     if again.problems:
         lines = "; ".join(f"line {p.line}: {p.message}" if p.line else p.message for p in again.problems)
         raise RuleError(f"voiding {void.target!r} would leave the log invalid: {lines}")
@@ -113,7 +114,7 @@ def _grown(done: Recorded, use_cache: bool) -> None:
     assert done.event.id is not None
     ids[done.event.id] = line
     entry = Entry(done.event, line)
-    row = told(campaign.ruleset, entry, campaign.ruleset.tell(campaign.state, done.outcome))
+    row = told(campaign.ruleset, entry, done.text)
     if campaign._history is not None:
         campaign._history.append(row)
     if use_cache and old.empty_flow is None:

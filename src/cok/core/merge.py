@@ -133,7 +133,7 @@ def _validate(text: str, setup: Setup | None, shown: str, new: list[Block], kept
         return [str(p) for p in log.problems]
     if setup is None:
         return []
-    result = fold(ruleset, log.entries, setup.state, shown, tell=False)
+    result = fold(ruleset, log.entries, setup.state, shown, telling=False)
     if not result.problems:
         return []
     line_side = {}

@@ -26,6 +26,9 @@ def schema(kind: str, ruleset: Ruleset) -> dict[str, Any]:
         event: Any = Union[(*ruleset.events.values(), Void)]
         entries: Any = list[Annotated[event, Field(discriminator="type")]]
         found = TypeAdapter(entries).json_schema()
+        for definition in found.get("$defs", {}).values():  # the log reader needs every `type`
+            if "type" in definition.get("properties", {}):
+                definition["required"] = ["type", *(r for r in definition.get("required", []) if r != "type")]
         found["title"] = f"{ruleset.title} event log"
     else:
         raise ValueError(kind)

@@ -19,7 +19,7 @@ def recording_report(rec: Recorded) -> Report:
 
     state = rec.state
     teller = Teller(state)
-    summary = teller.tell(rec.outcome)
+    summary = rec.text
     before: dict[str, int] = rec.before
     after = {p: state.total_cp(p) for p in state.players}
     changes = {p: (before.get(p, 0), cp) for p, cp in after.items() if before.get(p, 0) != cp}

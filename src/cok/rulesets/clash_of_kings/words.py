@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from cok.core.events import EventBase
-from cok.core.fold import Voided
 from cok.rulesets.clash_of_kings.events import Battle
 from cok.rulesets.clash_of_kings.rules.outcomes import Adjusted, Fought, Joined, Painted, WeekStarted
 from cok.rulesets.clash_of_kings.rules.state import State
@@ -39,8 +38,6 @@ class Teller:
             return self.painting(outcome)
         if isinstance(outcome, Adjusted):
             return f"{self.who(outcome.player)} {signed(outcome.cp)} CP by the organiser: {outcome.reason}"
-        if isinstance(outcome, Voided):
-            return f"voided {outcome.target}: {outcome.reason}"
         return str(outcome)  # pragma: no cover
 
     def untold(self, event: EventBase) -> str:
