@@ -81,16 +81,21 @@ def _replace(target: Path, data: bytes) -> None:
         temp.unlink(missing_ok=True)
 
 
-Extent = tuple[int, int]  # rows, bytes
+Extent = tuple[int, int]  # lines, bytes
+CHUNK = 4096  # rows a line: one JSON encoding and one checksum for many rows
 
 
-def _row(value: Any) -> bytes:
-    body = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-    return b"%08x %s\n" % (zlib.crc32(body), body)
+def _lines(rows: list[Any]) -> bytes:
+    out = []
+    for start in range(0, len(rows), CHUNK):
+        body = json.dumps(rows[start : start + CHUNK], separators=(",", ":"), ensure_ascii=False).encode()
+        out.append(b"%08x %s\n" % (zlib.crc32(body), body))
+    return b"".join(out)
 
 
 def read_rows(path: Path, extent: Any) -> list[Any] | None:
-    """The first `extent` rows of a rows file, every one checked; None when any is wrong."""
+    """The rows in the first `extent` of a rows file (lines of JSON lists, each line with
+    its checksum), every line checked; None when any is wrong."""
     if not (isinstance(extent, list) and len(extent) == 2 and all(isinstance(n, int) for n in extent)):
         return None
     count, size = extent
@@ -111,25 +116,29 @@ def read_rows(path: Path, extent: Any) -> list[Any] | None:
             return None
         bodies.append(body)
     try:
-        return list(json.loads(b"[" + b",".join(bodies) + b"]"))
+        chunks = json.loads(b"[" + b",".join(bodies) + b"]")
     except (ValueError, RecursionError):
         return None
+    if not all(isinstance(chunk, list) for chunk in chunks):
+        return None
+    return [row for chunk in chunks for row in chunk]
 
 
 def write_rows(path: Path, rows: list[Any], after: Extent | None = None) -> Extent | None:
     """Write the rows (a new file), or append them after `after` (the file's rows so far,
     cut back to that extent first). The new extent, or None when it cannot be written."""
-    data = b"".join(_row(r) for r in rows)
+    data = _lines(rows)
+    lines = data.count(b"\n")
     try:
         if after is None:
             _replace(path, data)
-            return (len(rows), len(data))
+            return (lines, len(data))
         count, size = after
         with open(path, "r+b") as handle:
             handle.truncate(size)
             handle.seek(size)
             handle.write(data)
-        return (count + len(rows), size + len(data))
+        return (count + lines, size + len(data))
     except OSError:
         return None
 

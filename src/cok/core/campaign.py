@@ -142,7 +142,7 @@ def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
             found = _reuse(folder, entry, files)
             if found is not None:
                 return found
-    campaign = _replay(folder, files)
+    campaign = _replay(folder, files, telling=use_cache)
     if use_cache:
         campaign.save()
     return campaign
@@ -260,19 +260,21 @@ def read_entries(folder: Path, files: Files, ruleset: Ruleset) -> Log:
     return read_log(files.events, decode(files.events, shown, "event log"), shown, ruleset)
 
 
-def _replay(folder: Path, files: Files) -> Campaign:
-    """Read and replay everything (problems in the log are kept, not raised)."""
+def _replay(folder: Path, files: Files, *, telling: bool = True) -> Campaign:
+    """Read and replay everything (problems in the log are kept, not raised). Without
+    `telling`, no history in words is made (a command without the cache that does not
+    show it: `cok check --no-cache`)."""
     from cok.core.fold import fold
 
     setup = set_up(folder, files)
     log = read_entries(folder, files, setup.ruleset)
-    done = fold(setup.ruleset, log.entries, setup.state, log.shown)
+    done = fold(setup.ruleset, log.entries, setup.state, log.shown, telling=telling)
     problems = sorted([*log.problems, *done.problems], key=lambda p: (p.line is None, p.line or 0))
     campaign = Campaign(
         folder, setup.ruleset, setup.name, setup.map_file, done.state, log.position, setup.digests, problems
     )
     campaign._ids = done.ids
-    campaign._history = done.history
+    campaign._history = done.history if telling else None
     return campaign
 
 
