@@ -27,7 +27,7 @@ class Voided:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Told:
     """One event of the log as `cok log` and the site show it (plain data, so it can be
     kept in the cache: a replay is not needed to tell the history)."""
