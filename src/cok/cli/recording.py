@@ -37,7 +37,9 @@ def ask(need: ChoiceNeeded) -> tuple[str, Any]:
     return need.field, answer
 
 
-def record(campaign: Campaign, build: Build, *, dry_run: bool, as_json: bool, no_cache: bool = False) -> Recorded:
+def record_and_show(
+    campaign: Campaign, build: Build, *, dry_run: bool, as_json: bool, no_cache: bool = False
+) -> Recorded:
     """Record an event, asking at a terminal for any choice the rules need; show the summary."""
     from cok.core.errors import ChoiceNeeded
     from cok.core.ledger import record as append_event

@@ -136,11 +136,11 @@ def void(
 
     Example: cok void 3fa9c1d2e4b7 --reason "wrong winner"
     """
-    from cok.cli.recording import record
+    from cok.cli.recording import record_and_show
     from cok.core.events import Void
 
     found = open_valid(campaign, no_cache)
-    record(
+    record_and_show(
         found,
         lambda _: Void(target=event_id, reason=reason, note=note),
         dry_run=dry_run,

@@ -5,6 +5,10 @@ refused with `Unreadable`.
 
     list → [..]   tuple → {"t": [..]}   set → {"s": [..]}   frozenset → {"f": [..]}
     dict → {"d": [[k, v], ..]}   dataclass → {"c": "Name", "v": {field: value}}
+
+A set, frozenset or dict holding only flat values (scalars, and tuples of scalars, which
+are written as lists) is written as {"fs": ..}, {"ff": ..} or {"fd": [[k, v], ..]}: a long
+campaign's state is mostly such collections, and they are read back in one pass.
 """
 
 from __future__ import annotations
@@ -26,16 +30,42 @@ def encode(value: Any) -> Any:
         return [encode(v) for v in value]
     if isinstance(value, tuple):
         return {"t": [encode(v) for v in value]}
-    if isinstance(value, frozenset):
-        return {"f": [encode(v) for v in value]}
-    if isinstance(value, set):
-        return {"s": [encode(v) for v in value]}
+    if isinstance(value, (set, frozenset)):
+        tag = "f" if isinstance(value, frozenset) else "s"
+        if all(_flat(v) for v in value):
+            return {f"f{tag}": [list(v) if isinstance(v, tuple) else v for v in value]}
+        return {tag: [encode(v) for v in value]}
     if isinstance(value, dict):
+        if all(_flat(k) and _flat(v) for k, v in value.items()):
+            return {"fd": [[_listed(k), _listed(v)] for k, v in value.items()]}
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
         return {"c": type(value).__name__, "v": fields}
     raise TypeError(f"cannot keep a {type(value).__name__} in the cache")
+
+
+_SCALARS = (type(None), bool, int, float, str)
+
+
+def _flat(value: Any) -> bool:
+    """A scalar, or a tuple of scalars."""
+    return isinstance(value, _SCALARS) or (isinstance(value, tuple) and all(isinstance(v, _SCALARS) for v in value))
+
+
+def _listed(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _unlisted(value: Any) -> Any:
+    """A flat value back: a list was a tuple of scalars."""
+    if type(value) is list:
+        if not all(isinstance(v, _SCALARS) for v in value):
+            raise Unreadable("a flat value holds only scalars")
+        return tuple(value)
+    if not isinstance(value, _SCALARS):
+        raise Unreadable("a flat value holds only scalars")
+    return value
 
 
 class Decoder:
@@ -67,6 +97,12 @@ class Decoder:
             raise Unreadable("a tagged value must hold a list")
         if tag == "d":
             return {self._decode(k): self._decode(v) for k, v in items}
+        if tag == "fd":
+            return {_unlisted(k): _unlisted(v) for k, v in items}
+        if tag == "fs":
+            return {_unlisted(v) for v in items}
+        if tag == "ff":
+            return frozenset(_unlisted(v) for v in items)
         decoded = [self._decode(v) for v in items]
         if tag == "t":
             return tuple(decoded)

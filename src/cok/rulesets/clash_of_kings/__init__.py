@@ -51,9 +51,9 @@ class ClashOfKings:
     @property
     def cached_types(self) -> Sequence[type]:
         from cok.rulesets.clash_of_kings.geography import Geography, Location, Route
-        from cok.rulesets.clash_of_kings.rules.state import Player, Record, Settings, State
+        from cok.rulesets.clash_of_kings.rules.state import BattleRecord, Player, Settings, State
 
-        return (State, Player, Record, Settings, Geography, Location, Route)
+        return (State, Player, BattleRecord, Settings, Geography, Location, Route)
 
     def builtin_map(self) -> Path:
         from cok.core.setup import shipped_map

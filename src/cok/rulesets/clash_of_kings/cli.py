@@ -18,7 +18,7 @@ from cok.cli.options import (
     open_valid,
     refusals,
 )
-from cok.cli.recording import record
+from cok.cli.recording import record_and_show
 from cok.core.errors import RuleError
 
 if TYPE_CHECKING:
@@ -86,8 +86,8 @@ def join(
 
     Example: cok join tim --faction martell --name Tim
     """
-    snap = _open(campaign, no_cache)
-    state = snap.state
+    opened = _open(campaign, no_cache)
+    state = opened.state
     if player != player.lower():
         raise RuleError(f"player ids are lowercase: use {player.lower()!r} (and --name {player!r})")
 
@@ -104,7 +104,7 @@ def join(
             note=note,
         )
 
-    record(snap, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()
@@ -193,8 +193,8 @@ def battle(
 
     Example: cok battle tim matt --at Starfall --vp tim=7 --vp matt=5
     """
-    snap = _open(campaign, no_cache)
-    state = snap.state
+    opened = _open(campaign, no_cache)
+    state = opened.state
     a, b = _player(state, p1), _player(state, p2)
 
     from cok.rulesets.clash_of_kings.events import Battle
@@ -219,7 +219,7 @@ def battle(
             note=note,
         )
 
-    record(snap, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()
@@ -245,8 +245,8 @@ def paint(
 
     Example: cok paint tim --fully-painted --units 2
     """
-    snap = _open(campaign, no_cache)
-    state = snap.state
+    opened = _open(campaign, no_cache)
+    state = opened.state
     who = _player(state, player)
 
     from cok.rulesets.clash_of_kings.events import Painting
@@ -262,7 +262,7 @@ def paint(
             note=note,
         )
 
-    record(snap, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command("week")
@@ -284,19 +284,21 @@ def week_(
     """
     if limit is not None and not next_:
         raise typer.BadParameter("--limit goes with --next", param_hint="--limit")
-    snap = _open(campaign, no_cache)
+    opened = _open(campaign, no_cache)
     if next_:
         from cok.rulesets.clash_of_kings.events import Week
 
-        record(snap, lambda _: Week(limit=limit, note=note), dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+        record_and_show(
+            opened, lambda _: Week(limit=limit, note=note), dry_run=dry_run, as_json=as_json, no_cache=no_cache
+        )
         return
-    state = snap.state
+    state = opened.state
     if as_json:
-        emit_json({"campaign": snap.name, "week": state.week, "points_limit": state.limit, "limits": state.limits})
+        emit_json({"campaign": opened.name, "week": state.week, "points_limit": state.limit, "limits": state.limits})
         return
     from cok.render.output import show
 
-    show(f"{snap.name}: week {state.week}, points limit {state.limit}")
+    show(f"{opened.name}: week {state.week}, points limit {state.limit}")
 
 
 @app.command()
@@ -312,8 +314,8 @@ def locations(
 
     Example: cok locations --free
     """
-    snap = _open(campaign, no_cache)
-    state = snap.state
+    opened = _open(campaign, no_cache)
+    state = opened.state
     names = list(state.geo.locations)
     title = state.geo.name
     if free:
@@ -356,10 +358,10 @@ def adjust(
     """
     from cok.rulesets.clash_of_kings.events import Adjust
 
-    snap = _open(campaign, no_cache)
-    who = _player(snap.state, player)
+    opened = _open(campaign, no_cache)
+    who = _player(opened.state, player)
     adjusting = lambda _: Adjust(player=who, cp=cp, reason=reason, note=note)  # noqa: E731
-    record(snap, adjusting, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_and_show(opened, adjusting, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()

@@ -13,7 +13,7 @@ from cok.rulesets.clash_of_kings.rules.battle import decide_battle
 from cok.rulesets.clash_of_kings.rules.outcomes import Adjusted, Fought, Joined, Outcome, Painted, WeekStarted
 from cok.rulesets.clash_of_kings.rules.painting import decide_painting
 from cok.rulesets.clash_of_kings.rules.start import decide_join
-from cok.rulesets.clash_of_kings.rules.state import Player, Record, Settings, State
+from cok.rulesets.clash_of_kings.rules.state import BattleRecord, Player, Settings, State
 from cok.rulesets.clash_of_kings.rules.weeks import decide_week
 
 
@@ -69,7 +69,7 @@ def _(outcome: Joined, state: State) -> None:
     state.players[outcome.player] = Player(outcome.player, outcome.name, outcome.faction, outcome.week)
     state.holdings[outcome.player] = set()
     state.bonus[outcome.player] = 0
-    state.records[outcome.player] = Record()
+    state.records[outcome.player] = BattleRecord()
     for location in outcome.locations:
         _occupy(state, outcome.player, location)
 

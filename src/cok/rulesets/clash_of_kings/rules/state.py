@@ -25,7 +25,7 @@ class Settings:
 
 
 @dataclass
-class Record:
+class BattleRecord:
     """A player's battle record."""
 
     battles: int = 0
@@ -46,7 +46,7 @@ class State:
     holdings: dict[str, set[str]] = field(default_factory=dict)  # player id -> locations
     held_cp: dict[str, int] = field(default_factory=dict)  # player id -> CP of those locations
     bonus: dict[str, int] = field(default_factory=dict)
-    records: dict[str, Record] = field(default_factory=dict)
+    records: dict[str, BattleRecord] = field(default_factory=dict)
     fought: set[tuple[str, int]] = field(default_factory=set)  # (player, week)
     fully_painted: set[tuple[str, int]] = field(default_factory=set)
     banners: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # units, models
