@@ -20,7 +20,7 @@ from typing import Any
 
 from cok import __version__
 
-FORMAT = f"cok-cache 2 {__version__}"
+FORMAT = f"cok-cache 3 {__version__}"
 
 
 def cache_dir() -> Path:
@@ -44,7 +44,7 @@ def rows_file(folder: Path, kind: str) -> Path:
 
 
 def _sum(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).hexdigest().encode()
+    return hashlib.sha256(data).hexdigest().encode()
 
 
 def load_entry(folder: Path) -> dict[str, Any] | None:

@@ -57,17 +57,6 @@ def _listed(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _unlisted(value: Any) -> Any:
-    """A flat value back: a list was a tuple of scalars."""
-    if type(value) is list:
-        if not all(isinstance(v, _SCALARS) for v in value):
-            raise Unreadable("a flat value holds only scalars")
-        return tuple(value)
-    if not isinstance(value, _SCALARS):
-        raise Unreadable("a flat value holds only scalars")
-    return value
-
-
 class Decoder:
     """Builds values back, allowing only the given dataclasses."""
 
@@ -97,12 +86,12 @@ class Decoder:
             raise Unreadable("a tagged value must hold a list")
         if tag == "d":
             return {self._decode(k): self._decode(v) for k, v in items}
-        if tag == "fd":
-            return {_unlisted(k): _unlisted(v) for k, v in items}
+        if tag == "fd":  # lists were tuples; a list inside one is unhashable: Unreadable
+            return {(tuple(k) if type(k) is list else k): (tuple(v) if type(v) is list else v) for k, v in items}
         if tag == "fs":
-            return {_unlisted(v) for v in items}
+            return {tuple(v) if type(v) is list else v for v in items}
         if tag == "ff":
-            return frozenset(_unlisted(v) for v in items)
+            return frozenset(tuple(v) if type(v) is list else v for v in items)
         decoded = [self._decode(v) for v in items]
         if tag == "t":
             return tuple(decoded)

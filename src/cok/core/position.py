@@ -10,7 +10,7 @@ from dataclasses import dataclass
 def digest(data: bytes | memoryview) -> str:
     """What identifies a file's content: the campaign's files are compared by it, never by
     their size or modification time alone."""
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    return hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True)
