@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from cok.core.errors import ChoiceNeeded
-from cok.core.log import event_types, parse_event, to_yaml
+from cok.core.log import event_types, parse_event
+from cok.core.write import to_yaml
 from cok.core.yamlfile import YamlMap
 from cok.rulesets.clash_of_kings import RULESET
 from cok.rulesets.clash_of_kings.mapfile import load_map

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from cok.core.cache import entry_file, load_entry, rows_file
 from cok.core.campaign import open_campaign
-from cok.core.log import to_yaml
 from cok.core.position import digest
+from cok.core.write import to_yaml
 from cok.rulesets.clash_of_kings.geography import Geography
 
 from .conftest import EXAMPLE, Cok, event

@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from cok.core.log import to_yaml
+from cok.core.write import to_yaml
 from cok.rulesets.clash_of_kings import RULESET
 from cok.rulesets.clash_of_kings.mapfile import load_map
 

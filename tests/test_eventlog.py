@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from cok.core.append import append, stamp
 from cok.core.errors import Refused
-from cok.core.log import event_types, parse_event, to_yaml
+from cok.core.log import event_types, parse_event
+from cok.core.write import to_yaml
 from cok.core.yamlfile import parse
 from cok.rulesets.clash_of_kings import RULESET
 from cok.rulesets.clash_of_kings.events import Adjust, Battle, Join, Painting

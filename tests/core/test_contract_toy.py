@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from cok.core import ruleset as registry
-from cok.core.log import to_yaml
+from cok.core.write import to_yaml
 
 from .contract import RulesetContract
 from .toy import RULESET

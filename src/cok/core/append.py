@@ -106,7 +106,7 @@ def append(
     (size, mtime, inode) when it was read: if the file changed since, nothing is written.
     The block is journaled first, so that a crash at any moment leaves the log with all of
     the event or none of it (see `recover`)."""
-    from cok.core.log import to_yaml
+    from cok.core.write import to_yaml
 
     shown = display_path(path)
     if stamp(path) != expected:

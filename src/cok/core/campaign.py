@@ -26,7 +26,7 @@ from cok.core.folders import EVENTS_FILE, SETTINGS_FILE, read_bytes
 from cok.core.position import Position, digest
 
 if TYPE_CHECKING:
-    from cok.core.fold import Told
+    from cok.core.history import Told
     from cok.core.log import Log
     from cok.core.ruleset import Ruleset
 
@@ -358,7 +358,7 @@ def save_campaign(
 
 
 def _told(row: list[Any]) -> Told:
-    from cok.core.fold import Told
+    from cok.core.history import Told
 
     line, event_id, kind, text, voided, players, event = row
     return Told(int(line), event_id, str(kind), str(text), bool(voided), tuple(players), dict(event))

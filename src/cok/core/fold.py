@@ -14,31 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core.errors import Problem, RuleError
 from cok.core.events import Entry, Void
+from cok.core.history import Told, Voided
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
-
-
-@dataclass(frozen=True)
-class Voided:
-    """What a void did: the target is left out of the replay."""
-
-    target: str
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Told:
-    """One event of the log as `cok log` and the site show it (plain data, so it can be
-    kept in the cache: a replay is not needed to tell the history)."""
-
-    line: int
-    id: str | None
-    type: str
-    text: str
-    voided: bool
-    players: tuple[str, ...]
-    event: dict[str, Any]
 
 
 @dataclass

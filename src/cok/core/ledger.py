@@ -12,9 +12,10 @@ from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, open_campaign, read, read_entries, set_up
 from cok.core.errors import Refused, RuleError
 from cok.core.events import Entry, EventBase, Void
-from cok.core.fold import Folded, Voided, fold, tell, told
-from cok.core.log import with_metadata
+from cok.core.fold import Folded, fold, tell, told
+from cok.core.history import Voided
 from cok.core.position import Position
+from cok.core.write import with_metadata
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,9 @@ was appended since.
 
 from __future__ import annotations
 
-import datetime as dt
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-import yaml
 
 from cok.core.errors import Problem, Refused
 from cok.core.events import Entry, EventBase, Void
@@ -92,62 +88,3 @@ def parse_event(
         item = step(item)
     event, errors = check(model, item)
     return event, [f"{kind}: {e}" for e in errors]
-
-
-def new_id() -> str:
-    """A random id: unique across branches of the log that are merged later."""
-    return secrets.token_hex(6)
-
-
-def with_metadata(event: EventBase, by: str | None = None) -> EventBase:
-    """The fields the ledger writes on every event it appends."""
-    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
-    return event.model_copy(update={"id": event.id or new_id(), "at": event.at or now, "by": event.by or by})
-
-
-def to_yaml(event: EventBase) -> str:
-    """The event as one block list item, a field a line, short lists and maps inline:
-
-    - type: battle
-      players: [tim, matt]
-      location: Starfall
-    """
-    data = event.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
-    data.pop("type", None)
-    meta: dict[str, Any] = {k: data.pop(k) for k in ("id", "at", "by", "note") if k in data}
-    fields: dict[str, Any] = {"type": getattr(event, "type", None), **data, **meta}
-    lines = [f"{key}: {_inline(value)}" for key, value in fields.items()]
-    return "- " + "\n  ".join(lines) + "\n"
-
-
-def _inline(value: Any) -> str:
-    """One YAML value on one line, quoted where YAML needs it."""
-    if isinstance(value, list):
-        return "[" + ", ".join(_inline(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_inline(k)}: {_inline(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, str) and not all(_plain_char(ch) for ch in value):
-        return _double_quoted(value)
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=float("inf")).strip()
-    return text.removesuffix("...").rstrip()
-
-
-def _plain_char(ch: str) -> bool:
-    """Characters PyYAML writes and reads back unchanged without escapes."""
-    return ch.isprintable() and ord(ch) <= 0xFFFF and ch not in "\u2028\u2029\x85\ufeff"
-
-
-def _double_quoted(value: str) -> str:
-    """A YAML double-quoted scalar with every unusual character escaped (PyYAML would write
-    characters beyond U+FFFF as surrogate pairs, which do not read back)."""
-    out = []
-    for ch in value:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif _plain_char(ch):
-            out.append(ch)
-        elif ord(ch) <= 0xFFFF:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(f"\\U{ord(ch):08x}")
-    return '"' + "".join(out) + '"'

@@ -18,9 +18,8 @@ from cok.core.errors import Refused
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from cok.core.campaign import Campaign
     from cok.core.events import EventBase
-    from cok.core.ledger import Recorded
+    from cok.core.history import Told
 
 #: Turns an event's fields as written in an older shape into today's shape.
 Upcast = Callable[[dict[str, Any]], dict[str, Any]]
@@ -34,6 +33,42 @@ class Report:
 
     lines: list[Any]  # render.views.View | str
     document: dict[str, Any]
+
+
+class Campaign(Protocol):
+    """What a game's views see of an opened campaign (`core.campaign.Campaign`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def state(self) -> Any: ...
+
+    def history(self) -> list[Told]: ...
+
+
+class Recorded(Protocol):
+    """What a game's summary sees of a recording (`core.ledger.Recorded`)."""
+
+    @property
+    def event(self) -> EventBase: ...
+
+    @property
+    def outcome(self) -> Any: ...
+
+    @property
+    def text(self) -> str:
+        """The outcome in a sentence."""
+
+    @property
+    def before(self) -> Any:
+        """The game's tally before the event."""
+
+    @property
+    def written(self) -> bool: ...
+
+    @property
+    def state(self) -> Any: ...
 
 
 class Ruleset(Protocol):

@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from cok.core.campaign import Campaign
-from cok.core.fold import Told
+from cok.core.history import Told
 from cok.rulesets.clash_of_kings.rules.scoring import standings
 from cok.rulesets.clash_of_kings.rules.state import State
 

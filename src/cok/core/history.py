@@ -1,0 +1,30 @@
+"""The history in words: what a void did, and one event of the log as `cok log` and the
+site show it. Plain values, so that the cache can keep them and no replay is needed to
+tell the history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Voided:
+    """What a void did: the target is left out of the replay."""
+
+    target: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """One event of the log as `cok log` and the site show it (plain data, so it can be
+    kept in the cache: a replay is not needed to tell the history)."""
+
+    line: int
+    id: str | None
+    type: str
+    text: str
+    voided: bool
+    players: tuple[str, ...]
+    event: dict[str, Any]
