@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from cok.cli.app import app
+from cok.main import app
 
 
 def main() -> None:

@@ -14,11 +14,11 @@ import typer.main
 import typer.testing
 from typer.testing import CliRunner
 
-from cok.cli.app import app
 from cok.core.events import Entry
 from cok.core.fold import Folded, fold
 from cok.core.log import Log, event_types, parse_event, read_log
 from cok.core.yamlfile import YamlMap, parse, read_file
+from cok.main import app
 from cok.rulesets import install
 from cok.rulesets.clash_of_kings import RULESET
 from cok.rulesets.clash_of_kings.geography import Geography, Location, Route

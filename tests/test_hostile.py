@@ -40,7 +40,7 @@ def run_real(args: list[str], campaign: Path) -> subprocess.CompletedProcess[str
     """The installed program in its own process, capped at 1 GiB of memory and 60 s."""
     code = (
         "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
-        "from cok.cli.app import main; sys.argv = ['cok', *sys.argv[1:]]; main()"
+        "from cok.main import main; sys.argv = ['cok', *sys.argv[1:]]; main()"
     )
     return subprocess.run(
         [sys.executable, "-c", code, *args, "-C", str(campaign)],

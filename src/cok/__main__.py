@@ -1,3 +1,3 @@
-from cok.cli.app import main
+from cok.main import main
 
 main()

@@ -1,1 +1,1 @@
-"""The `cok` command line (see `cok.cli.app`)."""
+"""What the commands share: options, recording from the command line, and the commands every game has."""
