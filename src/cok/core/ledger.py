@@ -10,7 +10,7 @@ from typing import Any
 
 from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, open_campaign, read, read_entries, set_up
-from cok.core.errors import Refused, RuleError
+from cok.core.errors import RuleError
 from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, fold, tell, told
 from cok.core.history import Voided
@@ -51,11 +51,9 @@ def record(campaign: Campaign, event: EventBase, *, dry_run: bool = False, use_c
         return _decide(campaign, event, written=False)
     with locked(campaign.events_file):
         recover(campaign.events_file)
+        expected = stamp(campaign.events_file)  # before reading: a change after it is refused on append
         if not campaign.current():
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
-        expected = stamp(campaign.events_file)
-        if not campaign.current():
-            raise Refused("the campaign's files are changing while this command runs; run it again")
         done = _decide(campaign, event, written=True)
         position = campaign.position
         append(
