@@ -112,8 +112,6 @@ def test_still_tied_the_attacking_player_is_declared_the_winner() -> None:
         state, players=["matt", "tim"], location="B", vp={"tim": 5, "matt": 5}, remaining={"tim": 10, "matt": 10}
     )
     assert (result.winner, result.won_by) == ("tim", "attacker")
-    state = holding(LINE, TIE_START)
-    assert fight(state, players=["matt", "tim"], location="B", vp={"tim": 5, "matt": 5}).winner == "tim"
 
 
 def test_no_winner_and_no_victory_points_is_an_error() -> None:

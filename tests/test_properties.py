@@ -76,9 +76,10 @@ def campaign_events(geo: Geography, plan: list[Intent], players: int) -> list[di
         }
         if found.decided_by == "roll-needed":
             battle["attacker"] = attacker
-        if win_n % 5 == 4:  # a tied game: decided by the attacker, or a draw with no attacker
+        if win_n % 5 == 4:  # a tied game: on points remaining, then the attacker (or a draw with no attacker)
             del battle["winner"]
             battle["vp"] = {a: 3, b: 3}
+            battle["remaining"] = {a: 10 + choice_n % 3, b: 10 + bwb_n % 3}
         battle = _with_choices(state, battle, choice_n)
         apply(state, event(battle))
         log.append(battle)

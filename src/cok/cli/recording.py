@@ -14,7 +14,7 @@ from cok.core.names import normalize
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
-    from cok.core.errors import ChoiceNeeded
+    from cok.core.errors import ChoiceNeeded, NumbersNeeded
     from cok.core.events import EventBase
     from cok.core.ledger import Recorded
 
@@ -37,11 +37,25 @@ def ask(need: ChoiceNeeded) -> tuple[str, Any]:
     return need.field, answer
 
 
+def ask_numbers(need: NumbersNeeded) -> dict[str, int]:
+    """Ask at the terminal for a whole number (0 or more) for each key."""
+    typer.echo(str(need), err=True)
+    answers = {}
+    for key in need.keys:
+        while True:
+            typed = typer.prompt(f"{need.field} for {key}", err=True).strip()
+            if typed.isdigit():
+                answers[key] = int(typed)
+                break
+            typer.echo("a whole number, 0 or more", err=True)
+    return answers
+
+
 def record_and_show(
     campaign: Campaign, build: Build, *, dry_run: bool, as_json: bool, no_cache: bool = False
 ) -> Recorded:
     """Record an event, asking at a terminal for any choice the rules need; show the summary."""
-    from cok.core.errors import ChoiceNeeded
+    from cok.core.errors import ChoiceNeeded, NumbersNeeded
     from cok.core.ledger import record as append_event
 
     answers: dict[str, Any] = {}
@@ -50,6 +64,11 @@ def record_and_show(
         try:
             done = append_event(campaign, built(answers), dry_run=dry_run, use_cache=not no_cache)
             break
+        except NumbersNeeded as need:
+            if not options.interactive() or as_json:
+                how = " ".join(f"--{need.field} {key}=N" for key in need.keys)
+                raise RuleError(f"{need} — e.g. {how}") from None
+            answers[need.field] = ask_numbers(need)
         except ChoiceNeeded as need:
             if not options.interactive() or as_json:
                 flag = f"--{need.field}"

@@ -45,6 +45,17 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+class NumbersNeeded(RuleError):
+    """The rules need a number for each of `keys` that the event did not give (the points
+    remaining of both players of a tied game). The CLI asks for them at a terminal, and
+    otherwise reports the message with the option to give them."""
+
+    def __init__(self, message: str, field: str, keys: list[str]) -> None:
+        super().__init__(message)
+        self.field = field
+        self.keys = keys
+
+
 class ChoiceNeeded(RuleError):
     """The rules need a decision the event did not make (which castle to abandon, who won
     the roll-off…).

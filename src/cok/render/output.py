@@ -67,7 +67,12 @@ def _rich(items: list[View]) -> None:
             console.print(text)
             continue
         table: Any = Table(
-            title=item.title, box=box.SIMPLE_HEAD, title_justify="left", title_style="bold", caption=item.caption
+            title=item.title,
+            box=box.SIMPLE_HEAD,
+            title_justify="left",
+            title_style="bold",
+            caption=item.caption,
+            caption_justify="left",
         )
         for name, justify in item.columns:
             table.add_column(name, justify=justify)

@@ -94,12 +94,12 @@ def join(
     from cok.rulesets.clash_of_kings.events import Join
     from cok.rulesets.clash_of_kings.rules.start import faction_id
 
-    def build(_: dict[str, Any]) -> EventBase:
+    def build(answers: dict[str, Any]) -> EventBase:
         return Join(
             player=player,
             name=name,
             faction=faction_id(state, faction),
-            castle=state.geo.find(castle) if castle else None,
+            castle=answers.get("castle") or (state.geo.find(castle) if castle else None),
             territories=[state.geo.find(t) for t in territories] if territories else None,
             note=note,
         )
@@ -209,7 +209,7 @@ def battle(
             attacker=answers.get("attacker") or (_player(state, attacker) if attacker else None),
             winner=_player(state, winner) if winner else None,
             vp=_scores(state, vp, "vp"),
-            remaining=_scores(state, remaining, "remaining"),
+            remaining=answers.get("remaining") or _scores(state, remaining, "remaining"),
             mode=game_mode(state, mode) if mode else None,
             points=points,
             brotherhood=[_player(state, p) for p in brotherhood or []],

@@ -57,6 +57,9 @@ def standings_grid(name: str, state: State, rows: list[Standing]) -> Grid:
             f"{s.wins}-{s.losses}",
             Cell("supply lines", "yellow") if s.supply_lines else "",
         )
+    bonuses = [f"{s.player.name}: {castle} — {text}" for s in rows for castle, text in s.castle_bonuses]
+    if bonuses:
+        grid.caption = "Castle bonuses (the organiser's, not counted in CP):\n" + "\n".join(bonuses)
     if not rows:
         grid.caption = "no players yet: add one with `cok join PLAYER --faction F`"
     return grid

@@ -16,6 +16,16 @@ class Attack:
     decided_by: str  # "brotherhood" | "fewer-territories" | "given" | "roll-needed"
 
 
+BROTHERHOOD = "brotherhood"
+
+
+def as_brotherhood(state: State, players: tuple[str, str], named: Collection[str]) -> tuple[str, ...]:
+    """The players who fight as the Brotherhood Without Banners: those the battle names, and
+    in every battle a player of the Brotherhood faction ("this faction never chooses the
+    territory for a battle, and cannot occupy territories, even if they win")."""
+    return tuple(p for p in players if p in named or (p in state.players and state.players[p].faction == BROTHERHOOD))
+
+
 def choose_attacker(
     state: State, a: str, b: str, brotherhood: Collection[str] = (), given: str | None = None
 ) -> Attack:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from cok.core.errors import ChoiceNeeded, RuleError
+from cok.core.errors import ChoiceNeeded, NumbersNeeded, RuleError
 from cok.core.names import NameIndex, did_you_mean
 from cok.rulesets.clash_of_kings.events import Battle
 from cok.rulesets.clash_of_kings.geography import CASTLE_CAP
+from cok.rulesets.clash_of_kings.rules.attacker import as_brotherhood
 from cok.rulesets.clash_of_kings.rules.outcomes import Fought, Occupation
 from cok.rulesets.clash_of_kings.rules.state import State
 from cok.rulesets.clash_of_kings.rules.weeks import battle_week
@@ -30,7 +31,7 @@ def decide_battle(state: State, event: Battle) -> Fought:
     stray = sorted(set(event.brotherhood) - {a, b})
     if stray:
         raise RuleError(f"brotherhood names {', '.join(stray)}, who did not fight in this battle")
-    brotherhood = tuple(p for p in (a, b) if p in event.brotherhood)
+    brotherhood = as_brotherhood(state, (a, b), event.brotherhood)
 
     week = battle_week(state, event.week)
     if event.points is not None and event.points > state.limit_of(week):
@@ -97,8 +98,10 @@ def _unknown_player(state: State, player: str) -> str:
 
 
 def decide_winner(event: Battle, attacker: str | None) -> tuple[str | None, str]:
-    """Tied Games: more Victory Points wins; then more points remaining on the battlefield;
-    then the attacking player. With no attacker (both Brotherhood) a full tie is a draw."""
+    """Tied Games: more Victory Points wins; then "the tied player with the most points
+    remaining on the battlefield"; "if the game is still tied, the Attacking player". Equal
+    victory points without the points remaining is not decided: they are asked for, never
+    guessed. With no attacker (both Brotherhood) a tie is a draw."""
     if event.winner is not None:
         return event.winner, "result"
     a, b = event.players
@@ -108,6 +111,17 @@ def decide_winner(event: Battle, attacker: str | None) -> tuple[str | None, str]
         raise RuleError(f"`vp` must give the victory points of both {a} and {b}")
     if event.vp[a] != event.vp[b]:
         return (a if event.vp[a] > event.vp[b] else b), "victory points"
+    if event.remaining is None:
+        if attacker is None:
+            return None, "draw"
+        raise NumbersNeeded(
+            f"{a} and {b} tied on victory points ({event.vp[a]}–{event.vp[b]}): the tie goes to the player "
+            "with more points remaining on the battlefield, and only a tie on both to the attacker; give "
+            "both players' points remaining (`remaining`) or the `winner`. A battle recorded before cok "
+            "decided ties this way: void it (`cok void ID`) and record it again with --remaining or --winner",
+            "remaining",
+            [a, b],
+        )
     if event.remaining is not None:
         if set(event.remaining) != {a, b}:
             raise RuleError(f"`remaining` must give the points remaining of both {a} and {b}")

@@ -22,6 +22,14 @@ class Standing:
     wins: int
     losses: int
     supply_lines: bool
+    castle_bonuses: tuple[tuple[str, str], ...] = ()  # (castle, the organiser's bonus text)
+
+
+def castle_bonuses(state: State, held: list[str]) -> tuple[tuple[str, str], ...]:
+    """Castle Bonuses: "a special boon that only the holder of each castle is granted". The
+    source names none: they are the organiser's text on the map, shown, never applied."""
+    found = ((loc, state.geo.locations[loc].bonus) for loc in held if state.geo.kind(loc) == "castle")
+    return tuple((loc, text) for loc, text in found if text)
 
 
 def standings(state: State) -> list[Standing]:
@@ -49,6 +57,7 @@ def standings(state: State) -> list[Standing]:
                 wins=record.wins,
                 losses=record.losses,
                 supply_lines=state.under_supply_lines(pid),
+                castle_bonuses=castle_bonuses(state, held),
             )
         )
     return table

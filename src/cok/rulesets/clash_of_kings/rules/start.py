@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cok.core.errors import RuleError
+from cok.core.errors import ChoiceNeeded, RuleError
 from cok.core.names import NameIndex, did_you_mean, normalize
 from cok.rulesets.clash_of_kings.events import Join
 from cok.rulesets.clash_of_kings.rules.outcomes import Joined
@@ -35,9 +35,12 @@ def faction_id(state: State, typed: str) -> str:
     return NameIndex(known_factions(state), "faction").find(typed)
 
 
+def free_castles(state: State) -> list[str]:
+    return [c for c in state.geo.castles() if c not in state.holder]
+
+
 def _free_castles(state: State) -> str:
-    free = [c for c in state.geo.castles() if c not in state.holder]
-    return ", ".join(free) if free else "none"
+    return ", ".join(free_castles(state)) or "none"
 
 
 def decide_join(state: State, event: Join) -> Joined:
@@ -63,18 +66,25 @@ def decide_join(state: State, event: Join) -> Joined:
         if castle in state.holder:
             raise RuleError(f"{castle} is already held by {state.holder[castle]}; free castles: {_free_castles(state)}")
         return Joined(event.player, event.name or event.player, faction, state.week, (castle,), "named castle")
-    homes = [c for c in geo.castles() if faction in geo.locations[c].home]
-    free_homes = [c for c in homes if c not in state.holder]
-    if free_homes:
-        return Joined(event.player, event.name or event.player, faction, state.week, (free_homes[0],), "home castle")
     if all(c in state.holder for c in geo.castles()):
         raise RuleError("every castle is held: give `territories` — three unoccupied, adjacent locations")
-    why = (
-        f"the home of {faction}, {' and '.join(homes)}, is held by {state.holder[homes[0]]}"
-        if homes
-        else f"no castle on the map is the home of {faction}"
+    homes = [c for c in geo.castles() if faction in geo.locations[c].home]
+    free_homes = [c for c in homes if c not in state.holder]
+    if state.week > 1:  # "joining the campaign after it's begun": the organiser gives options
+        why = (
+            f"{event.player} joins in week {state.week}: only players joining at the very beginning get their "
+            "faction's home castle; a later player is given options by the organiser. A join recorded before "
+            "cok applied this: void it (`cok void ID`) and record it again with --castle"
+        )
+    elif free_homes:
+        return Joined(event.player, event.name or event.player, faction, state.week, (free_homes[0],), "home castle")
+    elif homes:
+        why = f"the home of {faction}, {' and '.join(homes)}, is held by {state.holder[homes[0]]}"
+    else:
+        why = f"no castle on the map is the home of {faction}"
+    raise ChoiceNeeded(
+        f"{why}; choose a `castle` from the free castles: {_free_castles(state)}", "castle", free_castles(state)
     )
-    raise RuleError(f"{why}; choose a `castle` from the free castles: {_free_castles(state)}")
 
 
 def _three_territories(state: State, typed: list[str]) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from cok.rulesets.clash_of_kings.rules.attacker import choose_attacker
+from cok.rulesets.clash_of_kings.rules.attacker import as_brotherhood, choose_attacker
 from cok.rulesets.clash_of_kings.rules.locations import any_location, legal_locations
 from cok.rulesets.clash_of_kings.rules.state import State
 
@@ -22,6 +22,9 @@ class Where:
 
 
 def where(state: State, a: str, b: str, brotherhood: Collection[str] = (), given: str | None = None) -> Where:
+    """Who chooses, and the legal locations; `brotherhood`: the players the battle names as
+    fighting as the Brotherhood (a player of that faction always does)."""
+    brotherhood = as_brotherhood(state, (a, b), brotherhood)
     attack = choose_attacker(state, a, b, brotherhood, given)
     if attack.decided_by == "roll-needed":
         options = [where(state, a, b, brotherhood, given=p) for p in (a, b)]

@@ -50,7 +50,7 @@ class PlayerPage:
     cp: int
     territory_cp: int
     bonus_cp: int
-    holdings: list[tuple[str, str, int]]
+    holdings: list[tuple[str, str, int, str]]  # name, kind, CP, the castle bonus ("" if none)
     battles: int
     wins: int
     losses: int
@@ -107,7 +107,10 @@ def site_data(campaign: Campaign) -> SiteData:
                 territory_cp=s.territory_cp,
                 bonus_cp=s.bonus_cp,
                 holdings=sorted(
-                    ((loc, state.geo.kind(loc), state.geo.value(loc)) for loc in s.territories),
+                    (
+                        (loc, state.geo.kind(loc), state.geo.value(loc), dict(s.castle_bonuses).get(loc, ""))
+                        for loc in s.territories
+                    ),
                     key=lambda h: (-h[2], h[0]),
                 ),
                 battles=s.battles,
