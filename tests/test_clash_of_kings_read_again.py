@@ -136,7 +136,7 @@ def test_where_and_battle_say_the_brotherhood_faction_never_chooses(cok: Cok) ->
     cok("join", "d", "--faction", "neutral", "--castle", "Winterfell")
     found = json.loads(cok("where", "bwb", "d", "--json").stdout)
     assert (found["attacker"], found["decided_by"]) == ("d", "brotherhood")
-    assert "If bwb attacks" not in cok("where", "bwb", "d").stdout
+    assert "d attacks (the Brotherhood never chooses) and chooses where to fight bwb" in cok("where", "bwb", "d").stdout
     run = cok("battle", "bwb", "d", "--at", found["locations"][0]["name"], "--winner", "bwb", "--json")
     assert run.exit_code == 0, run.stderr
     outcome = json.loads(run.stdout)["outcome"]

@@ -91,7 +91,8 @@ def locations_grid(state: State, names: list[str], title: str) -> Grid:
     return grid
 
 
-def where_views(state: State, found: Where, who: dict[str, str]) -> list[View]:
+def where_views(state: State, found: Where, who: dict[str, str], roll_off: bool = False) -> list[View]:
+    """Who chooses, and a table of the legal locations (one per possible attacker on a roll-off)."""
     if found.decided_by == "roll-needed":
         a, b = found.players
         out: list[View] = [
@@ -102,7 +103,7 @@ def where_views(state: State, found: Where, who: dict[str, str]) -> list[View]:
             )
         ]
         for option in found.options:
-            out.extend(where_views(state, option, who)[1:])
+            out.extend(where_views(state, option, who, roll_off=True)[1:])
         return out
     if found.attacker is None:
         head = Line.of("Both fight as the Brotherhood Without Banners: nobody chooses, nothing is occupied.")
@@ -111,7 +112,10 @@ def where_views(state: State, found: Where, who: dict[str, str]) -> list[View]:
         head = Line.of(
             f"{who[found.attacker]} attacks ({why}) and chooses where to fight {who[found.defender or '']}.", "bold"
         )
-    title = f"If {who[found.attacker]} attacks" if found.attacker else "Any location"
+    if found.attacker is None:
+        title = "Any location"
+    else:
+        title = f"If {who[found.attacker]} wins the roll-off" if roll_off else f"Where {who[found.attacker]} may attack"
     return [head, locations_grid(state, found.locations or [], f"{title} — {STEP_WORDS[found.step or 'none']}")]
 
 
