@@ -107,7 +107,86 @@ def test_new_events_are_kept_once_by_id_and_ordered_by_time() -> None:
     assert ids == ["w1", "y", "x"]
 
 
-def test_a_branch_that_edited_the_common_history_is_a_conflict() -> None:
-    merged = merge_logs(BASE, BASE.replace("w1", "w2"), BASE, None)
+def test_a_branch_that_edited_the_common_history_is_a_conflict_with_markers() -> None:
+    edited = BASE.replace("  id: w1\n", "  id: w1\n  limit: 99\n")
+    merged = merge_logs(BASE, edited, BASE + block("week", "x", "2026-01-02T00:00:00Z"), None)
     assert not merged.clean
     assert "append-only" in merged.problems[0]
+    assert "<<<<<<< this branch" in merged.text and ">>>>>>> other branch" in merged.text
+
+
+def events_of(repo: Path) -> list[str]:
+    """Each event of the campaign's log, by its id (or its first line when it has none)."""
+    text = (repo / "campaigns" / "spring" / "events.yaml").read_text()
+    assert "<<<<<<<" not in text
+    entries = read_log(text.encode(), text, "events.yaml", RULESET).entries
+    return [e.event.id or f"{e.event.type}@{e.line}" for e in entries]
+
+
+def test_a_rebase_of_two_commits_keeps_every_event_of_both_branches(repo: Path) -> None:
+    git(repo, "branch", "feature")
+    record(repo, "main", "battle", "tim", "matt", "--at", "Tarth", "--attacker", "tim", "--winner", "tim")
+    record(repo, "main", "paint", "tim", "--fully-painted")
+    record(repo, "feature", "adjust", "aaron", "1", "--reason", "hosted")
+    record(repo, "feature", "adjust", "matt", "2", "--reason", "drove")
+    mine = events_of(repo)
+    rebased = git(repo, "rebase", "main", check=False)
+    assert rebased.returncode == 0, rebased.stdout + rebased.stderr
+    after = events_of(repo)
+    git(repo, "checkout", "-q", "main")
+    assert set(mine) | set(events_of(repo)) == set(after)
+    assert len(after) == len(set(after))
+    assert Cok(repo)("check", "-C", "campaigns/spring").exit_code == 0
+
+
+def test_a_cherry_pick_of_a_later_commit_brings_its_events_and_only_its_own(repo: Path) -> None:
+    git(repo, "branch", "feature")
+    record(repo, "main", "adjust", "tim", "1", "--reason", "on main")
+    record(repo, "feature", "adjust", "aaron", "1", "--reason", "first on feature")
+    record(repo, "feature", "adjust", "matt", "2", "--reason", "second on feature")
+    log = (repo / "campaigns" / "spring" / "events.yaml").read_text()
+    git(repo, "checkout", "-q", "main")
+    picked = git(repo, "cherry-pick", "feature", check=False)
+    assert picked.returncode == 0, picked.stdout + picked.stderr
+    text = (repo / "campaigns" / "spring" / "events.yaml").read_text()
+    assert "second on feature" in text and "on main" in text
+    assert "first on feature" not in text  # not in the picked commit
+    assert "second on feature" in log
+
+
+def test_each_branch_keeps_its_own_order_within_one_second(repo: Path) -> None:
+    git(repo, "branch", "other")
+    git(repo, "checkout", "-q", "main")
+    log = repo / "campaigns" / "spring" / "events.yaml"
+    same_second = "2026-05-01T10:00:00Z"
+    for ident, kind in (("zz-week", "week"), ("aa-adjust", "adjust\n  player: tim\n  cp: 1\n  reason: x")):
+        with open(log, "a") as handle:
+            handle.write(f"- type: {kind}\n  id: {ident}\n  at: '{same_second}'\n")
+    git(repo, "commit", "-q", "-am", "two events in one second")
+    record(repo, "other", "adjust", "matt", "1", "--reason", "elsewhere")
+    git(repo, "checkout", "-q", "main")
+    merged = git(repo, "merge", "-q", "--no-edit", "other", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    order = events_of(repo)
+    assert order.index("zz-week") < order.index("aa-adjust")
+
+
+def test_two_identical_events_written_by_hand_without_id_are_two_events() -> None:
+    adjust = "- type: adjust\n  player: tim\n  cp: 1\n  reason: hosted\n"
+    merged = merge_logs(BASE, BASE + adjust, BASE + adjust, None)
+    assert merged.clean
+    assert merged.text.count(adjust) == 2
+    again = merge_logs(BASE + adjust, BASE + adjust + adjust, BASE + adjust, None)
+    assert again.text.count(adjust) == 2  # the common one once, and this branch's new one
+
+
+def test_a_side_that_is_not_a_log_leaves_conflict_markers(tmp_path: Path) -> None:
+    from cok.core.merge import run_driver
+
+    base, ours, theirs = (tmp_path / n for n in ("base", "ours", "theirs"))
+    base.write_text(BASE)
+    ours.write_text(BASE + "- type: week\n  id: [broken\n")
+    theirs.write_text(BASE + block("week", "x", "2026-01-02T00:00:00Z"))
+    assert run_driver(base, ours, theirs, None) == 1
+    text = ours.read_text()
+    assert text.startswith("<<<<<<< this branch\n") and "=======\n" in text and text.endswith(">>>>>>> other branch\n")
