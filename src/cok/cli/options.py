@@ -63,8 +63,9 @@ def open_valid(campaign: str | None, no_cache: bool = False) -> Campaign:
 
 def emit_json(document: Any) -> None:
     from cok.render.documents import dumps
+    from cok.render.output import write
 
-    sys.stdout.write(dumps(document) + "\n")
+    write(dumps(document) + "\n")
 
 
 def interactive() -> bool:

@@ -3,6 +3,8 @@ terminal for any choice the rules need, and show the game's summary of what chan
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -79,13 +81,35 @@ def record_and_show(
             field, value = ask(need)
             answers[field] = value
     report = campaign.ruleset.report(done)
-    if as_json:
-        options.emit_json(report.document)
-    else:
-        from cok.render.output import show
+    try:
+        if as_json:
+            options.emit_json(report.document)
+        else:
+            from cok.render.output import show
 
-        show(*report.lines)
+            show(*report.lines)
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as error:  # the event is in the log: that is a success, whatever the output
+        if not done.written:
+            raise
+        typer.echo(
+            f"cok: recorded as {done.event.id}, but its summary could not be printed ({error.strerror or error})",
+            err=True,
+        )
+        _quiet_stdout()
     return done
+
+
+def _quiet_stdout() -> None:
+    """Send what is left for standard output nowhere, so that Python's own flush at exit
+    cannot fail (it would exit 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+    except OSError:
+        pass
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
 
 
 def validated(campaign: Campaign, build: Build) -> Build:

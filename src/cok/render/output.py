@@ -6,15 +6,28 @@ command never imports Rich. NO_COLOR at a terminal keeps Rich's layout without c
 
 from __future__ import annotations
 
+import errno
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TextIO
 
 from cok.render.views import Grid, Line, View
 
 
 def at_terminal() -> bool:
-    return sys.stdout.isatty()
+    return sys.stdout is not None and sys.stdout.isatty()
+
+
+def write(text: str) -> None:
+    """Write to standard output (see `_stdout`)."""
+    _stdout().write(text)
+
+
+def _stdout() -> TextIO:
+    """Standard output; OSError when it is closed (Python then has none)."""
+    if sys.stdout is None:
+        raise OSError(errno.EBADF, "standard output is closed")
+    return sys.stdout
 
 
 def show(*views: View | str) -> None:
@@ -23,7 +36,7 @@ def show(*views: View | str) -> None:
     if at_terminal():
         _rich(items)
     else:
-        sys.stdout.write("".join(_plain(item) for item in items))
+        _stdout().write("".join(_plain(item) for item in items))
 
 
 def _plain(view: View) -> str:
