@@ -129,11 +129,8 @@ class Toy:
         totals = sorted(campaign.state.totals.items(), key=lambda item: -item[1])
         return Report([f"{p} {n}" for p, n in totals], {"players": dict(totals)})
 
-    def write_site(self, campaign: Any, out: Path) -> list[Path]:
-        out.mkdir(parents=True, exist_ok=True)
-        page = out / "index.html"
-        page.write_text(f"<h1>{campaign.name}</h1>")
-        return [page]
+    def site_pages(self, campaign: Any) -> dict[str, str]:
+        return {"index.html": f"<h1>{campaign.name}</h1>"}
 
     def map_svg(self, campaign: Any) -> str:
         return f"<svg><title>{campaign.state.board.name}</title></svg>"

@@ -199,16 +199,20 @@ def site(
     outdir: Annotated[Path, typer.Argument(metavar="OUTDIR", help="Where to write the site.")],
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Write into a folder that is not empty and holds no cok site.")
+    ] = False,
 ) -> None:
     """Build the campaign's static web site: standings, map, the log, a page per player.
 
     Open OUTDIR/index.html, or publish the folder on any static host.
     Example: cok site public/
     """
+    from cok.core.publish import write_site
     from cok.render.output import show
 
     found = open_valid(campaign, no_cache)
-    written = found.ruleset.write_site(found, outdir)
+    written = write_site(outdir, found.ruleset.site_pages(found), force=force)
     show(f"Wrote {len(written)} files to {outdir}; open {outdir / 'index.html'}")
 
 
@@ -218,15 +222,17 @@ def map_(
     svg: Annotated[Path, typer.Option("--svg", metavar="FILE", help="Write the map picture to FILE.")],
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE even when cok did not draw it.")] = False,
 ) -> None:
     """Draw the campaign map as SVG, with who holds what.
 
     Example: cok map --svg westeros.svg
     """
+    from cok.core.publish import write_svg
     from cok.render.output import show
 
     found = open_valid(campaign, no_cache)
-    svg.write_text(found.ruleset.map_svg(found), encoding="utf-8")
+    write_svg(svg, found.ruleset.map_svg(found), force=force)
     show(f"Wrote the map to {svg}")
 
 

@@ -121,8 +121,8 @@ class Ruleset(Protocol):
     def standings(self, campaign: Campaign, as_json: bool) -> Report:
         """`cok standings`: the players, ranked."""
 
-    def write_site(self, campaign: Campaign, out: Path) -> list[Path]:
-        """`cok site`: write the static site; the files written."""
+    def site_pages(self, campaign: Campaign) -> dict[str, str]:
+        """`cok site`: the static site's files, by path relative to its folder."""
 
     def map_svg(self, campaign: Campaign) -> str:
         """`cok map --svg`: the map as a standalone SVG document."""

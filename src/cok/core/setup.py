@@ -51,19 +51,26 @@ def init_campaign(folder: Path, map_path: Path | None, name: str | None, ruleset
     settings = {"name": name, "ruleset": ruleset.id, "map": entry, **ruleset.new_settings}
     (folder / SETTINGS_FILE).write_text(
         modeline("campaign")
-        + f"# {name}: campaign settings (map {getattr(geo, 'name', source.stem)}).\n"
+        + f"# {_comment(name)}: campaign settings (map {_comment(getattr(geo, 'name', source.stem))}).\n"
         + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True, default_flow_style=None),
         encoding="utf-8",
     )
     if not (folder / EVENTS_FILE).exists():
         (folder / EVENTS_FILE).write_text(
-            modeline("events") + f"# The event log of {name}. `cok` appends one event at a time; to undo one,\n"
+            modeline("events")
+            + f"# The event log of {_comment(name)}. `cok` appends one event at a time; to undo one,\n"
             "# record a void (`cok void ID --reason …`) rather than editing what is here.\n",
             encoding="utf-8",
         )
     (folder / ".gitattributes").write_text(f"{EVENTS_FILE} merge=cok\n", encoding="utf-8")
     (folder / ".gitignore").write_text(f".{EVENTS_FILE}.lock\n.{EVENTS_FILE}.pending\n", encoding="utf-8")
     return name, entry
+
+
+def _comment(text: str) -> str:
+    """Text for a YAML comment: one line, no control characters (a line break would end the
+    comment and turn the rest into YAML)."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
 
 
 def _write_schemas(folder: Path, ruleset: Ruleset) -> None:

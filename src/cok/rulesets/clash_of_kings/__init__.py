@@ -119,10 +119,10 @@ class ClashOfKings:
 
         return standings_report(campaign, as_json)
 
-    def write_site(self, campaign: Campaign, out: Path) -> list[Path]:
-        from cok.rulesets.clash_of_kings.site.build import build_site
+    def site_pages(self, campaign: Campaign) -> dict[str, str]:
+        from cok.rulesets.clash_of_kings.site.build import site_pages
 
-        return build_site(campaign, out)
+        return site_pages(campaign)
 
     def map_svg(self, campaign: Campaign) -> str:
         from cok.rulesets.clash_of_kings.site.build import campaign_map_svg

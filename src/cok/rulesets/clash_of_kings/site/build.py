@@ -4,7 +4,6 @@ autoescaping on, so every name from the campaign's files is shown as text."""
 from __future__ import annotations
 
 from importlib import resources
-from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
@@ -40,26 +39,23 @@ def _svg(picture: MapPicture, env: Environment) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + env.get_template("map.svg").render(m=picture)
 
 
-def build_site(campaign: Campaign, out: Path) -> list[Path]:
-    """Write the site into `out` (created if needed); the files written."""
+def site_pages(campaign: Campaign) -> dict[str, str]:
+    """The site's files, by path relative to its folder (the core writes them)."""
     site = site_data(campaign)
     env = environment()
     picture = map_picture(site.state, site.colours, f"{site.name} — week {site.week}")
-    (out / "players").mkdir(parents=True, exist_ok=True)
-    written: dict[Path, str] = {
-        out / "index.html": env.get_template("index.html").render(
+    pages: dict[str, str] = {
+        "index.html": env.get_template("index.html").render(
             site=site, root="", m=picture, latest=[e for e in site.entries if e.battle][:LATEST]
         ),
-        out / "log.html": env.get_template("log.html").render(site=site, root=""),
-        out / "map.svg": map_svg(site, env),
-        out / "style.css": resources.files("cok.rulesets.clash_of_kings.site")
+        "log.html": env.get_template("log.html").render(site=site, root=""),
+        "map.svg": map_svg(site, env),
+        "style.css": resources.files("cok.rulesets.clash_of_kings.site")
         .joinpath("templates/style.css")
         .read_text(encoding="utf-8"),
     }
     for page in site.players:
-        written[out / "players" / f"{page.id}.html"] = env.get_template("player.html").render(
+        pages[f"players/{page.id}.html"] = env.get_template("player.html").render(
             site=site, root="../", p=page, chart=cp_chart(page.cp_by_week)
         )
-    for path, text in written.items():
-        path.write_text(text, encoding="utf-8")
-    return list(written)
+    return pages
