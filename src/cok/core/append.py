@@ -34,11 +34,15 @@ def stamp(path: Path) -> Stamp | None:
 
 
 def lock_path(path: Path) -> Path:
-    return path.with_name(f".{path.name}.lock")
+    """The lock beside the log itself: a symlinked log is locked beside what it points to, so
+    that two campaigns sharing one log through a link take the same lock."""
+    real = path.resolve() if path.is_symlink() else path
+    return real.with_name(f".{real.name}.lock")
 
 
 def journal_path(path: Path) -> Path:
-    return path.with_name(f".{path.name}.pending")
+    real = path.resolve() if path.is_symlink() else path
+    return real.with_name(f".{real.name}.pending")
 
 
 LOCK_TIMEOUT = 60.0

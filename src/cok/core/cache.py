@@ -23,24 +23,32 @@ from cok import __version__
 FORMAT = f"cok-cache 3 {__version__}"
 
 
-def cache_dir() -> Path:
-    """$COK_CACHE_DIR, else the user's cache folder (platformdirs)."""
+def cache_dir() -> Path | None:
+    """$COK_CACHE_DIR, else the user's cache folder (platformdirs); None when there is none
+    to be had (no home folder, a user the system cannot name): then no cache is used."""
     given = os.environ.get("COK_CACHE_DIR")
     if given:
         return Path(given)
-    from platformdirs import user_cache_dir
+    try:
+        from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("cok", appauthor=False))
+        return Path(user_cache_dir("cok", appauthor=False))
+    except Exception:  # platformdirs looks up the home folder, which may fail in many ways
+        return None
 
 
-def entry_file(folder: Path) -> Path:
-    """Where the campaign's cache entry is: one per campaign folder."""
+def entry_file(folder: Path) -> Path | None:
+    """Where the campaign's cache entry is: one per campaign folder (None: no cache)."""
+    found = cache_dir()
+    if found is None:
+        return None
     key = hashlib.blake2b(str(folder.resolve()).encode(), digest_size=12).hexdigest()
-    return cache_dir() / f"{key}.json"
+    return found / f"{key}.json"
 
 
-def rows_file(folder: Path, kind: str) -> Path:
-    return entry_file(folder).with_suffix(f".{kind}")
+def rows_file(folder: Path, kind: str) -> Path | None:
+    entry = entry_file(folder)
+    return None if entry is None else entry.with_suffix(f".{kind}")
 
 
 def _sum(data: bytes) -> bytes:
@@ -50,8 +58,11 @@ def _sum(data: bytes) -> bytes:
 def load_entry(folder: Path) -> dict[str, Any] | None:
     """The cached entry of this campaign, or None: missing, corrupt, another format or
     another folder's."""
+    path = entry_file(folder)
+    if path is None:
+        return None
     try:
-        data = entry_file(folder).read_bytes()
+        data = path.read_bytes()
         head, _, body = data.partition(b"\n")
         if head != _sum(body):
             return None
@@ -67,8 +78,10 @@ def save_entry(folder: Path, entry: dict[str, Any]) -> None:
     """Write the entry atomically (a temporary file, then a rename)."""
     entry = {**entry, "format": FORMAT, "folder": str(folder.resolve())}
     body = json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode()
-    with suppress(OSError):
-        _replace(entry_file(folder), _sum(body) + b"\n" + body)
+    path = entry_file(folder)
+    if path is not None:
+        with suppress(OSError):
+            _replace(path, _sum(body) + b"\n" + body)
 
 
 def _replace(target: Path, data: bytes) -> None:
@@ -93,12 +106,14 @@ def _lines(rows: list[Any]) -> bytes:
     return b"".join(out)
 
 
-def read_rows(path: Path, extent: Any) -> list[Any] | None:
+def read_rows(path: Path | None, extent: Any) -> list[Any] | None:
     """The rows in the first `extent` of a rows file (lines of JSON lists, each line with
     its checksum), every line checked; None when any is wrong."""
     if not (isinstance(extent, list) and len(extent) == 2 and all(isinstance(n, int) for n in extent)):
         return None
     count, size = extent
+    if path is None:
+        return None
     try:
         with open(path, "rb") as handle:
             data = handle.read(size)
@@ -124,9 +139,11 @@ def read_rows(path: Path, extent: Any) -> list[Any] | None:
     return [row for chunk in chunks for row in chunk]
 
 
-def write_rows(path: Path, rows: list[Any], after: Extent | None = None) -> Extent | None:
+def write_rows(path: Path | None, rows: list[Any], after: Extent | None = None) -> Extent | None:
     """Write the rows (a new file), or append them after `after` (the file's rows so far,
     cut back to that extent first). The new extent, or None when it cannot be written."""
+    if path is None:
+        return None
     data = _lines(rows)
     lines = data.count(b"\n")
     try:
@@ -149,8 +166,12 @@ def writing(folder: Path) -> Iterator[bool]:
     another command is writing now is simply not written by this one."""
     from filelock import FileLock, Timeout
 
+    entry = entry_file(folder)
+    if entry is None:
+        yield False
+        return
     try:
-        path = entry_file(folder).with_suffix(".lock")
+        path = entry.with_suffix(".lock")
         path.parent.mkdir(parents=True, exist_ok=True)
         lock = FileLock(path, timeout=0)
         lock.acquire()

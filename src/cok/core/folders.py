@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from cok.core.errors import Problem, Refused, display_path
@@ -41,14 +42,21 @@ def find_campaign(given: str | None, cwd: Path | None = None) -> Path:
 
 
 def read_bytes(path: Path, what: str) -> bytes:
-    """The file's bytes, or a clear refusal: missing, a folder, unreadable, too large."""
+    """The file's bytes, or a clear refusal: missing, a folder, not a regular file (a FIFO,
+    a device), unreadable, too large — each said before anything is read."""
     shown = display_path(path)
     try:
-        data = path.read_bytes()
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise Refused(Problem(shown, None, f"{what} is a folder, not a file"))
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused(Problem(shown, None, f"{what} is not a regular file (a pipe, a device or a socket)"))
+        if info.st_size > MAX_BYTES:
+            raise Refused(Problem(shown, None, f"{what} is larger than {MAX_BYTES // 2**20} MiB"))
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise Refused(Problem(shown, None, f"{what} not found")) from None
-    except IsADirectoryError:
-        raise Refused(Problem(shown, None, f"{what} is a folder, not a file")) from None
     except OSError as exc:
         raise Refused(Problem(shown, None, f"cannot read {what}: {exc.strerror}")) from None
     if len(data) > MAX_BYTES:

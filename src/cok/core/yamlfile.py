@@ -127,6 +127,7 @@ _Loader: Any = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
 _IMPLICIT = yaml.resolver.Resolver.yaml_implicit_resolvers
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
+MAX_DIGITS = 15  # no count in a campaign comes near; Python refuses to print past 4,300
 _NULL = "tag:yaml.org,2002:null"
 _BOOL = "tag:yaml.org,2002:bool"
 _LENIENT = {"tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"}  # `<<` and `=`: plain text to us
@@ -157,19 +158,26 @@ class _Builder:
             return value
         if tag == _NULL:
             return None
-        if tag == _INT:
-            try:
-                return int(value)
-            except ValueError:
-                pass
         if tag == _BOOL:
             return self.constructor.bool_values[value.lower()]
         if tag not in _PLAIN_TAGS:
             raise _Unsafe(_tag_message(tag), _line(event.start_mark))
-        made = self.constructor.construct_object(ScalarNode(tag, value, event.start_mark, event.end_mark))
+        shown = value if len(value) <= 30 else value[:27] + "…"
+        if tag == _INT and len(value.replace("_", "")) > MAX_DIGITS + 2:
+            raise _Unsafe(f"{shown} is too large a number (at most {MAX_DIGITS} digits)", _line(event.start_mark))
+        try:
+            made = int(value) if tag == _INT and value.lstrip("+-").isdigit() else self._construct(tag, value, event)
+        except (ValueError, OverflowError):
+            kind = {_INT: "number", "tag:yaml.org,2002:timestamp": "date"}.get(tag, "value")
+            raise _Unsafe(f"{shown} is not a valid {kind}", _line(event.start_mark)) from None
+        if isinstance(made, int) and not isinstance(made, bool) and abs(made) >= 10**MAX_DIGITS:
+            raise _Unsafe(f"{shown} is too large a number (at most {MAX_DIGITS} digits)", _line(event.start_mark))
         if isinstance(made, dt.date) and not isinstance(made, dt.datetime):
             return made.isoformat()
         return made
+
+    def _construct(self, tag: str, value: str, event: Any) -> Any:
+        return self.constructor.construct_object(ScalarNode(tag, value, event.start_mark, event.end_mark))
 
     def build(self, loader: Any, sink: Callable[[Any, int], None] | None = None) -> Any:
         scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
