@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import os
 import random
 import signal
@@ -9,6 +10,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from cok.core.append import journal_path, recover
 from cok.core.campaign import open_campaign
@@ -100,3 +104,57 @@ def test_readers_recover_a_left_journal_before_reading(campaign: Path) -> None:
     run = Cok(campaign)("check")
     assert run.exit_code == 0, run.stderr
     assert log.read_bytes() == b"- type: week\n"
+
+
+def _torn_append(campaign: Path) -> bytes:
+    """Leave the log as a killed append does: a journal, and half of its block written."""
+    log = campaign / "events.yaml"
+    before = log.read_bytes()
+    block = b"- type: week\n  limit: 99\n  id: torn000000\n"
+    journal_path(log).write_bytes(b"cok-pending %d %d\n" % (len(before), len(block)) + block)
+    with open(log, "ab") as handle:
+        handle.write(block[: len(block) // 2])
+    return before
+
+
+def _refuse_writes(monkeypatch: pytest.MonkeyPatch, *modes: str) -> None:
+    """The log as an immutable (or append-only) file: opening it in these modes is refused."""
+    real = builtins.open
+
+    def guarded(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if str(file).endswith("events.yaml") and mode in modes:
+            raise PermissionError(1, "Operation not permitted")
+        return real(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", guarded)
+
+
+def test_a_torn_append_that_cannot_be_cut_is_read_around_and_recording_waits(
+    campaign: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cok = Cok(campaign)
+    cok("join", "tim", "--faction", "martell")
+    _torn_append(campaign)
+    _refuse_writes(monkeypatch, "r+b", "ab")
+    for args in (("check", "--no-cache"), ("week", "--json"), ("log",), ("standings",)):
+        run = cok(*args)
+        assert run.exit_code == 0, (args, run.stderr)
+    assert '"points_limit": 20' in cok("week", "--json").stdout
+    run = cok("adjust", "tim", "1", "--reason", "x")
+    assert run.exit_code == 1
+    assert "cannot cut it" in run.stderr
+
+
+def test_an_append_the_file_system_refuses_writes_nothing_and_reading_goes_on(
+    campaign: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cok = Cok(campaign)
+    cok("join", "tim", "--faction", "martell")
+    before = (campaign / "events.yaml").read_bytes()
+    _refuse_writes(monkeypatch, "ab")
+    run = cok("adjust", "tim", "1", "--reason", "x")
+    assert run.exit_code == 1
+    assert "nothing was recorded: cannot append to the log (Operation not permitted)" in run.stderr
+    assert (campaign / "events.yaml").read_bytes() == before
+    assert not journal_path(campaign / "events.yaml").exists()
+    assert cok("check", "--no-cache").exit_code == 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,33 +68,51 @@ def locked(path: Path) -> Iterator[None]:
         ) from None
 
 
-def recover(path: Path) -> None:
-    """Finish what a killed append left: a journal names the log's size before the append
-    and the block being appended. A partial block is cut off (that command never reported
-    success); a complete one is kept. Call with the lock held."""
+def torn_at(path: Path) -> int | None:
+    """The log's size before an interrupted append, when a journal names a block of which the
+    log ends with only a part; None when there is no such journal."""
     journal = journal_path(path)
+    if not journal.exists():
+        return None
     try:
-        data = journal.read_bytes()
-    except FileNotFoundError:
-        return
-    header, _, block = data.partition(b"\n")
-    parts = header.split()
-    if len(parts) == 3 and parts[0] == b"cok-pending" and parts[1].isdigit() and int(parts[2] or 0) == len(block):
-        size = int(parts[1])
-        with open(path, "r+b") as handle:
+        header, _, block = journal.read_bytes().partition(b"\n")
+        kind, size_text, length = header.split()
+        size = int(size_text)
+        if kind != b"cok-pending" or int(length) != len(block):
+            return None
+        with open(path, "rb") as handle:
             handle.seek(size)
-            tail = handle.read()
-            if tail and tail != block and block.startswith(tail):
+            tail = handle.read(len(block) + 1)
+    except (OSError, ValueError):
+        return None
+    return size if tail and tail != block and block.startswith(tail) else None
+
+
+def recover(path: Path) -> int | None:
+    """Finish what a killed append left: a partial block is cut off (that command never
+    reported success), a complete one kept, and the journal removed. Call with the lock
+    held. When a partial block cannot be cut (the file is immutable or append-only), the
+    journal stays and the size to read the log to is returned: readers then read the log as
+    it was before the append, and recording is refused until it is mended."""
+    size = torn_at(path)
+    if size is not None:
+        try:
+            with open(path, "r+b") as handle:
                 handle.truncate(size)
                 handle.flush()
                 os.fsync(handle.fileno())
-    journal.unlink(missing_ok=True)
+        except OSError:
+            return size
+    with suppress(OSError):
+        journal_path(path).unlink(missing_ok=True)
+    return None
 
 
 def recover_if_needed(path: Path) -> None:
-    """Readers call this: only when a journal was left behind does it take the lock."""
+    """Readers call this first: only when a journal was left behind does it take the lock
+    (and where no lock can be made, a read-only folder, they read around the torn part)."""
     if journal_path(path).exists():
-        with locked(path):
+        with suppress(OSError), locked(path):
             recover(path)
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core import cache
 from cok.core import ruleset as registry
-from cok.core.append import recover_if_needed
+from cok.core.append import recover_if_needed, torn_at
 from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import EVENTS_FILE, SETTINGS_FILE, read_bytes
 from cok.core.position import Position, digest
@@ -129,7 +129,8 @@ def read(folder: Path, map_file: Path | None = None) -> Files:
         map_bytes = b""
     events_file = folder / EVENTS_FILE
     events = read_bytes(events_file, "event log") if events_file.exists() else b""
-    return Files(settings, map_file, map_bytes, events)
+    cut = torn_at(events_file)  # an interrupted append that could not be cut: read around it
+    return Files(settings, map_file, map_bytes, events if cut is None else events[:cut])
 
 
 def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:

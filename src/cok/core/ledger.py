@@ -10,7 +10,7 @@ from typing import Any
 
 from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, open_campaign, read, read_entries, set_up
-from cok.core.errors import RuleError
+from cok.core.errors import Problem, Refused, RuleError
 from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, fold, tell, told
 from cok.core.history import Voided
@@ -50,7 +50,15 @@ def record(campaign: Campaign, event: EventBase, *, dry_run: bool = False, use_c
     if dry_run:
         return _decide(campaign, event, written=False)
     with locked(campaign.events_file):
-        recover(campaign.events_file)
+        if recover(campaign.events_file) is not None:
+            raise Refused(
+                Problem(
+                    campaign.shown,
+                    None,
+                    "the log ends with part of an event an interrupted command was appending, and cok cannot cut "
+                    "it (the file is read-only, immutable or append-only): make it writable and run cok again",
+                )
+            )
         expected = stamp(campaign.events_file)  # before reading: a change after it is refused on append
         if not campaign.current():
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
