@@ -16,8 +16,10 @@ class Problem:
 
     def __str__(self) -> str:
         """`file:line: message` on one line, as `cok check` promises."""
+        from cok.core.text import for_terminal
+
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
-        return f"{where}: {' '.join(self.message.split())}"
+        return for_terminal(f"{where}: {' '.join(self.message.split())}", one_line=True)
 
 
 class Refused(Exception):

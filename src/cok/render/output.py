@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from cok.core.text import for_terminal
 from cok.render.views import Grid, Line, View
 
 
@@ -41,14 +42,14 @@ def show(*views: View | str) -> None:
 
 def _plain(view: View) -> str:
     if isinstance(view, Line):
-        return view.text + "\n"
+        return for_terminal(view.text) + "\n"
     return "\n".join(plain_grid(view)) + "\n"
 
 
 def plain_grid(grid: Grid) -> list[str]:
     """The table as aligned text: two spaces between columns, numbers to the right."""
     headers = [name for name, _ in grid.columns]
-    rows = [[cell.text for cell in row] for row in grid.rows]
+    rows = [[for_terminal(cell.text, one_line=True) for cell in row] for row in grid.rows]
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
 
     def line(cells: Iterable[str]) -> str:
@@ -58,10 +59,10 @@ def plain_grid(grid: Grid) -> list[str]:
         ]
         return "  ".join(parts).rstrip()
 
-    out = [grid.title, ""] if grid.title else []
+    out = [for_terminal(grid.title), ""] if grid.title else []
     out += [line(headers), line("-" * w for w in widths), *(line(r) for r in rows)]
     if grid.caption:
-        out += ["", grid.caption]
+        out += ["", for_terminal(grid.caption)]
     return out
 
 
@@ -76,19 +77,19 @@ def _rich(items: list[View]) -> None:
         if isinstance(item, Line):
             text = Text()
             for piece in item.pieces:
-                text.append(piece.text, style=piece.style or "")
+                text.append(for_terminal(piece.text), style=piece.style or "")
             console.print(text)
             continue
         table: Any = Table(
-            title=item.title,
+            title=for_terminal(item.title) if item.title else None,
             box=box.SIMPLE_HEAD,
             title_justify="left",
             title_style="bold",
-            caption=item.caption,
+            caption=for_terminal(item.caption) if item.caption else None,
             caption_justify="left",
         )
         for name, justify in item.columns:
             table.add_column(name, justify=justify)
         for row in item.rows:
-            table.add_row(*(Text(cell.text, style=cell.style or "") for cell in row))
+            table.add_row(*(Text(for_terminal(cell.text, one_line=True), style=cell.style or "") for cell in row))
         console.print(table)

@@ -8,6 +8,7 @@ from importlib import resources
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from cok.core.campaign import Campaign
+from cok.core.text import for_markup
 from cok.rulesets.clash_of_kings.site.views import MapPicture, SiteData, colours, cp_chart, map_picture, site_data
 
 LATEST = 10
@@ -21,6 +22,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=for_markup,
     )
 
 

@@ -1,0 +1,28 @@
+"""Text from the campaign's files made safe to show: a name may hold control characters,
+which must not reach a terminal (they are commands to it) nor an XML document (where they
+are not allowed at all, even escaped)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_TERMINAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_CELL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def for_terminal(text: str, *, one_line: bool = False) -> str:
+    """Control characters written as `\\x1b`; line breaks kept unless `one_line` (a cell)."""
+    return (_CELL if one_line else _TERMINAL).sub(_escape, text)
+
+
+def for_markup(value: Any) -> Any:
+    """A Jinja `finalize`: strings lose the characters HTML and XML cannot hold (shown as
+    U+FFFD); autoescaping then makes them text."""
+    return _XML.sub("\ufffd", value) if isinstance(value, str) else value
