@@ -8,13 +8,35 @@ ever rebuilt from them.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema
 
 PlayerId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_-]+$", min_length=1, max_length=64)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+#: When an event was recorded: an ISO-8601 date, or date and time (YAML's timestamps).
+AT_PATTERN = r"^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)? *([Zz]|[+-]\d{2}(:?\d{2})?)?)?$"
+
+
+def _iso(value: Any) -> Any:
+    """Only a date or a date and time as ISO-8601 writes it (no seconds since 1970), so that
+    the log's schema and its reader agree."""
+    if isinstance(value, dt.datetime) or value is None:
+        return value
+    if isinstance(value, str) and re.match(AT_PATTERN, value.strip()):
+        return value.strip()
+    raise ValueError("write it as an ISO-8601 date and time, like 2026-10-07T20:30:00Z")
+
+
+At = Annotated[
+    dt.datetime | None,
+    BeforeValidator(_iso),
+    WithJsonSchema({"anyOf": [{"type": "string", "pattern": AT_PATTERN}, {"type": "null"}]}),
+]
 
 
 class EventBase(BaseModel):
@@ -24,7 +46,7 @@ class EventBase(BaseModel):
 
     type: str
     id: Text | None = Field(default=None, description="Unique id (random, so merges stay unique).")
-    at: dt.datetime | None = Field(default=None, description="When it was recorded (ISO-8601).")
+    at: At = Field(default=None, description="When it was recorded (ISO-8601).")
     by: str | None = Field(default=None, description="Who recorded it.")
     note: str | None = Field(default=None, description="Free text.")
 

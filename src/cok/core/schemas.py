@@ -22,6 +22,7 @@ def schema(kind: str, ruleset: Ruleset) -> dict[str, Any]:
         found = ruleset.map_model.model_json_schema()
     elif kind == "campaign":
         found = ruleset.settings_model.model_json_schema()
+        found["properties"]["ruleset"] = {**found["properties"].get("ruleset", {}), "enum": [ruleset.id]}
     elif kind == "events":
         event: Any = Union[(*ruleset.events.values(), Void)]
         entries: Any = list[Annotated[event, Field(discriminator="type")]]
@@ -32,7 +33,22 @@ def schema(kind: str, ruleset: Ruleset) -> dict[str, Any]:
         found["title"] = f"{ruleset.title} event log"
     else:
         raise ValueError(kind)
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **found}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **_closed(found)}
+
+
+def _closed(node: Any) -> Any:
+    """Mappings keyed by a pattern (player ids: `vp: {tim: 7}`) take no other keys, as the
+    log reader refuses them: pydantic writes the pattern, not that."""
+    if isinstance(node, dict):
+        node = {k: _closed(v) for k, v in node.items()}
+        patterns = node.get("patternProperties")
+        if isinstance(patterns, dict) and len(patterns) == 1:
+            node["propertyNames"] = {**node.get("propertyNames", {}), "pattern": next(iter(patterns))}
+            node.setdefault("additionalProperties", False)
+        return node
+    if isinstance(node, list):
+        return [_closed(v) for v in node]
+    return node
 
 
 def modeline(kind: str) -> str:

@@ -14,14 +14,29 @@ from cok.core.yamlfile import YamlList, YamlMap, parse, read_text
 from cok.rulesets.clash_of_kings.geography import VALUE, Geography, Location, Route
 
 
+def _only_castles_have_a_bonus(schema: dict[str, Any]) -> None:
+    schema["if"] = {"properties": {"kind": {"not": {"const": "castle"}}}}
+    schema["then"] = {"not": {"required": ["bonus"]}}
+
+
+def _one_or_many(schema: dict[str, Any]) -> None:
+    schema.pop("type", None)
+    schema.pop("items", None)
+    schema["anyOf"] = [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
+
+
 class LocationSpec(BaseModel):
     """One entry of `locations:` in a map file."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_only_castles_have_a_bonus)
 
     name: str = Field(min_length=1, description="The location's name, as the log spells it.")
-    kind: str = Field(description="castle | fort | village | region")
-    home: list[str] = Field(default_factory=list, description="Factions whose traditional seat this is.")
+    kind: str = Field(description="castle | fort | village | region", json_schema_extra={"enum": list(VALUE)})
+    home: list[str] = Field(
+        default_factory=list,
+        description="Factions whose traditional seat this is (one, or a list).",
+        json_schema_extra=_one_or_many,
+    )
     bonus: str | None = Field(default=None, description="The Castle Bonus text (castles only).")
     at: tuple[float, float] | None = Field(
         default=None, description="Position for drawn maps: [x, y], y grows downward."
