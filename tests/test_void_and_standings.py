@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from cok.rulesets.clash_of_kings.rules.scoring import standings
 
-from .conftest import holding, joins, play, replayed, tiny_map
+from .conftest import Cok, holding, joins, play, replayed, tiny_map
 
 GEO = tiny_map("A:castle B:fort C:village D:castle E:castle", "A-B B-C C-D")
 
@@ -96,3 +99,38 @@ def test_equal_totals_share_a_rank_and_are_listed_by_id() -> None:
     state.bonus["aaron"] = 1
     ranks = [(s.player.id, s.rank) for s in standings(state)]
     assert ranks == [("aaron", 1), ("matt", 2), ("tim", 2), ("zoe", 4)]
+
+
+HAND_WRITTEN = "- type: adjust\n  player: tim\n  cp: 2\n  reason: hosted\n"
+
+
+def _hand_written_twins(cok: Cok, campaign: Path) -> list[dict[str, object]]:
+    cok("join", "tim", "--faction", "martell")
+    with open(campaign / "events.yaml", "a") as handle:
+        handle.write(HAND_WRITTEN + HAND_WRITTEN)
+    return json.loads(cok("log", "--json").stdout)["events"]
+
+
+def test_an_event_written_without_an_id_is_voided_by_the_reference_cok_log_shows(cok: Cok, campaign: Path) -> None:
+    rows = _hand_written_twins(cok, campaign)
+    first, second = rows[1]["ref"], rows[2]["ref"]
+    assert first.startswith("=") and second == f"{first}#2"
+    assert first in cok("log").stdout
+    assert cok("void", second, "--reason", "counted twice").exit_code == 0
+    assert json.loads(cok("standings", "--json").stdout)["players"][0]["bonus_cp"] == 2
+    assert cok("check").exit_code == 0
+
+
+def test_void_at_a_line_cancels_the_event_that_starts_there(cok: Cok, campaign: Path) -> None:
+    rows = _hand_written_twins(cok, campaign)
+    run = cok("void", f"@{rows[1]['line']}", "--reason", "typed in by mistake")
+    assert run.exit_code == 0, run.stderr
+    assert f"voided {rows[1]['ref']}" in run.stdout
+    assert json.loads(cok("standings", "--json").stdout)["players"][0]["bonus_cp"] == 2
+
+
+def test_void_at_a_line_where_no_event_starts_says_where_events_start(cok: Cok, campaign: Path) -> None:
+    rows = _hand_written_twins(cok, campaign)
+    run = cok("void", f"@{rows[1]['line'] + 1}", "--reason", "x")
+    assert run.exit_code == 1
+    assert f"events start on lines {rows[0]['line']}, {rows[1]['line']}, {rows[2]['line']}" in run.stderr

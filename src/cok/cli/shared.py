@@ -4,7 +4,7 @@ git-setup and the merge driver. Each asks the campaign's ruleset for what is the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,6 +21,9 @@ from cok.cli.options import (
 )
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.folders import find_campaign
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
 
 app = typer.Typer()
 
@@ -95,6 +98,7 @@ def log(
                     {
                         "line": t.line,
                         "id": t.id,
+                        "ref": t.ref,
                         "type": t.type,
                         "summary": t.text,
                         "voided": t.voided,
@@ -105,26 +109,37 @@ def log(
             }
         )
         return
-    from cok.render.output import show
+    from cok.render.output import at_terminal, show
     from cok.render.views import Cell, Line
 
     lines = [
         Line(
             (
-                Cell(f"{t.id or '-':>12}  ", "dim"),
+                Cell(f"{t.ref or '-':>13}  ", "dim"),
                 Cell(t.text, "strike dim" if t.voided else None),
                 Cell("  (voided)" if t.voided else "", "yellow"),
             )
         )
         for t in history
     ]
-    show(*lines) if lines else show("nothing recorded yet")
+    if not lines:
+        show("nothing recorded yet")
+        return
+    if at_terminal():
+        hint = "Cancel one with `cok void ID`: `=…` names an event written without an id, and `@LINE` works too."
+        lines.append(Line.of(hint, "dim"))
+    show(*lines)
 
 
 @app.command()
 @refusals
 def void(
-    event_id: Annotated[str, typer.Argument(metavar="ID", help="The id of the event to cancel (see `cok log`).")],
+    event_id: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID", help="The event to cancel: its id or `=…` reference (see `cok log`), or @LINE in events.yaml."
+        ),
+    ],
     reason: ReasonOpt,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
@@ -140,13 +155,28 @@ def void(
     from cok.core.events import Void
 
     found = open_valid(campaign, no_cache)
+    target = _by_line(found, event_id) if event_id.startswith("@") else event_id
     record_and_show(
         found,
-        lambda _: Void(target=event_id, reason=reason, note=note),
+        lambda _: Void(target=target, reason=reason, note=note),
         dry_run=dry_run,
         as_json=as_json,
         no_cache=no_cache,
     )
+
+
+def _by_line(found: Campaign, typed: str) -> str:
+    """The reference of the event that starts on a line of the log (`@39`)."""
+    line = typed[1:]
+    if not line.isdigit():
+        raise RuleError(f"{typed!r}: write @ and a line number of events.yaml, like @39")
+    for told in found.history():
+        if told.line == int(line) and told.ref:
+            return told.ref
+    starts = [t.line for t in found.history()]
+    near = [n for n in starts if abs(n - int(line)) <= 10]
+    hint = f"; events start on lines {', '.join(map(str, near))}" if near else ""
+    raise RuleError(f"no event starts on line {line} of {found.shown}{hint}")
 
 
 @app.command("check")

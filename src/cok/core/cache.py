@@ -20,7 +20,7 @@ from typing import Any
 
 from cok import __version__
 
-FORMAT = f"cok-cache 3 {__version__}"
+FORMAT = f"cok-cache 4 {__version__}"
 
 
 def cache_dir() -> Path | None:

@@ -209,8 +209,8 @@ def _extend(campaign: Campaign, events: bytes) -> Campaign | None:
         return None
     if log.problems or (log.entries and log.position.item_column != old.item_column):
         return None
-    if any(isinstance(entry.event, Void) for entry in log.entries):
-        return None
+    if any(isinstance(entry.event, Void) or entry.event.id is None for entry in log.entries):
+        return None  # a void changes the past; an event without id is named by its twins before it
     ids = campaign.ids()
     done = fold(campaign.ruleset, log.entries, campaign.state, campaign.shown, known=ids)
     if done.problems:
@@ -361,8 +361,8 @@ def save_campaign(
 def _told(row: list[Any]) -> Told:
     from cok.core.history import Told
 
-    line, event_id, kind, text, voided, players, event = row
-    return Told(int(line), event_id, str(kind), str(text), bool(voided), tuple(players), dict(event))
+    line, event_id, ref, kind, text, voided, players, event = row
+    return Told(int(line), event_id, ref, str(kind), str(text), bool(voided), tuple(players), dict(event))
 
 
 def _id_rows(ids: dict[str, int]) -> list[Any]:
@@ -370,4 +370,4 @@ def _id_rows(ids: dict[str, int]) -> list[Any]:
 
 
 def _history_rows(history: list[Told]) -> list[Any]:
-    return [[t.line, t.id, t.type, t.text, t.voided, list(t.players), t.event] for t in history]
+    return [[t.line, t.id, t.ref, t.type, t.text, t.voided, list(t.players), t.event] for t in history]

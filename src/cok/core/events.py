@@ -8,6 +8,8 @@ ever rebuilt from them.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -57,6 +59,13 @@ class Void(EventBase):
     type: Literal["void"] = "void"
     target: Text
     reason: Text
+
+
+def content_ref(event: EventBase) -> str:
+    """How a void names an event written by hand without an `id`: `=` and a digest of its
+    fields, which stays the same wherever a merge moves the event."""
+    fields = json.dumps(event.model_dump(mode="json", exclude_none=True), sort_keys=True, ensure_ascii=False)
+    return "=" + hashlib.sha256(fields.encode()).hexdigest()[:12]
 
 
 @dataclass(frozen=True)

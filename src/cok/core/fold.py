@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cok.core.errors import Problem, RuleError
-from cok.core.events import Entry, Void
+from cok.core.events import Entry, Void, content_ref
 from cok.core.history import Told, Voided
 
 if TYPE_CHECKING:
@@ -32,13 +32,31 @@ class Folded:
     voided: dict[str, Entry] = field(default_factory=dict)  # id -> the void that voided it
 
 
-def voids(entries: Sequence[Entry], shown: str, known: Mapping[str, int]) -> tuple[dict[str, Entry], list[Problem]]:
-    """Which events are voided, and by which void; problems with ids and voids. `known`:
-    the ids (and lines) of the events before these entries."""
+def refs(entries: Sequence[Entry]) -> list[str]:
+    """How a void names each event: its id, else `=digest` of its fields (`#2`, `#3` … for
+    identical twins, in log order)."""
+    out = []
+    twins: dict[str, int] = {}
+    for entry in entries:
+        event = entry.event
+        if event.id is not None:
+            out.append(event.id)
+            continue
+        ref = content_ref(event)
+        twins[ref] = twins.get(ref, 0) + 1
+        out.append(ref if twins[ref] == 1 else f"{ref}#{twins[ref]}")
+    return out
+
+
+def voids(
+    entries: Sequence[Entry], shown: str, known: Mapping[str, int], named: Sequence[str]
+) -> tuple[dict[str, Entry], list[Problem]]:
+    """Which events are voided (by the name `refs` gives them), and by which void; problems
+    with ids and voids. `known`: the ids (and lines) of the events before these entries."""
     seen: dict[str, Entry] = {}
     voided: dict[str, Entry] = {}
     problems: list[Problem] = []
-    for entry in entries:
+    for entry, ref in zip(entries, named, strict=True):
         event = entry.event
         if isinstance(event, Void):
             target = seen.get(event.target)
@@ -61,6 +79,8 @@ def voids(entries: Sequence[Entry], shown: str, known: Mapping[str, int]) -> tup
                 )
             else:
                 seen[event.id] = entry
+        else:
+            seen[ref] = entry
     return voided, problems
 
 
@@ -76,13 +96,14 @@ def fold(
     """Apply every entry to `state` in order (it changes in place). `known`: the ids of the
     events already folded into `state`, when these entries continue a log. Without
     `telling`, no history is written (the merge driver only needs the problems)."""
-    voided, problems = voids(entries, shown, known or {})
+    named = refs(entries)
+    voided, problems = voids(entries, shown, known or {}, named)
     done = Folded(state, problems, voided=voided)
-    for entry in entries:
+    for entry, ref in zip(entries, named, strict=True):
         event = entry.event
         if event.id is not None and event.id not in done.ids:
             done.ids[event.id] = entry.line or 0
-        is_voided = event.id is not None and event.id in voided
+        is_voided = ref in voided
         if is_voided:
             text = ruleset.untold(state, event)
         elif isinstance(event, Void):
@@ -95,7 +116,7 @@ def fold(
                 continue
             text = tell(ruleset, state, outcome) if telling else ""
         if telling:
-            done.history.append(told(ruleset, entry, text, is_voided))
+            done.history.append(told(ruleset, entry, text, is_voided, ref))
     done.problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return done
 
@@ -107,11 +128,12 @@ def tell(ruleset: Ruleset, state: Any, outcome: Any) -> str:
     return ruleset.tell(state, outcome)
 
 
-def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False) -> Told:
+def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: str | None = None) -> Told:
     event = entry.event
     return Told(
         entry.line or 0,
         event.id,
+        ref or event.id,
         event.type,
         text,
         voided,

@@ -23,6 +23,7 @@ class Told:
 
     line: int
     id: str | None
+    ref: str | None  # how `cok void` names it: the id, or `=digest` for an event without one
     type: str
     text: str
     voided: bool
