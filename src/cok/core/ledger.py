@@ -79,16 +79,25 @@ def _decide(campaign: Campaign, event: EventBase, *, written: bool) -> Recorded:
     campaign.valid()
     ruleset = campaign.ruleset
     before = ruleset.tally(campaign.state)
+    if event.id is not None:
+        ids = campaign.ids()
+        if event.id in ids:
+            raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")
     event = with_metadata(event, recorder())
-    ids = campaign.ids()
-    if event.id in ids:
-        raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")
+    while event.id is not None and _mentioned(campaign, event.id):  # a fresh random id: one in 2^48
+        event = with_metadata(event.model_copy(update={"id": None}), event.by)
     if isinstance(event, Void):
         outcome: Any = Voided(event.target, event.reason)
         campaign.state = _without(campaign, event).state
     else:
         outcome = ruleset.apply(campaign.state, event)
     return Recorded(campaign, event, outcome, tell(ruleset, campaign.state, outcome), before, written)
+
+
+def _mentioned(campaign: Campaign, event_id: str) -> bool:
+    """Whether the log holds the text of this id anywhere (a cheap, cautious test for a
+    fresh id: it never loads the id index)."""
+    return event_id.encode() in campaign.events_file.read_bytes()
 
 
 def _without(campaign: Campaign, void: Void) -> Folded:
@@ -117,9 +126,9 @@ def _grown(done: Recorded, use_cache: bool) -> None:
         if use_cache:
             open_campaign(campaign.folder)  # a void changes the past: the cache is rebuilt
         return
-    ids = campaign.ids()
     assert done.event.id is not None
-    ids[done.event.id] = line
+    if campaign._ids is not None:
+        campaign._ids[done.event.id] = line
     entry = Entry(done.event, line)
     row = told(campaign.ruleset, entry, done.text)
     if campaign._history is not None:

@@ -32,11 +32,11 @@ def encode(value: Any) -> Any:
         return {"t": [encode(v) for v in value]}
     if isinstance(value, (set, frozenset)):
         tag = "f" if isinstance(value, frozenset) else "s"
-        if all(_flat(v) for v in value):
-            return {f"f{tag}": [list(v) if isinstance(v, tuple) else v for v in value]}
+        if all(map(_flat, value)):
+            return {f"f{tag}": [_listed(v) for v in value]}
         return {tag: [encode(v) for v in value]}
     if isinstance(value, dict):
-        if all(_flat(k) and _flat(v) for k, v in value.items()):
+        if all(map(_flat, value)) and all(map(_flat, value.values())):
             return {"fd": [[_listed(k), _listed(v)] for k, v in value.items()]}
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -45,16 +45,17 @@ def encode(value: Any) -> Any:
     raise TypeError(f"cannot keep a {type(value).__name__} in the cache")
 
 
-_SCALARS = (type(None), bool, int, float, str)
+_SCALARS = frozenset({type(None), bool, int, float, str})
 
 
 def _flat(value: Any) -> bool:
-    """A scalar, or a tuple of scalars."""
-    return isinstance(value, _SCALARS) or (isinstance(value, tuple) and all(isinstance(v, _SCALARS) for v in value))
+    """A scalar, or a tuple of scalars (exact types: a long state has many, checked fast)."""
+    kind = type(value)
+    return kind in _SCALARS or (kind is tuple and all(type(v) in _SCALARS for v in value))
 
 
 def _listed(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
+    return list(value) if type(value) is tuple else value
 
 
 class Decoder:
