@@ -55,6 +55,16 @@ def _sum(data: bytes) -> bytes:
     return hashlib.sha256(data).hexdigest().encode()
 
 
+def entry_version(folder: Path) -> tuple[int, int, int] | None:
+    """Which write of the entry is there now (every write is a new file: a new inode)."""
+    path = entry_file(folder)
+    try:
+        info = path.stat() if path is not None else None
+    except OSError:
+        return None
+    return None if info is None else (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
 def load_entry(folder: Path) -> dict[str, Any] | None:
     """The cached entry of this campaign, or None: missing, corrupt, another format or
     another folder's."""

@@ -56,6 +56,7 @@ class Campaign:
     _ids: dict[str, int] | None = None
     _history: list[Told] | None = None
     _extents: dict[str, Any] = field(default_factory=dict)  # the cache's rows: kind -> extent
+    _version: tuple[int, int, int] | None = None  # which write of the cache entry this came from
 
     @property
     def events_file(self) -> Path:
@@ -102,10 +103,10 @@ class Campaign:
         ) == self.position.digest
 
     def save(
-        self, *, new_ids: dict[str, int] | None = None, new_history: list[Told] | None = None, after: str | None = None
+        self, *, new_ids: dict[str, int] | None = None, new_history: list[Told] | None = None, grown: bool = False
     ) -> None:
         """Keep the campaign in the cache (see `save_campaign`)."""
-        save_campaign(self, new_ids=new_ids, new_history=new_history, after=after)
+        save_campaign(self, new_ids=new_ids, new_history=new_history, grown=grown)
 
     def require(self, ruleset_id: str, how: str) -> Campaign:
         """Refuse a command of another game: `how` says how this campaign's commands start."""
@@ -141,9 +142,10 @@ def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     recover_if_needed(folder / EVENTS_FILE)
     files = read(folder)
     if use_cache:
+        version = cache.entry_version(folder)  # before reading: a write after it is seen
         entry = cache.load_entry(folder)
         if entry is not None:
-            found = _reuse(folder, entry, files)
+            found = _reuse(folder, entry, files, version)
             if found is not None:
                 return found
     with _bulk():
@@ -153,7 +155,7 @@ def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     return campaign
 
 
-def _reuse(folder: Path, entry: dict[str, Any], files: Files) -> Campaign | None:
+def _reuse(folder: Path, entry: dict[str, Any], files: Files, version: tuple[int, int, int] | None) -> Campaign | None:
     """The cached campaign when the settings and map are unchanged and the log is the same
     or only grew (then its new events are replayed); None when anything else changed."""
     from cok.core.plain import Decoder, Unreadable
@@ -183,6 +185,7 @@ def _reuse(folder: Path, entry: dict[str, Any], files: Files) -> Campaign | None
             folder, ruleset, str(entry["name"]), map_file, state, position, (entry["settings"], entry["map"])
         )
         campaign._extents = extents
+        campaign._version = version
     except (KeyError, TypeError, ValueError, IndexError, OSError, Unreadable):
         return None
     if len(files.events) == position.size:
@@ -215,10 +218,9 @@ def _extend(campaign: Campaign, events: bytes) -> Campaign | None:
     done = fold(campaign.ruleset, log.entries, campaign.state, campaign.shown, known=ids)
     if done.problems:
         return None
-    previous = old.digest
     campaign.position = Position.of(events, old.item_column)
     campaign._ids = {**ids, **done.ids}
-    campaign.save(new_ids=done.ids, new_history=done.history, after=previous)
+    campaign.save(new_ids=done.ids, new_history=done.history, grown=True)
     return campaign
 
 
@@ -302,10 +304,11 @@ def save_campaign(
     *,
     new_ids: dict[str, int] | None = None,
     new_history: list[Told] | None = None,
-    after: str | None = None,
+    grown: bool = False,
 ) -> None:
-    """Keep the campaign in the cache (never one with problems). With `after` (the log's
-    digest the cache held), only the new rows are appended, if the cache still holds that."""
+    """Keep the campaign in the cache (never one with problems). When the log only `grown`,
+    only the new rows are appended — if the entry is still the write this campaign was read
+    from (another command may have written since: then this one writes nothing)."""
     if campaign.problems:
         return
     from cok.core.plain import encode
@@ -315,13 +318,12 @@ def save_campaign(
         if not held:
             return
         extents: dict[str, Any] = {}
-        if after is not None:
-            entry = cache.load_entry(folder)
-            if entry is None or entry.get("log", {}).get("digest") != after:
+        if grown:  # only if the entry is still the one this campaign was read from
+            if campaign._version is None or cache.entry_version(folder) != campaign._version:
                 return
             for kind, rows in (("ids", _id_rows(new_ids or {})), ("history", _history_rows(new_history or []))):
                 old = campaign._extents.get(kind)
-                if old is None or old != entry.get(kind):
+                if old is None:
                     return
                 extents[kind] = cache.write_rows(cache.rows_file(folder, kind), rows, (old[0], old[1]))
         else:
@@ -356,6 +358,7 @@ def save_campaign(
                 **campaign._extents,
             },
         )
+        campaign._version = cache.entry_version(folder)
 
 
 def _told(row: list[Any]) -> Told:

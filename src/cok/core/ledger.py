@@ -134,4 +134,4 @@ def _grown(done: Recorded, use_cache: bool) -> None:
     if campaign._history is not None:
         campaign._history.append(row)
     if use_cache and old.empty_flow is None:
-        campaign.save(new_ids={done.event.id: line}, new_history=[row], after=old.digest)
+        campaign.save(new_ids={done.event.id: line}, new_history=[row], grown=True)

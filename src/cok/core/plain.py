@@ -32,12 +32,12 @@ def encode(value: Any) -> Any:
         return {"t": [encode(v) for v in value]}
     if isinstance(value, (set, frozenset)):
         tag = "f" if isinstance(value, frozenset) else "s"
-        if all(map(_flat, value)):
-            return {f"f{tag}": [_listed(v) for v in value]}
+        if _all_flat(value):
+            return {f"f{tag}": list(value)}  # json writes the tuples as lists
         return {tag: [encode(v) for v in value]}
     if isinstance(value, dict):
-        if all(map(_flat, value)) and all(map(_flat, value.values())):
-            return {"fd": [[_listed(k), _listed(v)] for k, v in value.items()]}
+        if _all_flat(value) and _all_flat(value.values()):
+            return {"fd": list(value.items())}
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
@@ -48,14 +48,15 @@ def encode(value: Any) -> Any:
 _SCALARS = frozenset({type(None), bool, int, float, str})
 
 
-def _flat(value: Any) -> bool:
-    """A scalar, or a tuple of scalars (exact types: a long state has many, checked fast)."""
-    kind = type(value)
-    return kind in _SCALARS or (kind is tuple and all(type(v) in _SCALARS for v in value))
-
-
-def _listed(value: Any) -> Any:
-    return list(value) if type(value) is tuple else value
+def _all_flat(values: Iterable[Any]) -> bool:
+    """Every value a scalar or a tuple of scalars (by exact type, in two passes: a long
+    campaign's state holds tens of thousands of them)."""
+    kinds = {type(v) for v in values}
+    if kinds <= _SCALARS:
+        return True
+    if not kinds <= _SCALARS | {tuple}:
+        return False
+    return {type(x) for v in values if type(v) is tuple for x in v} <= _SCALARS
 
 
 class Decoder:
