@@ -67,7 +67,7 @@ def test_a_dataclass_is_built_by_its_constructor_so_derived_fields_are_recompute
         {"c": "Point", "v": {"x": 1, "y": 2, "z": 3}},  # a field the class does not have
         {"t": 5},  # a tag holding no list
         {"x": []},  # an unknown tag
-        {"fd": [[[1, [2]], 3]]},  # a flat value holding a list
+        {"fd": [2, [[1], [[2]]], -1, [3]]},  # a flat column holding a list
         {"t": [], "s": []},  # two tags
     ],
 )

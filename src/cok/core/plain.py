@@ -6,9 +6,10 @@ refused with `Unreadable`.
     list → [..]   tuple → {"t": [..]}   set → {"s": [..]}   frozenset → {"f": [..]}
     dict → {"d": [[k, v], ..]}   dataclass → {"c": "Name", "v": {field: value}}
 
-A set, frozenset or dict holding only flat values (scalars, and tuples of scalars, which
-are written as lists) is written as {"fs": ..}, {"ff": ..} or {"fd": [[k, v], ..]}: a long
-campaign's state is mostly such collections, and they are read back in one pass.
+A set, frozenset or dict holding only flat values — scalars, or tuples of scalars all of
+one length — is written by columns: {"fs": [n, columns]}, {"ff": ..}, {"fd": [n, keys, m,
+values]} (n, m: the tuples' length, or -1 for scalars, whose one column is the values
+themselves). A long campaign's state is mostly such collections, and zip reads them back.
 """
 
 from __future__ import annotations
@@ -32,12 +33,14 @@ def encode(value: Any) -> Any:
         return {"t": [encode(v) for v in value]}
     if isinstance(value, (set, frozenset)):
         tag = "f" if isinstance(value, frozenset) else "s"
-        if _all_flat(value):
-            return {f"f{tag}": list(value)}  # json writes the tuples as lists
+        shape = _shape(value)
+        if shape is not None:
+            return {f"f{tag}": [shape, _columns(value, shape)]}
         return {tag: [encode(v) for v in value]}
     if isinstance(value, dict):
-        if _all_flat(value) and _all_flat(value.values()):
-            return {"fd": list(value.items())}
+        keys, values = _shape(value), _shape(value.values())
+        if keys is not None and values is not None:
+            return {"fd": [keys, _columns(value, keys), values, _columns(value.values(), values)]}
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
@@ -48,15 +51,37 @@ def encode(value: Any) -> Any:
 _SCALARS = frozenset({type(None), bool, int, float, str})
 
 
-def _all_flat(values: Iterable[Any]) -> bool:
-    """Every value a scalar or a tuple of scalars (by exact type, in two passes: a long
-    campaign's state holds tens of thousands of them)."""
+def _shape(values: Iterable[Any]) -> int | None:
+    """-1 when every value is a scalar, n when every one is a tuple of n scalars (n > 0),
+    else None (checked by exact type, in whole passes: a long state holds many)."""
     kinds = {type(v) for v in values}
     if kinds <= _SCALARS:
-        return True
-    if not kinds <= _SCALARS | {tuple}:
-        return False
-    return {type(x) for v in values if type(v) is tuple for x in v} <= _SCALARS
+        return -1
+    if kinds != {tuple}:
+        return None
+    lengths = {len(v) for v in values}
+    if len(lengths) != 1 or not {type(x) for v in values for x in v} <= _SCALARS:
+        return None
+    return lengths.pop() or None
+
+
+def _columns(values: Iterable[Any], shape: int) -> list[Any]:
+    return list(values) if shape == -1 else [list(column) for column in zip(*values, strict=True)]
+
+
+def _rows(shape: Any, data: Any) -> list[Any]:
+    """The values back from `_columns`: scalars, or tuples zipped from the columns."""
+    if shape == -1 and type(data) is list and {type(v) for v in data} <= _SCALARS:
+        return data
+    if (
+        type(shape) is int
+        and shape > 0
+        and type(data) is list
+        and len(data) == shape
+        and all(type(column) is list and {type(v) for v in column} <= _SCALARS for column in data)
+    ):
+        return list(zip(*data, strict=True))
+    raise Unreadable("not a column of flat values")
 
 
 class Decoder:
@@ -88,12 +113,11 @@ class Decoder:
             raise Unreadable("a tagged value must hold a list")
         if tag == "d":
             return {self._decode(k): self._decode(v) for k, v in items}
-        if tag == "fd":  # lists were tuples; a list inside one is unhashable: Unreadable
-            return {(tuple(k) if type(k) is list else k): (tuple(v) if type(v) is list else v) for k, v in items}
-        if tag == "fs":
-            return {tuple(v) if type(v) is list else v for v in items}
-        if tag == "ff":
-            return frozenset(tuple(v) if type(v) is list else v for v in items)
+        if tag == "fd" and len(items) == 4:
+            return dict(zip(_rows(items[0], items[1]), _rows(items[2], items[3]), strict=True))
+        if tag in ("fs", "ff") and len(items) == 2:
+            rows = _rows(items[0], items[1])
+            return set(rows) if tag == "fs" else frozenset(rows)
         decoded = [self._decode(v) for v in items]
         if tag == "t":
             return tuple(decoded)
