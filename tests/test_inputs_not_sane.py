@@ -106,3 +106,12 @@ def test_without_a_home_folder_or_a_user_name_commands_run_without_the_cache(cam
         )
         assert run.returncode == 0, run.stderr
         assert "internal error" not in run.stderr
+
+
+def test_what_the_machine_refuses_is_said_plainly_never_as_an_internal_error(tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    run = subprocess.run([*COK, "init", str(afile / "campaign")], capture_output=True, text=True, check=False)
+    assert run.returncode == 1
+    assert "internal error" not in run.stderr and "Traceback" not in run.stderr
+    assert "Not a directory" in run.stderr and str(afile) in run.stderr

@@ -99,6 +99,10 @@ def main() -> None:
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
+    except OSError as error:  # the machine said no (a full disk, a permission, a missing folder)
+        where = f" ({error.filename})" if error.filename else ""
+        typer.echo(f"cok: {error.strerror or error}{where}", err=True)
+        sys.exit(1)
     except Exception as error:  # a bug: say so plainly, without a traceback
         if os.environ.get("COK_DEBUG"):
             raise
