@@ -190,3 +190,13 @@ def test_a_side_that_is_not_a_log_leaves_conflict_markers(tmp_path: Path) -> Non
     assert run_driver(base, ours, theirs, None) == 1
     text = ours.read_text()
     assert text.startswith("<<<<<<< this branch\n") and "=======\n" in text and text.endswith(">>>>>>> other branch\n")
+
+
+def test_an_event_without_at_stays_before_its_own_branchs_later_events() -> None:
+    by_hand = "- type: adjust\n  player: tim\n  cp: 1\n  reason: by hand\n"
+    later = block("week", "x", "2026-01-05T00:00:00Z")
+    theirs = block("week", "y", "2026-01-03T00:00:00Z")
+    merged = merge_logs(BASE, BASE + by_hand + later, BASE + theirs, None)
+    assert merged.clean
+    assert merged.text.index(by_hand) < merged.text.index(later)
+    assert merged.text.index(theirs) < merged.text.index(later)

@@ -4,7 +4,10 @@ writes into YAML reads back as the same value."""
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
+
+import pytest
 
 from cok.core.publish import MANIFEST
 
@@ -89,3 +92,24 @@ def test_a_name_with_line_breaks_reads_back_as_the_same_name_and_writes_no_event
     assert cok("log", "--json").stdout.strip() == '{\n  "events": []\n}'
     assert cok("check").exit_code == 0
     assert cok("week", "--json").stdout.count('"campaign": "War\\n- type: week\\n#"') == 1
+
+
+def test_a_page_that_cannot_be_written_leaves_the_old_one_whole(
+    example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cok.core.publish as publish
+
+    out = tmp_path / "public"
+    cok = Cok(example)
+    assert cok("site", str(out)).exit_code == 0
+    before = (out / "index.html").read_text()
+
+    def full_disk(source: object, target: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(publish.os, "replace", full_disk)
+    run = cok("site", str(out))
+    assert run.exit_code == 1
+    assert "No space left on device" in run.stderr
+    assert (out / "index.html").read_text() == before
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
