@@ -36,8 +36,7 @@ class Files:
     """The campaign's three files as read, once, by this command."""
 
     settings: bytes
-    map_file: Path | None
-    map: bytes
+    map: bytes  # empty when the map's path was not known yet (it is named in the settings)
     events: bytes
 
 
@@ -131,7 +130,7 @@ def read(folder: Path, map_file: Path | None = None) -> Files:
     events_file = folder / EVENTS_FILE
     events = read_bytes(events_file, "event log") if events_file.exists() else b""
     cut = torn_at(events_file)  # an interrupted append that could not be cut: read around it
-    return Files(settings, map_file, map_bytes, events if cut is None else events[:cut])
+    return Files(settings, map_bytes, events if cut is None else events[:cut])
 
 
 def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
