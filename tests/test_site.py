@@ -50,7 +50,7 @@ def test_the_log_is_newest_first_in_the_words_of_cok_log(site: Path, example: Pa
     page = (site / "log.html").read_text()
     entries = re.findall(r"<li class=\"[^\"]*\">([^<]*)</li>", page)
     words = Cok(example)("log").stdout
-    assert entries[0] == "Tim +1 CP by the organiser: hosted the week 5 games: organiser bonus"
+    assert entries[0] == "week 5 — Tim +1 CP by the organiser: hosted the week 5 games: organiser bonus"
     for entry in entries[:5]:
         assert entry.replace("&#39;", "'") in words
     assert 'class="other voided"' in page

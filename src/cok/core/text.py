@@ -17,6 +17,11 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """`1 territory`, `3 territories`."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def for_terminal(text: str, *, one_line: bool = False) -> str:
     """Control characters written as `\\x1b`; line breaks kept unless `one_line` (a cell)."""
     return (_CELL if one_line else _TERMINAL).sub(_escape, text)

@@ -74,9 +74,10 @@ def locations_grid(state: State, names: list[str], title: str) -> Grid:
             ("CP", "right"),
             ("occupant", "left"),
             ("home", "left"),
-            ("bonus", "left"),
+            *([("bonus", "left")] if any(state.geo.locations[n].bonus for n in names) else []),
         ],
     )
+    bonuses = len(grid.columns) == 6
     for name in names:
         loc = state.geo.locations[name]
         occupant = state.holder.get(name)
@@ -86,8 +87,10 @@ def locations_grid(state: State, names: list[str], title: str) -> Grid:
             str(loc.value),
             Cell(state.players[occupant].name, "bold") if occupant else Cell("—", "dim"),
             ", ".join(loc.home),
-            loc.bonus or "",
+            *([loc.bonus or ""] if bonuses else []),
         )
+    if not any(loc.bonus for loc in state.geo.locations.values()):
+        grid.caption = "No castle has a bonus: an organiser adds one as `bonus: …` on a castle in the map file."
     return grid
 
 
@@ -112,11 +115,14 @@ def where_views(state: State, found: Where, who: dict[str, str], roll_off: bool 
         head = Line.of(
             f"{who[found.attacker]} attacks ({why}) and chooses where to fight {who[found.defender or '']}.", "bold"
         )
-    if found.attacker is None:
-        title = "Any location"
+    if found.attacker is None:  # the head line already says both fight as the Brotherhood
+        title = "Any location: nobody chooses"
     else:
-        title = f"If {who[found.attacker]} wins the roll-off" if roll_off else f"Where {who[found.attacker]} may attack"
-    return [head, locations_grid(state, found.locations or [], f"{title} — {STEP_WORDS[found.step or 'none']}")]
+        who_may = (
+            f"If {who[found.attacker]} wins the roll-off" if roll_off else f"Where {who[found.attacker]} may attack"
+        )
+        title = f"{who_may} — {STEP_WORDS[found.step or 'none']}"
+    return [head, locations_grid(state, found.locations or [], title)]
 
 
 def modes_grid(modes: list[Mode]) -> Grid:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cok.core.events import EventBase
-from cok.rulesets.clash_of_kings.events import Battle
+from cok.rulesets.clash_of_kings.events import Adjust, Battle, Join, Painting, Week
 from cok.rulesets.clash_of_kings.rules.outcomes import Adjusted, Fought, Joined, Painted, WeekStarted
 from cok.rulesets.clash_of_kings.rules.state import State
 
@@ -37,15 +37,25 @@ class Teller:
         if isinstance(outcome, Painted):
             return self.painting(outcome)
         if isinstance(outcome, Adjusted):
-            return f"{self.who(outcome.player)} {signed(outcome.cp)} CP by the organiser: {outcome.reason}"
+            who, cp = self.who(outcome.player), signed(outcome.cp)
+            return f"week {outcome.week} — {who} {cp} CP by the organiser: {outcome.reason}"
         return str(outcome)  # pragma: no cover
 
     def untold(self, event: EventBase) -> str:
         """An event the rules never applied (a voided one), told from its fields."""
         if isinstance(event, Battle):
-            return f"battle {self.who(event.players[0])} v {self.who(event.players[1])} at {event.location}"
-        fields = event.model_dump(exclude_defaults=True, exclude={"id", "at", "by", "note", "type"})
-        return f"{getattr(event, 'type', 'event')} " + ", ".join(f"{k} {v}" for k, v in fields.items())
+            won = f", won by {self.who(event.winner)}" if event.winner else ""
+            return f"battle {self.who(event.players[0])} v {self.who(event.players[1])} at {event.location}{won}"
+        if isinstance(event, Join):
+            held = event.castle or ", ".join(event.territories or []) or "their home castle"
+            return f"{self.who(event.player)} ({event.faction}) joins, holding {held}"
+        if isinstance(event, Week):
+            return "a new week begins" + (f" — points limit {event.limit}" if event.limit else "")
+        if isinstance(event, Adjust):
+            return f"{self.who(event.player)} {signed(event.cp)} CP by the organiser: {event.reason}"
+        if isinstance(event, Painting):
+            return f"{self.who(event.player)} painting" + (f" (week {event.week})" if event.week else "")
+        return event.type  # pragma: no cover - every Clash of Kings event is told above
 
     def battle(self, f: Fought) -> str:
         a, b = f.players
@@ -59,7 +69,8 @@ class Teller:
         how = self.decided(f)
         if how:
             head += f" {how}"
-        return f"{head}; {self.occupation(f)}"
+        ruling = f" (organiser's ruling: {f.override})" if f.override else ""
+        return f"{head}{ruling}; {self.occupation(f)}"
 
     def decided(self, f: Fought) -> str:
         if f.won_by == "result":

@@ -34,7 +34,7 @@ def decide(state: State, event: AnyEvent) -> Outcome:
     if isinstance(event, Adjust):
         if event.player not in state.players:
             raise RuleError(f"unknown player {event.player!r}{did_you_mean(event.player, state.players)}")
-        return Adjusted(event.player, event.cp, event.reason)
+        return Adjusted(event.player, event.cp, event.reason, state.week)
     raise RuleError(f"unknown event {event!r}")  # pragma: no cover
 
 

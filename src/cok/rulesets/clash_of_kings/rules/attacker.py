@@ -6,6 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from cok.core.errors import RuleError
+from cok.core.text import counted
 from cok.rulesets.clash_of_kings.rules.state import State
 
 
@@ -52,7 +53,8 @@ def choose_attacker(
         fewer, more = (a, b) if na < nb else (b, a)
         if given is not None and given != fewer:
             raise RuleError(
-                f"{fewer} holds {min(na, nb)} territories and {more} holds {max(na, nb)}: "
+                f"{fewer} holds {counted(min(na, nb), 'territory', 'territories')} and {more} holds "
+                f"{counted(max(na, nb), 'territory', 'territories')}: "
                 f"the player with fewer territories, {fewer}, is the attacker"
             )
         return Attack(fewer, more, "fewer-territories")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cok.core.errors import ChoiceNeeded, NumbersNeeded, RuleError
 from cok.core.names import NameIndex, did_you_mean
+from cok.core.text import counted
 from cok.rulesets.clash_of_kings.events import Battle
 from cok.rulesets.clash_of_kings.geography import CASTLE_CAP
 from cok.rulesets.clash_of_kings.rules.attacker import as_brotherhood
@@ -47,7 +48,7 @@ def decide_battle(state: State, event: Battle) -> Fought:
     found = where(state, a, b, brotherhood, event.attacker)
     if found.decided_by == "roll-needed":
         raise ChoiceNeeded(
-            f"{a} and {b} hold {len(state.territories(a))} territories each: they roll off, "
+            f"{a} and {b} hold {counted(len(state.territories(a)), 'territory', 'territories')} each: they roll off, "
             "and the battle must name the `attacker` (the roll's winner)",
             "attacker",
             [a, b],

@@ -84,6 +84,7 @@ class Adjusted:
     player: str
     cp: int
     reason: str
+    week: int = 1
 
 
 Outcome = Joined | WeekStarted | Fought | Painted | Adjusted
