@@ -77,7 +77,6 @@ def test_dry_run_writes_nothing_but_shows_the_change(cok: Cok, campaign: Path) -
         (["paint", "tim", "--fully-painted"], "tim has no battle recorded in week 1"),
         (["paint", "tim", "--commissioned", "tim"], "not your own"),
         (["join", "tim", "--faction", "stark"], "tim has already joined"),
-        (["join", "Rob", "--faction", "stark"], "player ids are lowercase"),
         (["join", "rob", "--faction", "martell"], "the home of martell, Sunspear, is held by tim"),
         (["void", "nope", "--reason", "x"], "no earlier event has the id 'nope'"),
         (["adjust", "zed", "2", "--reason", "x"], "unknown player 'zed'"),
@@ -434,3 +433,24 @@ def test_join_with_three_territories_once_every_castle_is_held(cok: Cok, campaig
     assert run.exit_code == 0, run.stderr
     assert "holding Moat Cailin, Barrowton, Torrhen's Square" in run.stdout
     assert "territories: [Moat Cailin, Barrowton, Torrhen's Square]" in (campaign / "events.yaml").read_text()
+
+
+def test_a_bad_option_value_exits_2_in_one_style(cok: Cok, campaign: Path) -> None:
+    setup_two(cok)
+    before = snapshot(campaign)
+    for args in (
+        ("battle", "tim", "matt", "--at", "Tarth", "--winner", "tim", "--points", "-5"),
+        ("battle", "tim", "matt", "--at", "Tarth", "--winner", "tim", "--week", "0"),
+        ("paint", "tim", "--units", "-1"),
+        ("join", "Carl", "--faction", "stark"),
+    ):
+        run = cok(*args)
+        assert run.exit_code == 2, (args, run.stderr)
+    assert snapshot(campaign) == before
+
+
+def test_map_svg_dash_writes_the_picture_to_stdout(cok: Cok, campaign: Path) -> None:
+    run = cok("map", "--svg", "-")
+    assert run.exit_code == 0
+    assert run.stdout.startswith("<?xml") and "</svg>" in run.stdout
+    assert not (campaign / "-").exists()

@@ -249,7 +249,7 @@ def site(
 @app.command("map")
 @refusals
 def map_(
-    svg: Annotated[Path, typer.Option("--svg", metavar="FILE", help="Write the map picture to FILE.")],
+    svg: Annotated[Path, typer.Option("--svg", metavar="FILE", help="Write the map picture to FILE (- for stdout).")],
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
     force: Annotated[bool, typer.Option("--force", help="Replace FILE even when cok did not draw it.")] = False,
@@ -262,6 +262,11 @@ def map_(
     from cok.render.output import show
 
     found = open_valid(campaign, no_cache)
+    if str(svg) == "-":
+        from cok.render.output import write
+
+        write(found.ruleset.map_svg(found))
+        return
     write_svg(svg, found.ruleset.map_svg(found), force=force)
     show(f"Wrote the map to {svg}")
 

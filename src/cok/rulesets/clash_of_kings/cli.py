@@ -89,7 +89,9 @@ def join(
     opened = _open(campaign, no_cache)
     state = opened.state
     if player != player.lower():
-        raise RuleError(f"player ids are lowercase: use {player.lower()!r} (and --name {player!r})")
+        raise typer.BadParameter(
+            f"player ids are lowercase: use {player.lower()!r} (and --name {player!r})", param_hint="PLAYER"
+        )
 
     from cok.rulesets.clash_of_kings.events import Join
     from cok.rulesets.clash_of_kings.rules.start import faction_id
@@ -171,8 +173,10 @@ def battle(
     mode: Annotated[
         str | None, typer.Option("--mode", metavar="MODE", help="The game mode played (see `cok modes`).")
     ] = None,
-    points: Annotated[int | None, typer.Option("--points", help="Army size; at most the week's limit.")] = None,
-    week: Annotated[int | None, typer.Option("--week", help="The week it was fought (default: this week).")] = None,
+    points: Annotated[int | None, typer.Option("--points", min=1, help="Army size; at most the week's limit.")] = None,
+    week: Annotated[
+        int | None, typer.Option("--week", min=1, help="The week it was fought (default: this week).")
+    ] = None,
     brotherhood: BrotherhoodOpt = None,
     abandon: Annotated[
         str | None, typer.Option("--abandon", metavar="LOCATION", help="A location the winner abandons.")
@@ -234,7 +238,7 @@ def paint(
     commissioned: Annotated[
         str | None, typer.Option("--commissioned", metavar="P", help="Fully painted a unit of this other player.")
     ] = None,
-    week: Annotated[int | None, typer.Option("--week", help="The week (default: this week).")] = None,
+    week: Annotated[int | None, typer.Option("--week", min=1, help="The week (default: this week).")] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,

@@ -1,0 +1,37 @@
+"""The README's first screen runs as written: the game night on a copy of the example."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import ROOT
+
+
+def game_night() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"## A game night\n.*?```\n(.*?)```", text, re.S)
+    assert block is not None
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+def test_every_command_of_the_game_night_runs_as_written(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "campaigns", tmp_path / "campaigns")
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    shim = tmp_path / "bin" / "cok"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m cok "$@"\n')
+    shim.chmod(0o755)
+    env = {**os.environ, "PATH": f"{shim.parent}{os.pathsep}{os.environ['PATH']}"}
+    script = "set -e\n" + "\n".join(game_night()) + "\n"
+    run = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "occupies Ghost Hill" in run.stdout
+    shipped = (ROOT / "campaigns" / "example" / "events.yaml").read_text()
+    assert (tmp_path / "campaigns" / "example" / "events.yaml").read_text() == shipped
+    assert (tmp_path / "play" / "tonight" / "events.yaml").read_text() != shipped
