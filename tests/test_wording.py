@@ -70,3 +70,17 @@ def test_both_brotherhood_where_is_said_once(cok: Cok) -> None:
     out = cok("where", "tim", "matt", "--brotherhood", "tim", "--brotherhood", "matt").stdout
     assert "Any location: nobody chooses" in out
     assert out.lower().count("any location") == 1
+
+
+def test_a_winner_with_fewer_victory_points_is_refused_without_a_ruling(cok: Cok, campaign: Path) -> None:
+    cok("join", "tim", "--faction", "martell")
+    cok("join", "matt", "--faction", "baratheon")
+    before = (campaign / "events.yaml").read_bytes()
+    args = ("battle", "tim", "matt", "--at", "Tarth", "--attacker", "tim", "--winner", "tim")
+    run = cok(*args, "--vp", "tim=3", "--vp", "matt=7")
+    assert run.exit_code == 1
+    assert "tim is given as the winner with 3 victory points against matt's 7" in run.stderr
+    assert (campaign / "events.yaml").read_bytes() == before
+    run = cok(*args, "--vp", "tim=3", "--vp", "matt=7", "--override", "matt conceded")
+    assert run.exit_code == 0, run.stderr
+    assert "(victory points 3–7) (organiser's ruling: matt conceded)" in run.stdout

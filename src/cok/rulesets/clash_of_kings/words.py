@@ -74,7 +74,10 @@ class Teller:
 
     def decided(self, f: Fought) -> str:
         if f.won_by == "result":
-            return ""
+            vp = f.vp or {}
+            if f.winner is None or f.loser is None or not {f.winner, f.loser} <= set(vp):
+                return ""
+            return f"(victory points {vp[f.winner]}–{vp[f.loser]})"
         a, b = (f.winner, f.loser) if f.winner else f.players
         vp = f.vp or {}
         parts = f"on victory points {vp.get(a or '', 0)}–{vp.get(b or '', 0)}"

@@ -60,6 +60,7 @@ def decide_battle(state: State, event: Battle) -> Fought:
         raise RuleError(f"{location} is not a legal location for {chooser} (legal: {shown})")
 
     winner, won_by = decide_winner(event, found.attacker)
+    _agrees_with_the_score(event, winner)
     loser = None if winner is None else (b if winner == a else a)
     occupation = decide_occupation(state, winner, location, brotherhood, event.abandon, event.occupy)
     return Fought(
@@ -131,6 +132,21 @@ def decide_winner(event: Battle, attacker: str | None) -> tuple[str | None, str]
     if attacker is None:
         return None, "draw"
     return attacker, "attacker"
+
+
+def _agrees_with_the_score(event: Battle, winner: str | None) -> None:
+    """A `winner` with fewer victory points than the loser contradicts the score: refused
+    unless an organiser's `override` gives the reason."""
+    vp = event.vp or {}
+    loser = next((p for p in event.players if p != winner), None)
+    if event.winner is None or loser is None or event.override or not {event.winner, loser} <= set(vp):
+        return
+    if vp[event.winner] < vp[loser]:
+        raise RuleError(
+            f"{event.winner} is given as the winner with {vp[event.winner]} victory points against {loser}'s "
+            f"{vp[loser]}: correct the score or the winner, or give the organiser's reason with `override`. "
+            "A battle recorded before cok checked this: void it (`cok void ID`) and record it again with --override"
+        )
 
 
 def decide_occupation(
