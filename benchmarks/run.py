@@ -73,13 +73,15 @@ def cok_command() -> list[str]:
 def run(argv: list[str]) -> tuple[float, int]:
     """Seconds and peak memory (KiB) of one command, which must succeed."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        error = proc.stderr.read().decode() if proc.stderr else ""
-        raise SystemExit(f"failed ({proc.returncode}): {' '.join(argv)}\n{error}")
+    with tempfile.TemporaryFile() as errors:  # a file, not a pipe: a long error never blocks
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            errors.seek(0)
+            error = errors.read().decode(errors="replace")[-4000:]
+            raise SystemExit(f"failed ({proc.returncode}): {' '.join(argv)}\n{error}")
     return elapsed, usage.ru_maxrss
 
 
@@ -93,8 +95,11 @@ def interleaved(a: Callable[[], list[str]], b: Callable[[], list[str]], rounds: 
 
 
 def campaign(size: int) -> Path:
-    """A generated campaign of `size` events (made once, kept in benchmarks/data/)."""
-    folder = DATA / f"{size}"
+    """A generated campaign of `size` events (made once per cok version, kept in
+    benchmarks/data/: a new version's rules may refuse an older campaign)."""
+    from cok import __version__
+
+    folder = DATA / __version__ / f"{size}"
     if not (folder / "events.yaml").exists():
         sys.path.insert(0, str(HERE))
         from generate import generate
