@@ -61,7 +61,8 @@ def build() -> typer.Typer:
         **_APP_SETTINGS,
     )
     app.callback()(_root)
-    app.registered_commands += shared.registered_commands
+    first, *rest = shared.registered_commands  # `init`, then a game night's commands, then the rest
+    app.registered_commands.append(first)
     for ruleset_id in registry.known():
         game = registry.get(ruleset_id)
         commands = game.commands()
@@ -70,6 +71,7 @@ def build() -> typer.Typer:
             app.add_typer(commands, name=group, help=f"{game.title}: its own commands.")
         else:
             app.registered_commands += commands.registered_commands
+    app.registered_commands += rest
     return app
 
 
