@@ -33,7 +33,7 @@ app = typer.Typer()
 def init(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder to create.")],
     ruleset: Annotated[
-        str, typer.Option("--ruleset", metavar="ID", help="The game: clash-of-kings (default).")
+        str, typer.Option("--ruleset", metavar="ID", help="The game: clash-of-kings (default), mighty-kingdoms.")
     ] = "clash-of-kings",
     map_path: Annotated[
         Path | None, typer.Option("--map", metavar="PATH", help="Map file (default: a copy of the game's map).")
@@ -51,12 +51,14 @@ def init(
 
     if ruleset not in registry.known():
         raise registry.refuse_unknown(ruleset, "--ruleset", None)
-    title, entry = init_campaign(folder, map_path, name, registry.get(ruleset))
+    game = registry.get(ruleset)
+    title, entry = init_campaign(folder, map_path, name, game)
     said = [f"Created {title!r} in {folder} (map: {entry})."]
     repo = git_setup(folder)
     if repo is not None:
         said.append(f"Registered the cok merge driver for events.yaml in the git repository {repo}.")
-    show(*said, f"Next: cok join PLAYER --faction FACTION -C {folder}")
+    first = getattr(game, "first_step", "cok join PLAYER --faction FACTION")
+    show(*said, f"Next: {first} -C {folder}")
 
 
 @app.command()

@@ -1,0 +1,120 @@
+"""What the shared commands show for a Mighty Kingdoms campaign: a recording's summary (what
+changed for each kingdom) and the standings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cok.core.ruleset import Report
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+    from cok.core.ledger import Recorded
+    from cok.rulesets.mighty_kingdoms.rules.state import State
+
+_TALLIED = ("tiles", "settlements", "armies", "gold", "food")
+
+
+def tally(state: State) -> dict[str, dict[str, int]]:
+    """Per kingdom: what a summary compares before and after an event."""
+    return {
+        p: {
+            "tiles": len(state.tiles_of(p)),
+            "settlements": sum(1 for t in state.tiles_of(p) if t in state.settlement),
+            "armies": len(state.armies_of(p)),
+            "gold": k.gold,
+            "food": k.food,
+        }
+        for p, k in state.kingdoms.items()
+    }
+
+
+def recording_report(rec: Recorded) -> Report:
+    from cok.render import documents
+    from cok.render.views import Line
+    from cok.rulesets.mighty_kingdoms.rules.summer import describe
+
+    state: State = rec.state
+    before: dict[str, dict[str, int]] = rec.before
+    after = tally(state)
+    changes = {
+        p: {
+            k: {"before": before.get(p, {}).get(k, 0), "after": v}
+            for k, v in now.items()
+            if before.get(p, {}).get(k, 0) != v
+        }
+        for p, now in after.items()
+    }
+    changes = {p: c for p, c in changes.items() if c}
+    document = {
+        "written": rec.written,
+        "event": rec.event.model_dump(mode="json", exclude_none=True),
+        "outcome": {"type": type(rec.outcome).__name__.lower(), **documents.plain(rec.outcome)},
+        "summary": rec.text,
+        "changes": changes,
+        "next": describe(state),
+    }
+    lines: list[Any] = [rec.text]
+    for player, changed in changes.items():
+        name = state.kingdoms[player].name
+        lines.append(f"  {name}: " + ", ".join(f"{k} {v['before']} → {v['after']}" for k, v in changed.items()))
+    if rec.outcome.__class__.__name__ == "Recruited" and "terrain-recruits" in state.settings.advanced:
+        from cok.rulesets.mighty_kingdoms.documents import recruit_terrain
+
+        may = recruit_terrain(state, rec.outcome.player).get(rec.outcome.tile)
+        if may:
+            allowed = [w for w, ok in (("monsters", may["monsters"]), ("war machines", may["war_machines"])) if ok]
+            lines.append(
+                f"  its list may include {' and '.join(allowed) or 'no monsters, war machines or magic items'}"
+            )
+    lines.append(f"  next: {describe(state).split(': waiting for ', 1)[-1]}")
+    lines.append(
+        Line.of(f"recorded as {rec.event.id}", "dim") if rec.written else Line.of("dry run: nothing written", "yellow")
+    )
+    return Report(lines, document)
+
+
+def ranked(state: State) -> list[tuple[int, dict[str, Any]]]:
+    """Kingdoms by settlements, then tiles (the source names no winner; section 6)."""
+    rows: list[dict[str, Any]] = []
+    for player, kingdom in state.kingdoms.items():
+        tiles = state.tiles_of(player)
+        rows.append(
+            {
+                "id": player,
+                "name": kingdom.name,
+                "race": kingdom.race,
+                "settlements": sum(1 for t in tiles if t in state.settlement),
+                "tiles": len(tiles),
+                "armies": len(state.armies_of(player)),
+                "capital": state.has_capital(player),
+            }
+        )
+    rows.sort(key=lambda r: (-r["settlements"], -r["tiles"], state.kingdoms[r["id"]].founded))
+    ranks: list[tuple[int, dict[str, Any]]] = []
+    for i, row in enumerate(rows):
+        same = i > 0 and (row["settlements"], row["tiles"]) == (rows[i - 1]["settlements"], rows[i - 1]["tiles"])
+        ranks.append((ranks[-1][0] if same else i + 1, row))
+    return ranks
+
+
+def standings_report(campaign: Campaign, as_json: bool) -> Report:
+    from cok.rulesets.mighty_kingdoms.rules import phase as phases
+
+    state: State = campaign.state
+    if as_json:
+        return Report(
+            [],
+            {
+                "campaign": campaign.name,
+                "ruleset": "mighty-kingdoms",
+                "year": state.year or None,
+                "season": phases.season(state),
+                "month": state.month or None,
+                "ranked_by": ["settlements", "tiles"],
+                "kingdoms": [{"rank": rank, **row} for rank, row in ranked(state)],
+            },
+        )
+    from cok.rulesets.mighty_kingdoms.views import standings_grid
+
+    return Report([standings_grid(campaign.name, state)], {})

@@ -1,0 +1,338 @@
+"""Battles (contract 5.4): who may fight where, the simple battle's dice, the Kings of War
+result, and the Results table (loss, draw, win; retreats and the advance)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cok.core.errors import RuleError
+from cok.rulesets.mighty_kingdoms.events import Battle
+from cok.rulesets.mighty_kingdoms.outcomes import Fought, Hit
+from cok.rulesets.mighty_kingdoms.rules import phase as phases
+from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+from cok.rulesets.mighty_kingdoms.rules.state import Army, State
+from cok.rulesets.mighty_kingdoms.rules.summer import in_phase
+
+#: Board size by the most upright armies on one side (section 5.4; the source stops at 6).
+BOARDS = ((2, "4'×4'"), (3, "5'×4'"), (5, "6'×4'"))
+
+
+def board_size(armies: int) -> str:
+    return next((size for most, size in BOARDS if armies <= most), "8'×4'")
+
+
+def defence(army: Army) -> int:
+    """Simple battles: points ÷ 100, +1 for a `defend` order this month."""
+    return army.points // 100 + (1 if army.defending else 0)
+
+
+@dataclass
+class Dice:
+    """A simple battle worked out from the dice and the allocations, before anything changes."""
+
+    hits: list[Hit]
+    points: dict[str, int]  # each involved army's points afterwards
+    reduced: dict[str, int]  # points of reduction each kingdom caused
+
+
+def retreats_from(state: State, army: Army, tile: str) -> list[str]:
+    """Where an army leaving the tile may go: an adjacent tile its kingdom controls that a
+    move could enter (5.8 Retreat and advance)."""
+    hexmap = state.map
+    return [
+        t
+        for t in hexmap.neighbours(tile)
+        if state.control.get(t) == army.player and hexmap.may_enter(tile, t) and t not in state.towers
+    ]
+
+
+def check_sides(state: State, tile: str, attacker: str, defender: str) -> None:
+    """5.4: the attacker is the next player in turn with a tile to fight in, and the defender
+    must have armies there (upright ones, if any enemy there has some)."""
+    turn = phases.attacker(state)
+    if attacker != turn:
+        raise RuleError(
+            f"it is {turn}'s turn to choose a battle (in {', '.join(state.may_attack(turn or ''))}), not {attacker}'s"
+        )
+    if tile not in state.may_attack(attacker):
+        raise RuleError(
+            f"{attacker} has no upright army facing an enemy in {state.map.label(tile)}; "
+            f"{attacker} may fight in {', '.join(state.may_attack(attacker))}"
+        )
+    if attacker == defender:
+        raise RuleError("the attacker and the defender are two different kingdoms")
+    armies = state.armies_in(tile)
+    mine = [a for a in armies if a.player == defender]
+    if not mine:
+        raise RuleError(f"{defender} has no army in {state.map.label(tile)}")
+    upright_enemies = {a.player for a in armies if a.player != attacker and a.upright}
+    if upright_enemies and not any(a.upright for a in mine):
+        raise RuleError(
+            f"{attacker} must choose an enemy with upright armies in {state.map.label(tile)}: "
+            f"{', '.join(sorted(upright_enemies))}"
+        )
+
+
+def fight(state: State, event: Battle) -> Fought:
+    in_phase(state, "battles", "a battle")
+    tile = state.map.find(event.tile)
+    attacker, defender = find_player(state, event.attacker), find_player(state, event.defender)
+    check_sides(state, tile, attacker, defender)
+    involved = [a for a in state.armies_in(tile) if a.player in (attacker, defender)]
+    theirs = [a for a in involved if a.player == defender]
+    if not any(a.upright for a in theirs):
+        return _slaughter(state, event, tile, attacker, defender, theirs)
+    if event.slaughter is not None:
+        raise RuleError(
+            f"{defender} has upright armies in {state.map.label(tile)}: a slaughter is only of armies on their side"
+        )
+    if state.settings.kings_of_war:
+        if event.dice is not None or event.allocate is not None:
+            raise RuleError("`dice` and `allocate` are for simple battles; this campaign plays Kings of War battles")
+        if event.result is None:
+            raise RuleError(f"give the result: {attacker}, {defender} or draw")
+        winner = _result(state, event.result, attacker, defender)
+        _check_strength(event, involved)
+        points = {a.id: a.points for a in involved}
+        why = "the table's result" if winner else "a draw at the table"
+        dice = Dice([], points, {attacker: 0, defender: 0})
+    else:
+        if event.strength is not None:
+            raise RuleError("`strength` is for Kings of War battles; simple battles ignore Unit Strength")
+        dice = _roll(state, event, involved, attacker, defender)
+        winner, why = _simple_result(dice, involved, attacker, defender)
+        if event.result is not None and _result(state, event.result, attacker, defender) != winner:
+            raise RuleError(f"the dice give {winner or 'a draw'} ({why}), not {event.result}")
+    survivors = [a for a in involved if dice.points[a.id] > 0]
+    moves = _results(state, event, tile, survivors, winner, attacker, defender)
+    # decided: commit
+    state.last_attacker = attacker
+    state.battles += 1
+    destroyed = [a.id for a in involved if dice.points[a.id] <= 0]
+    for army in involved:
+        army.points = dice.points[army.id]
+    for army_id in destroyed:
+        del state.armies[army_id]
+    for army_id, unit, change in _strength_changes(event):
+        changed = state.armies.get(army_id)
+        if changed is not None:
+            changed.changes[unit] = changed.changes.get(unit, 0) + change
+    lost_by_retreat = []
+    for army_id, target in moves.retreats.items():
+        army = state.armies[army_id]
+        if target is None:
+            del state.armies[army_id]
+            lost_by_retreat.append(army_id)
+            continue
+        army.tile = target
+        if winner is not None:
+            army.upright = False
+    if winner is not None:
+        state.control[tile] = winner
+    if moves.advance is not None:
+        state.armies[moves.advance[0]].tile = moves.advance[1]
+    return Fought(
+        tile,
+        attacker,
+        defender,
+        winner,
+        why,
+        tuple(dice.hits),
+        tuple(dice.reduced.items()),
+        tuple(destroyed + lost_by_retreat),
+        tuple((a, t) for a, t in moves.retreats.items() if t is not None),
+        tuple(moves.stayed),
+        moves.advance,
+        state.control.get(tile),
+        tuple(_strength_changes(event)),
+    )
+
+
+def _slaughter(state: State, event: Battle, tile: str, attacker: str, defender: str, theirs: list[Army]) -> Fought:
+    """Every defender army on its side: one of them is removed, and that is the whole battle."""
+    names = ", ".join(a.id for a in theirs)
+    if event.slaughter is None:
+        raise RuleError(
+            f"every army of {defender} in {state.map.label(tile)} is on its side: no battle is fought; "
+            f"name the army slaughtered with `slaughter` ({names})"
+        )
+    if event.slaughter not in {a.id for a in theirs}:
+        raise RuleError(f"the army slaughtered is one of {defender}'s in {state.map.label(tile)}: {names}")
+    state.last_attacker = attacker
+    state.battles += 1
+    del state.armies[event.slaughter]
+    return Fought(
+        tile,
+        attacker,
+        defender,
+        attacker,
+        "a slaughter of disordered troops",
+        destroyed=(event.slaughter,),
+        holder=state.control.get(tile),
+        slaughtered=event.slaughter,
+    )
+
+
+def _result(state: State, typed: str, attacker: str, defender: str) -> str | None:
+    if typed == "draw":
+        return None
+    winner = find_player(state, typed)
+    if winner not in (attacker, defender):
+        raise RuleError(f"the result is {attacker}, {defender} or draw, not {typed}")
+    return winner
+
+
+def _check_strength(event: Battle, involved: list[Army]) -> None:
+    by_id = {a.id: a for a in involved}
+    for army_id, changes in (event.strength or {}).items():
+        army = by_id.get(army_id)
+        if army is None:
+            raise RuleError(f"{army_id} did not fight here; armies in the battle: {', '.join(by_id)}")
+        if army.units is not None:
+            for unit in changes:
+                if unit not in army.units:
+                    raise RuleError(f"{army.id} has no unit {unit!r}; its units: {', '.join(army.units)}")
+
+
+def _strength_changes(event: Battle) -> list[tuple[str, str, int]]:
+    return [(a, u, c) for a, changes in (event.strength or {}).items() for u, c in changes.items() if c]
+
+
+def _roll(state: State, event: Battle, involved: list[Army], attacker: str, defender: str) -> Dice:
+    """Work out a simple battle's allocations in order (turns alternate, attacker first)."""
+    upright = {a.id: a for a in involved if a.upright}
+    dice = dict(event.dice or {})
+    missing = [a for a in upright if a not in dice]
+    extra = [a for a in dice if a not in upright]
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"no die for {', '.join(missing)}")
+        if extra:
+            parts.append(f"{', '.join(extra)} rolls no die (only upright armies in the battle roll)")
+        raise RuleError(f"one d6 for each upright army in the battle: {'; '.join(parts)}")
+    points = {a.id: a.points for a in involved}
+    defences = {a: defence(army) for a, army in upright.items()}
+    side = {a.id: a.player for a in involved}
+    unused = set(dice)
+    reduced = {attacker: 0, defender: 0}
+    hits: list[Hit] = []
+    plan = list(event.allocate or [])
+    turn = attacker
+
+    def usable(player: str) -> bool:
+        return any(side[d] == player for d in unused) and any(side[t] != player and points[t] > 0 for t in upright)
+
+    step = 0
+    while usable(attacker) or usable(defender):
+        if not usable(turn):
+            turn = defender if turn == attacker else attacker
+            continue
+        if step >= len(plan):
+            left = sorted(d for d in unused if side[d] == turn)
+            targets = sorted(t for t in upright if side[t] != turn and points[t] > 0)
+            raise RuleError(
+                f"the allocation stops too early: {turn} still allocates the die of {', '.join(left)} "
+                f"(targets: {', '.join(targets)}) — add `allocate` pairs [die's army, target]"
+            )
+        die_army, target = plan[step]
+        if die_army not in unused or side.get(die_army) != turn:
+            mine = sorted(d for d in unused if side[d] == turn)
+            raise RuleError(f"allocation {step + 1} is {turn}'s turn: a die of {', '.join(mine)}, not {die_army}")
+        if target not in upright or side[target] == turn or points[target] <= 0:
+            targets = sorted(t for t in upright if side[t] != turn and points[t] > 0)
+            raise RuleError(
+                f"allocation {step + 1}: {target} is not a target; {turn} may allocate to {', '.join(targets)}"
+            )
+        hit = dice[die_army] >= defences[target]
+        if hit:
+            points[target] -= 100
+            reduced[turn] += 100
+        hits.append(Hit(die_army, target, dice[die_army], defences[target], hit, points[target] <= 0))
+        unused.discard(die_army)
+        step += 1
+        turn = defender if turn == attacker else attacker
+    if step < len(plan):
+        raise RuleError(f"allocation {step + 1} comes after the last die that had a target: drop it")
+    return Dice(hits, points, reduced)
+
+
+def _simple_result(dice: Dice, involved: list[Army], attacker: str, defender: str) -> tuple[str | None, str]:
+    remain = {p for p in (attacker, defender) if any(a.player == p and dice.points[a.id] > 0 for a in involved)}
+    if len(remain) == 1:
+        (winner,) = remain
+        return winner, f"only {winner}'s armies remain"
+    a, d = dice.reduced[attacker], dice.reduced[defender]
+    if a == d:
+        return None, f"both caused {a} points of reduction"
+    winner = attacker if a > d else defender
+    return winner, f"{winner} caused more reduction ({max(a, d)} points to {min(a, d)})"
+
+
+@dataclass
+class Moves:
+    retreats: dict[str, str | None]  # army -> tile, None: destroyed for want of one
+    stayed: list[str]
+    advance: tuple[str, str] | None
+
+
+def _results(
+    state: State, event: Battle, tile: str, survivors: list[Army], winner: str | None, attacker: str, defender: str
+) -> Moves:
+    """The Results table, checked against `retreat` and `advance` before anything moves."""
+    hexmap = state.map
+    given = {a: hexmap.find(t) for a, t in (event.retreat or {}).items()}
+    must_leave: list[Army] = []
+    stayed: list[str] = []
+    for army in survivors:
+        if winner is None:
+            if state.control.get(tile) == army.player:
+                stayed.append(army.id)
+            else:
+                must_leave.append(army)
+        elif army.player != winner:
+            must_leave.append(army)
+    leaving = {a.id for a in must_leave}
+    for army_id in given:
+        if army_id not in leaving:
+            raise RuleError(
+                f"{army_id} does not retreat from this battle"
+                + (f"; the armies that must leave are {', '.join(sorted(leaving))}" if leaving else "")
+            )
+    retreats: dict[str, str | None] = {}
+    for army in must_leave:
+        options = retreats_from(state, army, tile)
+        chosen = given.get(army.id)
+        if not options:
+            if chosen is not None:
+                raise RuleError(f"{army.id} has no adjacent tile of its kingdom to retreat to: it is destroyed")
+            retreats[army.id] = None
+            continue
+        if chosen is None:
+            raise RuleError(
+                f"{army.id} must leave {hexmap.label(tile)}: name its tile in `retreat` "
+                f"({', '.join(hexmap.label(t) for t in options)})"
+            )
+        if chosen not in options:
+            raise RuleError(
+                f"{army.id} may retreat only to an adjacent tile of its kingdom that a move could enter: "
+                f"{', '.join(hexmap.label(t) for t in options)}; not {hexmap.label(chosen)}"
+            )
+        retreats[army.id] = chosen
+    advance = None
+    if event.advance:
+        if winner is None:
+            raise RuleError("there is no advance after a draw")
+        ((army_id, typed),) = event.advance.items()
+        advancing = next((a for a in survivors if a.id == army_id and a.player == winner), None)
+        if advancing is None:
+            raise RuleError(f"the advance is by one of {winner}'s armies that fought here, not {army_id}")
+        target = hexmap.find(typed)
+        options = retreats_from(state, advancing, tile)
+        if target not in options:
+            raise RuleError(
+                f"{army_id} may advance only to an adjacent tile {winner} controls that a move could enter: "
+                f"{', '.join(hexmap.label(t) for t in options) or 'none'}"
+            )
+        advance = (army_id, target)
+    return Moves(retreats, stayed, advance)

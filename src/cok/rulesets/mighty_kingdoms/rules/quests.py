@@ -1,0 +1,110 @@
+"""Wizard's towers and quests (contract 5.7, `advanced: [wizards-towers]`): heroes' quests in
+winter, and artefacts changing hands."""
+
+from __future__ import annotations
+
+from cok.core.errors import RuleError
+from cok.core.names import normalize
+from cok.rulesets.mighty_kingdoms.events import Artefact, Quest
+from cok.rulesets.mighty_kingdoms.outcomes import Handed, Quested
+from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+from cok.rulesets.mighty_kingdoms.rules.state import ArtefactHeld, State
+from cok.rulesets.mighty_kingdoms.rules.summer import find_army, weakened
+from cok.rulesets.mighty_kingdoms.rules.winter import spending
+
+#: The quest table by roll + bonus: what comes back (the artefact's points band).
+QUEST = {1: ("lost", None), 2: ("hurt", None), 3: ("nothing", None), 4: ("artefact", "5-15"), 5: ("artefact", "20-30")}
+
+
+def quest_result(total: int) -> tuple[str, str | None]:
+    return QUEST.get(total, ("artefact", "rare"))
+
+
+def towers_only(state: State, what: str) -> None:
+    if not state.settings.towers:
+        raise RuleError(f"{what} is part of the wizards-towers rule, which this campaign does not use")
+
+
+def quest(state: State, event: Quest) -> Quested:
+    towers_only(state, "a quest")
+    player = find_player(state, event.player)
+    spending(state, player, "a quest")
+    tower = state.map.find(event.tower)
+    if tower not in state.towers:
+        known = ", ".join(state.map.label(t) for t in sorted(state.towers)) or "none yet"
+        raise RuleError(f"{state.map.label(tower)} is not a wizard's tower (towers: {known})")
+    if not any(state.control.get(t) == player for t in state.map.neighbours(tower)):
+        raise RuleError(f"{player} controls no tile next to the tower {state.map.label(tower)}")
+    if (tower, player) in state.quests:
+        raise RuleError(f"{player} has already sent a hero to {state.map.label(tower)} this winter")
+    army = None
+    if event.army is not None:
+        army = find_army(state, event.army)
+        if army.player != player:
+            raise RuleError(f"{army.id} is {army.player}'s army, not {player}'s")
+    elif state.settings.kings_of_war:
+        raise RuleError("in a kings-of-war campaign the hero comes from an army: give `army`")
+    hero = event.hero
+    if army is not None and army.units is not None:
+        unit = next((u for u in army.units if normalize(u) == normalize(hero)), None)
+        if unit is None:
+            raise RuleError(f"{army.id} has no unit {hero!r}; its units: {', '.join(army.units)}")
+        hero = unit
+    who = (army.id if army is not None else player, normalize(hero))
+    if who in state.heroes:
+        raise RuleError(f"{hero} has already been on a quest this winter")
+    total = event.roll + event.bonus
+    result, points = quest_result(total)
+    if event.artefact is not None:
+        if result != "artefact":
+            raise RuleError(f"a roll of {total} brings back no artefact")
+        held = [a for a in state.artefacts.values() if a.holder != "pool" and a.name]
+        if any(normalize(a.name or "") == normalize(event.artefact) for a in held):
+            raise RuleError(f"the artefact {event.artefact!r} is already held: artefacts are unique in the campaign")
+    # commit
+    state.quests.add((tower, player))
+    state.heroes.add(who)
+    state.tithing_over = True
+    unit_lost = army_lost = False
+    artefact_id = None
+    if result in ("lost", "hurt") and army is not None and army.units is not None and state.settings.kings_of_war:
+        if result == "lost":
+            army.units.pop(hero, None)
+            army.changes.pop(hero, None)
+            unit_lost = True
+        else:
+            army.changes[hero] = army.changes.get(hero, 0) - 1
+            lost_units, _ = weakened(state, [army])
+            if (army.id, hero) in lost_units:
+                army.units.pop(hero, None)
+                army.changes.pop(hero, None)
+                unit_lost = True
+        if not army.units:
+            del state.armies[army.id]
+            army_lost = True
+    if result == "artefact":
+        artefact_id = f"art-{len(state.artefacts) + 1}"
+        state.artefacts[artefact_id] = ArtefactHeld(
+            artefact_id, event.artefact, points or "", player, player, state.year
+        )
+    return Quested(
+        player, hero, army.id if army else None, tower, total, result, artefact_id, points, unit_lost, army_lost
+    )
+
+
+def hand_over(state: State, event: Artefact) -> Handed:
+    towers_only(state, "an artefact")
+    if state.year == 0:
+        raise RuleError("artefacts change hands after setup")
+    held = state.artefacts.get(event.artefact)
+    if held is None:
+        known = ", ".join(state.artefacts) or "none yet"
+        raise RuleError(f"there is no artefact {event.artefact} (artefacts: {known})")
+    if held.holder == "pool":
+        raise RuleError(f"{held.id} is back in the pool: it is gone from the ledger")
+    receiver = "pool" if event.to == "pool" else find_player(state, event.to)
+    if receiver == held.holder:
+        raise RuleError(f"{held.id} is already {receiver}'s")
+    giver = held.holder
+    held.holder = receiver
+    return Handed(held.id, held.name, giver, receiver)

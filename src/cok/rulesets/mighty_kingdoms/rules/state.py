@@ -1,0 +1,181 @@
+"""The state of a Mighty Kingdoms campaign at one point of its log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cok.rulesets.mighty_kingdoms.hexes import HexMap
+
+PHASES = ("setup", "orders", "resolution", "battles", "reform", "winter", "deploy")
+#: Armies a settlement takes at deployment (section 5.6 step 6); a capital is the
+#: kingdom's own: another kingdom's capital is a city for its holder.
+ROOM = {"village": 1, "city": 2, "capital": 3, "fortress": 3}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the rules need from campaign.yaml."""
+
+    battles: str = "simple"
+    army_limit: int = 6
+    advanced: tuple[str, ...] = ()
+
+    @property
+    def kings_of_war(self) -> bool:
+        return self.battles == "kings-of-war"
+
+    @property
+    def towers(self) -> bool:
+        return "wizards-towers" in self.advanced
+
+
+@dataclass
+class Army:
+    id: str
+    player: str
+    tile: str
+    points: int = 500
+    upright: bool = True
+    allied: bool = False
+    list: str | None = None
+    units: dict[str, int] | None = None  # Unit Strength as listed; None: recorded without units
+    changes: dict[str, int] = field(default_factory=dict)  # Unit Strength changes, by unit
+    order: str | None = None  # this month's order
+    to: str | None = None  # a move's target
+    resolved: bool = False
+    defending: bool = False
+    slowed: bool = False  # moved by its order across mountain/forest or into a river (Reform 1)
+    failed_raze: bool = False
+    deployed: bool = True  # False in winter until its `deploy`
+
+    @property
+    def number(self) -> int:
+        return int(self.id.rsplit("-", 1)[1])
+
+    def strength(self, unit: str) -> int:
+        """A unit's Unit Strength, uncapped (Reform step 4 uses it)."""
+        return (self.units or {}).get(unit, 0) + self.changes.get(unit, 0)
+
+
+@dataclass
+class Kingdom:
+    id: str
+    name: str
+    race: str
+    capital: str | None  # the tile of its own capital, while it stands
+    founded: int  # founding order, from 0
+    armies_made: int = 1
+    gold: int = 0
+    food: int = 0
+    list: str | None = None
+
+
+@dataclass
+class ArtefactHeld:
+    id: str  # art-1, art-2 …
+    name: str | None
+    points: str  # 5-15 | 20-30 | rare
+    holder: str  # a kingdom, or "pool"
+    gained_by: str
+    year: int
+
+
+@dataclass
+class Gathered:
+    """What a kingdom gathered in one winter (for its page's resources over the winters)."""
+
+    year: int
+    gold: int
+    food: int
+
+
+@dataclass
+class State:
+    """Everything derived from the log so far. Changed only by the rules' commit steps."""
+
+    map: HexMap
+    settings: Settings
+    year: int = 0  # 0: setup
+    month: int = 0  # 1..6 in summer; 0 in setup and winter
+    winter: bool = False  # the year is in winter (after the 6th reform)
+    winter_begun: bool = False  # the `winter` event is recorded (recall and gather done)
+    order: list[str] = field(default_factory=list)  # player order
+    kingdoms: dict[str, Kingdom] = field(default_factory=dict)
+    armies: dict[str, Army] = field(default_factory=dict)
+    control: dict[str, str] = field(default_factory=dict)  # tile -> kingdom
+    explored: set[str] = field(default_factory=set)
+    settlement: dict[str, str] = field(default_factory=dict)  # tile -> village|city|fortress|capital
+    towers: set[str] = field(default_factory=set)
+    last_resolver: str | None = None  # who resolved last this month (turns go round the table)
+    last_attacker: str | None = None  # who chose the last battle this month
+    tithing_over: bool = False
+    tithes: set[tuple[str, str]] = field(default_factory=set)  # (from, to) this winter
+    recruited: set[str] = field(default_factory=set)  # fortresses that recruited this winter
+    fed: set[str] = field(default_factory=set)
+    deploy_counts: dict[str, int] = field(default_factory=dict)  # armies when deploy began
+    quests: set[tuple[str, str]] = field(default_factory=set)  # (tower, kingdom) this winter
+    heroes: set[tuple[str, str]] = field(default_factory=set)  # (army or kingdom, hero) this winter
+    artefacts: dict[str, ArtefactHeld] = field(default_factory=dict)
+    gathered: dict[str, list[Gathered]] = field(default_factory=dict)
+    battles: int = 0  # battles recorded so far (the site's count)
+
+    # ------------------------------------------------------------- questions the rules ask
+
+    def armies_of(self, player: str) -> list[Army]:
+        return sorted((a for a in self.armies.values() if a.player == player), key=lambda a: a.number)
+
+    def armies_in(self, tile: str) -> list[Army]:
+        return sorted(
+            (a for a in self.armies.values() if a.tile == tile and a.deployed), key=lambda a: (a.player, a.number)
+        )
+
+    def kingdoms_in(self, tile: str) -> set[str]:
+        return {a.player for a in self.armies_in(tile)}
+
+    def has_capital(self, player: str) -> bool:
+        """A kingdom has a capital while it controls its own (section 5.8)."""
+        capital = self.kingdoms[player].capital
+        return capital is not None and self.control.get(capital) == player
+
+    def settlement_for(self, tile: str, player: str) -> str | None:
+        """The settlement as `player` sees it: another kingdom's capital is a plain city."""
+        found = self.settlement.get(tile)
+        if found == "capital" and self.kingdoms[player].capital != tile:
+            return "city"
+        return found
+
+    def tiles_of(self, player: str) -> list[str]:
+        return sorted((t for t, p in self.control.items() if p == player), key=_tile_order)
+
+    def count(self, player: str, kind: str) -> int:
+        """Settlements of a kind the kingdom controls, as it sees them (its own capital apart)."""
+        return sum(1 for t in self.tiles_of(player) if self.settlement_for(t, player) == kind)
+
+    def contested(self) -> list[str]:
+        """Tiles where some kingdom has an upright army and another kingdom has armies."""
+        tiles: dict[str, list[Army]] = {}
+        for army in self.armies.values():
+            if army.deployed:
+                tiles.setdefault(army.tile, []).append(army)
+        return sorted(
+            (
+                t
+                for t, armies in tiles.items()
+                if len({a.player for a in armies}) > 1 and any(a.upright for a in armies)
+            ),
+            key=_tile_order,
+        )
+
+    def may_attack(self, player: str) -> list[str]:
+        """The tiles where `player` may choose a battle: an upright army of theirs and an enemy's armies."""
+        found = []
+        for tile in self.contested():
+            armies = self.armies_in(tile)
+            if any(a.player == player and a.upright for a in armies) and any(a.player != player for a in armies):
+                found.append(tile)
+        return found
+
+
+def _tile_order(tile: str) -> tuple[int, int]:
+    q, _, r = tile.partition(",")
+    return int(q), int(r)

@@ -1,0 +1,148 @@
+"""The tables and lines `cok mk` shows at a terminal (plain aligned text when piped)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cok.render.views import Cell, Grid, Line
+from cok.rulesets.mighty_kingdoms.documents import armies_doc, battles_doc, kingdoms_doc, status_doc
+from cok.rulesets.mighty_kingdoms.rules.state import State
+from cok.rulesets.mighty_kingdoms.rules.summer import describe
+
+
+def status_views(name: str, state: State) -> list[Any]:
+    doc = status_doc(name, state)
+    if doc["phase"] == "setup":
+        when = "Setup"
+    elif doc["season"] == "winter":
+        when = f"Year {doc['year']}, winter"
+    else:
+        when = f"Year {doc['year']}, month {doc['month']} of summer"
+    lines: list[Any] = [Line.of(f"{name} — {when}, {doc['phase']} phase", "bold")]
+    if state.order:
+        lines.append(f"player order: {', '.join(state.kingdoms[p].name for p in state.order)}")
+    lines.append(f"next: {describe(state).split(': waiting for ', 1)[1]}")
+    return lines
+
+
+def kingdoms_grid(name: str, state: State) -> Grid:
+    grid = Grid(
+        f"{name} — kingdoms",
+        [
+            ("kingdom", "left"),
+            ("race", "left"),
+            ("capital", "left"),
+            ("tiles", "right"),
+            ("villages", "right"),
+            ("cities", "right"),
+            ("forts", "right"),
+            ("armies", "right"),
+            ("gold", "right"),
+            ("food", "right"),
+        ],
+    )
+    for k in kingdoms_doc(state)["kingdoms"]:
+        grid.add(
+            Cell(k["name"], "bold"),
+            k["race"],
+            state.map.label(k["capital"]) if k["capital"] else Cell("none", "red"),
+            str(k["tiles"]),
+            str(k["villages"]),
+            str(k["cities"]),
+            str(k["fortresses"]),
+            str(len(k["armies"])),
+            str(k["gold"]),
+            str(k["food"]),
+        )
+    notes = []
+    for k in kingdoms_doc(state)["kingdoms"]:
+        for art in k["artefacts"]:
+            notes.append(
+                f"{k['name']} holds {art['id']} {art['name'] or ''} ({art['points']} points)".replace("  ", " ")
+            )
+        for tile, may in k.get("recruit_terrain", {}).items():
+            allowed = [w for w, ok in (("monsters", may["monsters"]), ("war machines", may["war_machines"])) if ok]
+            may_recruit = " and ".join(allowed) or "neither monsters nor war machines"
+            notes.append(f"{k['name']}'s fortress at {state.map.label(tile)} may recruit {may_recruit}")
+    if notes:
+        grid.caption = "\n".join(notes)
+    if not state.kingdoms:
+        grid.caption = "no kingdoms yet: found one with `cok mk kingdom PLAYER --race R --capital T …`"
+    return grid
+
+
+def armies_grid(state: State, player: str | None) -> Grid:
+    grid = Grid(
+        "armies",
+        [("army", "left"), ("tile", "left"), ("points", "right"), ("state", "left"), ("order", "left")],
+    )
+    for a in armies_doc(state, player)["armies"]:
+        stance = "upright" if a["upright"] else "on its side"
+        if a.get("deployed") is False:
+            stance += ", to deploy"
+        order = a["order"] or "—"
+        if a.get("to"):
+            order += f" → {state.map.label(a['to'])}"
+        if a["order"] and state.armies[a["id"]].resolved:
+            order += " (done)"
+        grid.add(Cell(a["id"], "bold"), state.map.label(a["tile"]), str(a["points"]), stance, order)
+    if not grid.rows:
+        grid.caption = "no armies"
+    return grid
+
+
+def battles_views(state: State) -> list[Any]:
+    doc = battles_doc(state)
+    if not doc["battles"]:
+        return [Line.of("No tile holds armies of two kingdoms with one of them upright: no battle to fight.")]
+    views: list[Any] = []
+    if doc["attacker"]:
+        views.append(Line.of(f"{doc['attacker']} chooses the next battle.", "bold"))
+    kow = state.settings.kings_of_war
+    for b in doc["battles"]:
+        title = (
+            f"{state.map.label(b['tile'])} — held by {b['holder'] or 'nobody'}, {b['settlement'] or 'no settlement'}"
+        )
+        grid = Grid(title, [("kingdom", "left"), ("army", "left"), ("points", "right"), ("state", "left")])
+        if not kow:
+            grid.columns.append(("Defence", "right"))
+        for side in b["sides"]:
+            for a in side["armies"]:
+                stance = ("upright" if a["upright"] else "on its side") + (", defending" if a["defending"] else "")
+                cells = [side["player"], a["id"], str(a["points"]), stance]
+                if not kow:
+                    cells.append(str(a.get("defence", "—")))
+                grid.add(*cells)
+        caption = f"board {b['board']}"
+        if b["benefit"]:
+            caption += f"; defended by {', '.join(b['defended_by'])}: {b['benefit']}"
+        grid.caption = caption
+        views.append(grid)
+    return views
+
+
+def standings_grid(name: str, state: State) -> Grid:
+    from cok.rulesets.mighty_kingdoms.reports import ranked
+
+    grid = Grid(
+        f"{name} — kingdoms",
+        [
+            ("#", "right"),
+            ("kingdom", "left"),
+            ("settlements", "right"),
+            ("tiles", "right"),
+            ("armies", "right"),
+            ("capital", "left"),
+        ],
+    )
+    for rank, k in ranked(state):
+        grid.add(
+            str(rank),
+            Cell(k["name"], "bold"),
+            str(k["settlements"]),
+            str(k["tiles"]),
+            str(k["armies"]),
+            "held" if k["capital"] else Cell("lost", "red"),
+        )
+    grid.caption = "Mighty Kingdoms names no winner: ranked by settlements, then tiles."
+    return grid
