@@ -44,8 +44,8 @@ def _inline(value: Any) -> str:
         return "[" + ", ".join(_inline(item) for item in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_inline(k)}: {_inline(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, str) and not all(_plain_char(ch) for ch in value):
-        return _double_quoted(value)
+    if isinstance(value, str) and (any(ch in ",[]{}" for ch in value) or not all(_plain_char(ch) for ch in value)):
+        return _double_quoted(value)  # a comma or bracket would split it inside [...] or {...}: "3,-2"
     text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=float("inf")).strip()
     return text.removesuffix("...").rstrip()
 
