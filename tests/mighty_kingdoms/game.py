@@ -99,3 +99,22 @@ class Game:
 
     def army(self, army_id: str) -> Any:
         return self.state.armies[army_id]
+
+
+def to_winter(game: Game, recall: dict[str, str] | None = None) -> Game:
+    """The sixth month, quietly: every army defends; then `winter` (recall and gather)."""
+    state = game.state
+    state.month = 6
+    for army in list(state.armies.values()):
+        game("order", army=army.id, order="defend" if army.upright else "regroup")
+    while any(not a.resolved for a in state.armies.values()):
+        from cok.rulesets.mighty_kingdoms.rules.phase import resolver
+
+        player = resolver(state)
+        game("resolve", army=next(a.id for a in state.armies_of(player or "") if not a.resolved))
+    from cok.rulesets.mighty_kingdoms.rules.phase import counts, ties
+
+    tied = ties(state)
+    game("reform", order=sorted(state.order, key=lambda p: -counts(state)[p]) if tied else None)
+    game("winter", recall=recall or {})
+    return game

@@ -114,7 +114,12 @@ class Campaign:
                 Problem(
                     display_path(self.folder / SETTINGS_FILE),
                     None,
-                    f"this campaign plays {self.ruleset.title} ({self.ruleset.id}), not {ruleset_id}; {how}",
+                    f"this campaign plays {self.ruleset.title} ({self.ruleset.id}), not {ruleset_id}; "
+                    + (
+                        f"its commands are `cok {group} …`"
+                        if (group := getattr(self.ruleset, "command", None))
+                        else how
+                    ),
                 )
             )
         return self

@@ -29,7 +29,17 @@ Die = Annotated[int, Field(ge=1, le=6)]
 TwoDice = Annotated[list[Die], Field(min_length=2, max_length=2)]
 Change = Annotated[int, Field(ge=-1, le=1)]
 Units = dict[Text, Annotated[int, Field(ge=-5, le=10)]]
-TwoVillages = Annotated[list[TileRef], Field(min_length=2, max_length=2)]
+
+
+def _tile_list(value: Any) -> Any:
+    """`[-3,5, -3,6]` is four numbers to YAML: say so before counting the items."""
+    if isinstance(value, list) and any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        shown = ", ".join(str(v) for v in value)
+        raise ValueError(f'[{shown}] is a list of numbers, not of tiles: write each tile "q,r" in quotes')
+    return value
+
+
+TwoVillages = Annotated[list[TileRef], BeforeValidator(_tile_list), Field(min_length=2, max_length=2)]
 Players = list[PlayerId]
 Armies = list[ArmyId]
 

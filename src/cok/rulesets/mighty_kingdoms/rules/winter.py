@@ -69,7 +69,9 @@ def begin_winter(state: State, event: Winter) -> WinterBegun:
 def spending(state: State, player: str, what: str) -> None:
     """Tithes, builds, recruits and quests: in winter, before the kingdom's feed."""
     if not state.winter or not state.winter_begun or phases.phase(state) != "winter":
-        raise RuleError(f"{what} is a winter step, before feeding; the campaign is in {describe(state)}")
+        raise RuleError(
+            f"{what} belongs to winter, after `winter` and before the feed; the campaign is in {describe(state)}"
+        )
     if player in state.fed:
         raise RuleError(f"{player} has fed its armies this winter: {what} comes before the feed")
 

@@ -1,0 +1,233 @@
+"""Section 6: `cok mk …`, its `--json` shapes, and the shared commands on a Mighty Kingdoms
+campaign; bad input refused with `file:line`, exit 1, nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ..conftest import Cok
+
+ANA = [
+    "mk",
+    "kingdom",
+    "ana",
+    "--race",
+    "Elves",
+    "--capital",
+    "Emberhold",
+    "--city",
+    "1,-4",
+    "--fortress",
+    "2,-5",
+    "--villages",
+    "0,-4",
+    "0,-5",
+    "--army",
+    "1,-4",
+    "--name",
+    "Ana",
+]
+BO = [
+    "mk",
+    "kingdom",
+    "bo",
+    "--race",
+    "Orcs",
+    "--capital",
+    "Greywater",
+    "--city",
+    "4,-1",
+    "--fortress",
+    "5,-1",
+    "--villages",
+    "3,0",
+    "3,1",
+    "--army",
+    "4,-1",
+]
+
+
+@pytest.fixture
+def mk(tmp_path: Path) -> Cok:
+    Cok(tmp_path)("init", "mk", "--ruleset", "mighty-kingdoms")
+    return Cok(tmp_path / "mk")
+
+
+def ok(cok: Cok, *args: str) -> str:
+    run = cok(*args)
+    assert run.exit_code == 0, run.stderr
+    return run.stdout
+
+
+def begun(mk: Cok) -> Cok:
+    ok(mk, *ANA)
+    ok(mk, *BO)
+    ok(mk, "mk", "begin")
+    return mk
+
+
+def log_text(mk: Cok) -> str:
+    return (mk.cwd / "events.yaml").read_text()
+
+
+def test_init_copies_the_games_map_into_the_campaign(mk: Cok) -> None:
+    assert "The Ember Reaches" in (mk.cwd / "map.yaml").read_text()
+    assert "ruleset: mighty-kingdoms" in (mk.cwd / "campaign.yaml").read_text()
+
+
+def test_status_json_in_setup_has_null_year_season_and_month(mk: Cok) -> None:
+    doc = json.loads(ok(mk, "mk", "status", "--json"))
+    assert doc["ruleset"] == "mighty-kingdoms" and doc["phase"] == "setup"
+    assert (doc["year"], doc["season"], doc["month"]) == (None, None, None)
+
+
+def test_status_json_shape_in_summer(mk: Cok) -> None:
+    begun(mk)
+    doc = json.loads(ok(mk, "mk", "status", "--json"))
+    assert set(doc) == {"campaign", "ruleset", "year", "season", "month", "phase", "player_order", "waiting_for"}
+    assert (doc["year"], doc["season"], doc["month"], doc["phase"]) == (1, "summer", 1, "orders")
+    assert doc["waiting_for"] == [{"what": "order", "army": "ana-1"}, {"what": "order", "army": "bo-1"}]
+
+
+def test_kingdoms_json_shape(mk: Cok) -> None:
+    begun(mk)
+    (ana, _) = json.loads(ok(mk, "mk", "kingdoms", "--json"))["kingdoms"]
+    assert set(ana) == {
+        "id",
+        "name",
+        "race",
+        "capital",
+        "tiles",
+        "villages",
+        "cities",
+        "fortresses",
+        "armies",
+        "gold",
+        "food",
+        "artefacts",
+    }
+    assert (ana["id"], ana["name"], ana["race"], ana["capital"]) == ("ana", "Ana", "elves", "1,-5")
+    assert (ana["tiles"], ana["villages"], ana["cities"], ana["fortresses"]) == (7, 2, 1, 1)
+    assert ana["armies"] == [
+        {"id": "ana-1", "tile": "1,-4", "points": 500, "upright": True, "order": None, "allied": False}
+    ]
+
+
+def test_an_order_and_its_resolution_with_rolled_dice_are_recorded(mk: Cok) -> None:
+    begun(mk)
+    ok(mk, "mk", "order", "ana-1", "move", "Emberfall Gorge")
+    ok(mk, "mk", "order", "bo-1", "defend")
+    out = ok(mk, "mk", "resolve", "ana-1", "--roll-dice")
+    assert "explores Emberfall Gorge" in out
+    assert "roll: [" in log_text(mk)  # the dice are in the event: a replay never rolls
+
+
+def test_dry_run_writes_nothing(mk: Cok) -> None:
+    begun(mk)
+    before = log_text(mk)
+    out = ok(mk, "mk", "order", "ana-1", "defend", "--dry-run")
+    assert "dry run" in out and log_text(mk) == before
+
+
+def test_an_unknown_tile_says_did_you_mean_exit_1_nothing_written(mk: Cok) -> None:
+    begun(mk)
+    before = log_text(mk)
+    run = mk("mk", "order", "ana-1", "move", "Emberfal Gorge")
+    assert run.exit_code == 1 and "did you mean 'Emberfall Gorge'" in run.stderr
+    assert log_text(mk) == before
+
+
+def test_an_event_of_the_wrong_phase_is_refused_naming_the_phase(mk: Cok) -> None:
+    begun(mk)
+    run = mk("mk", "reform")
+    assert run.exit_code == 1 and "reform phase" in run.stderr and "orders phase" in run.stderr
+
+
+def test_a_tile_written_without_quotes_in_a_flow_list_is_refused_at_its_line(mk: Cok) -> None:
+    begun(mk)
+    with (mk.cwd / "events.yaml").open("a") as log:
+        log.write(
+            "- type: feed\n  player: ana\n  unfed: []\n- type: kingdom\n  player: cy\n  race: x\n"
+            "  capital: Gullhaven\n  city: -2,4\n  fortress: -1,4\n  villages: [-3,5, -3,6]\n  army: -2,4\n"
+        )
+    run = mk("check")
+    lines = log_text(mk).splitlines()
+    kingdom_line = len(lines) - 7
+    assert run.exit_code == 1
+    assert f"events.yaml:{kingdom_line}" in run.stderr + run.stdout
+    assert "a list of numbers, not of tiles" in run.stderr + run.stdout
+
+
+def test_a_battle_summary_says_who_hit_what_who_won_the_retreats_and_the_holder(mk: Cok) -> None:
+    begun(mk)
+    ok(mk, "mk", "order", "ana-1", "move", "Emberfall Gorge")
+    ok(mk, "mk", "order", "bo-1", "defend")
+    ok(mk, "mk", "resolve", "ana-1", "--roll", "3", "4")
+    ok(mk, "mk", "resolve", "bo-1")
+    ok(mk, "mk", "reform", "--order", "ana,bo")
+    # month 2: bo marches on the gorge over two months is slow; put bo's army next door instead
+    run = mk("mk", "battles")
+    assert run.exit_code == 0 and "no battle to fight" in run.stdout
+
+
+def test_standings_rank_by_settlements_then_tiles_and_say_so(mk: Cok) -> None:
+    begun(mk)
+    out = ok(mk, "standings")
+    assert "ranked by settlements, then tiles" in out
+    doc = json.loads(ok(mk, "standings", "--json"))
+    assert [k["id"] for k in doc["kingdoms"]] == ["ana", "bo"] and doc["ranked_by"] == ["settlements", "tiles"]
+
+
+def test_the_shared_commands_work_on_a_mighty_kingdoms_campaign(mk: Cok) -> None:
+    begun(mk)
+    assert ok(mk, "check") == ""
+    assert "Ana founds a kingdom" in ok(mk, "log")
+    ok(mk, "mk", "order", "ana-1", "defend")
+    event_id = [line.split(": ")[1] for line in log_text(mk).splitlines() if line.strip().startswith("id:")][-1]
+    ok(mk, "void", event_id, "--reason", "wrong army")
+    assert json.loads(ok(mk, "mk", "armies", "--json"))["armies"][0]["order"] is None
+    ok(mk, "site", "site")
+    assert (mk.cwd / "site" / "index.html").exists()
+    assert ok(mk, "map", "--svg", "-").startswith("<svg") or "<svg" in ok(mk, "map", "--svg", "-")
+    schema = json.loads(ok(mk, "schema", "events", "--ruleset", "mighty-kingdoms"))
+    assert "kingdom" in json.dumps(schema)
+
+
+def test_a_clash_of_kings_command_on_a_mighty_kingdoms_campaign_is_refused(mk: Cok) -> None:
+    run = mk("join", "tim", "--faction", "stark")
+    assert run.exit_code == 1 and "Mighty Kingdoms" in run.stderr and "cok mk" in run.stderr
+
+
+def test_a_mighty_kingdoms_command_on_a_clash_of_kings_campaign_is_refused(cok: Cok) -> None:
+    run = cok("mk", "status")
+    assert run.exit_code == 1 and "Clash of Kings" in run.stderr
+
+
+def test_a_bad_option_value_exits_2(mk: Cok) -> None:
+    begun(mk)
+    assert mk("mk", "order", "ana-1", "march").exit_code == 2
+    assert mk("mk", "resolve", "ana-1", "--roll", "7", "1").exit_code == 2
+    assert (
+        mk(
+            "mk",
+            "kingdom",
+            "Cy",
+            "--race",
+            "x",
+            "--capital",
+            "a",
+            "--city",
+            "b",
+            "--fortress",
+            "c",
+            "--villages",
+            "d",
+            "e",
+            "--army",
+            "f",
+        ).exit_code
+        == 2
+    )
