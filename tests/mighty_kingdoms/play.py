@@ -17,6 +17,8 @@ from cok.rulesets.mighty_kingdoms.rules.apply import apply
 from cok.rulesets.mighty_kingdoms.rules.battle import _roll, _simple_result, retreats_from
 from cok.rulesets.mighty_kingdoms.rules.state import Settings, State
 
+#: Players' ids and names, in founding order (ids sort as they are founded).
+PLAYERS = (("ana", "Ana"), ("bo", "Bo"), ("cy", "Cyrus"), ("dag", "Dagny"), ("eir", "Eira"), ("fen", "Fenn"))
 SHIPPED = Path(__file__).resolve().parents[2] / "maps" / "ember-reaches.yaml"
 
 
@@ -91,10 +93,12 @@ class Table:
         capital = rng.choice(sorted(free))
         around = [n for n in hexmap.neighbours(capital) if n not in s.control]
         city, fortress, v1, v2 = rng.sample(around, 4)
-        player = f"k{len(s.kingdoms) + 1}"
+        n = len(s.kingdoms)
+        player, name = PLAYERS[n] if n < len(PLAYERS) else (f"k{n + 1}", f"K{n + 1}")
         data: dict[str, Any] = {
             "type": "kingdom",
             "player": player,
+            "name": name,
             "race": rng.choice(["elves", "orcs", "dwarfs", "undead"]),
             "capital": capital,
             "city": city,
@@ -164,7 +168,8 @@ class Table:
             leaves = army.player != winner if winner else s.control.get(tile) != army.player
             options = retreats_from(s, army, tile)
             if leaves and options:
-                retreat[army.id] = rng.choice(options)
+                crowded = [t for t in options if s.kingdoms_in(t) - {army.player}]
+                retreat[army.id] = rng.choice(crowded or options)
         if retreat:
             data["retreat"] = retreat
         if winner and rng.random() < 0.3:
@@ -246,7 +251,8 @@ class Table:
                 if len(armies) >= s.settings.army_limit:
                     data["disband"] = rng.choice(armies).id
                 if s.settings.kings_of_war:
-                    data["list"] = "recruit"
+                    data["list"] = f"{player} recruit {kingdom.armies_made + 1}"
+                    data["units"] = {"Spearmen": 2, "Archers": 1, "Hero": 0}
                 return data
         if choice < 0.7:
             builds = self.builds(player)

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 app = typer.Typer(no_args_is_help=True)
 
+#: A tile such as `-6,3` on the command line is an argument, not an unknown option.
+TILES_MAY_BE_NEGATIVE = {"ignore_unknown_options": True}
+
 RULESET = "mighty-kingdoms"
 
 Tile = Annotated[str, typer.Argument(metavar="TILE", help='A tile: its name or "q,r".')]
@@ -106,7 +109,7 @@ def _dice(values: tuple[int, int] | None, option: str) -> list[int] | None:
 # ---------------------------------------------------------------- setup
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def kingdom(
     player: Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")],
@@ -166,7 +169,7 @@ def kingdom(
     )
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def begin(
     order: OrderOpt = None,
@@ -186,7 +189,7 @@ def begin(
 # ---------------------------------------------------------------- summer
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def order(
     army: ArmyArg,
@@ -210,7 +213,7 @@ def order(
     _record(opened, lambda: Order(army=army, order=what, to=to, note=note), dry_run, as_json, no_cache)
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def resolve(
     army: ArmyArg,
@@ -253,7 +256,7 @@ def _exploration_dice(state: State, typed: str) -> tuple[list[int] | None, list[
     return first, second
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def battles(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """What must be fought: contested tiles, who chooses next, Defence, board size, benefit."""
@@ -269,7 +272,7 @@ def battles(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json:
     show(*battles_views(state))
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def battle(
     tile: Tile,
@@ -378,7 +381,7 @@ def _ask_allocation(rolled: dict[str, int]) -> list[list[str]] | None:
     return [[p.partition(":")[0], p.partition(":")[2]] for p in typed.split()] or None
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def reform(
     order: OrderOpt = None,
@@ -398,7 +401,7 @@ def reform(
 # ---------------------------------------------------------------- winter
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def winter(
     recall: Annotated[
@@ -418,7 +421,7 @@ def winter(
     _record(opened, lambda: Winter(recall=_pairs(recall, "--recall"), note=note), dry_run, as_json, no_cache)
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def tithe(
     giver: Annotated[str, typer.Argument(metavar="FROM", help="The kingdom that gives.")],
@@ -444,7 +447,7 @@ def tithe(
     )
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def build(
     player: PlayerArg,
@@ -467,7 +470,7 @@ def build(
     )
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def recruit(
     player: PlayerArg,
@@ -503,7 +506,7 @@ def recruit(
     )
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def feed(
     player: PlayerArg,
@@ -523,7 +526,7 @@ def feed(
     _record(opened, lambda: Feed(player=player, unfed=list(unfed or []), note=note), dry_run, as_json, no_cache)
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def deploy(
     army: ArmyArg,
@@ -541,7 +544,7 @@ def deploy(
     _record(opened, lambda: Deploy(army=army, tile=tile, note=note), dry_run, as_json, no_cache)
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def spring(
     order: OrderOpt = None,
@@ -558,7 +561,7 @@ def spring(
     _record(opened, lambda: Spring(order=_players(order), note=note), dry_run, as_json, no_cache)
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def quest(
     player: PlayerArg,
@@ -593,7 +596,7 @@ def quest(
     )
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def artefact(
     art: Annotated[str, typer.Argument(metavar="ART", help="The artefact, like art-2.")],
@@ -614,7 +617,7 @@ def artefact(
 # ---------------------------------------------------------------- showing
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """Year, season, month, phase, player order, and what the ledger waits for."""
@@ -630,7 +633,7 @@ def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: 
     show(*status_views(opened.name, opened.state))
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def kingdoms(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts."""
@@ -646,7 +649,7 @@ def kingdoms(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json
     show(kingdoms_grid(opened.name, opened.state))
 
 
-@app.command()
+@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def armies(
     player: Annotated[str | None, typer.Option("--player", metavar="P", help="Only this kingdom's armies.")] = None,
