@@ -35,3 +35,24 @@ def test_every_command_of_the_game_night_runs_as_written(tmp_path: Path) -> None
     shipped = (ROOT / "campaigns" / "example" / "events.yaml").read_text()
     assert (tmp_path / "campaigns" / "example" / "events.yaml").read_text() == shipped
     assert (tmp_path / "play" / "tonight" / "events.yaml").read_text() != shipped
+
+
+def test_every_command_of_the_mighty_kingdoms_block_runs_as_written(tmp_path: Path) -> None:
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"## Mighty Kingdoms\n.*?```\n(.*?)```", text, re.S)
+    assert block is not None
+    shutil.copytree(ROOT / "campaigns", tmp_path / "campaigns")
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    shim = tmp_path / "bin" / "cok"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m cok "$@"\n')
+    shim.chmod(0o755)
+    env = {**os.environ, "PATH": f"{shim.parent}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("COK_CAMPAIGN", None)
+    run = subprocess.run(
+        ["bash", "-c", "set -e\n" + block.group(1)], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "dag-1 is ordered to move" in run.stdout and "ranked by settlements" in run.stdout
+    shipped = (ROOT / "campaigns" / "mighty-kingdoms" / "events.yaml").read_text()
+    assert (tmp_path / "campaigns" / "mighty-kingdoms" / "events.yaml").read_text() == shipped
