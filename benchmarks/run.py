@@ -27,6 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 EXAMPLE = ROOT / "campaigns" / "example"
+MK_EXAMPLE = ROOT / "campaigns" / "mighty-kingdoms"
 DATA = HERE / "data"
 HELLO = """import typer
 
@@ -107,6 +108,106 @@ def campaign(size: int) -> Path:
         print(f"generating a {size}-event campaign …", file=sys.stderr)
         generate(size, folder)
     return folder
+
+
+def mk_campaign(size: int) -> Path:
+    """A generated Mighty Kingdoms campaign of about `size` events (kept like `campaign`)."""
+    from cok import __version__
+
+    folder = DATA / __version__ / f"mk-{size}"
+    if not (folder / "events.yaml").exists():
+        sys.path.insert(0, str(HERE))
+        from generate_mk import generate as generate_mk
+
+        print(f"generating a {size}-event Mighty Kingdoms campaign …", file=sys.stderr)
+        generate_mk(size, folder)
+    return folder
+
+
+def waiting_armies(cok: list[str], folder: Path) -> list[list[str]]:
+    """Orders that may be appended to a Mighty Kingdoms campaign: [army, order] for each army
+    without one (defend when upright, else regroup)."""
+    import json
+
+    out = subprocess.run(
+        [*cok, "mk", "armies", "--json", "-C", str(folder)], capture_output=True, text=True, check=True
+    )
+    armies = json.loads(out.stdout)["armies"]
+    return [[a["id"], "defend" if a["upright"] else "regroup"] for a in armies if a["order"] is None]
+
+
+def mighty_kingdoms(cok: list[str], scratch: Path, small: int, large: int, rounds: int) -> list[Result]:
+    """The same targets for a Mighty Kingdoms campaign, against its own example."""
+    results = []
+    example = writable_copy(MK_EXAMPLE, scratch / "mk-ex")
+    small_c = mk_campaign(small)
+    large_c = writable_copy(mk_campaign(large), scratch / "mk-large")
+    run([*cok, "standings", "-C", str(example)])
+    run([*cok, "standings", "-C", str(large_c)])
+    events = str(small_c / "events.yaml")
+    a, b = interleaved(
+        lambda: [*cok, "check", "--no-cache", "-C", str(small_c)],
+        lambda: [sys.executable, "-c", LOAD_YAML, events],
+        rounds,
+    )
+    results.append(
+        Result(f"12. MK cold replay, {small:,} events", "cok check --no-cache", "PyYAML CSafeLoader", a, b, 1.3)
+    )
+    small_cold = a
+    a, b = interleaved(
+        lambda: [*cok, "standings", "-C", str(large_c)], lambda: [*cok, "standings", "-C", str(example)], rounds
+    )
+    results.append(Result(f"13. MK warm standings, {large:,} events", f"{large:,} events", "example", a, b, 1.5))
+    large_armies, example_armies = iter(waiting_armies(cok, large_c)), iter(waiting_armies(cok, example))
+    appends = min(rounds, 5)
+    a, b = interleaved(
+        lambda: [*cok, "mk", "order", *next(large_armies), "-C", str(large_c)],
+        lambda: [*cok, "mk", "order", *next(example_armies), "-C", str(example)],
+        appends,
+    )
+    results.append(Result(f"14. MK append (order), {large:,} events", f"{large:,} events", "example", a, b, 2.0))
+    a, b = interleaved(
+        lambda: [*cok, "mk", "status", "-C", str(large_c)], lambda: [*cok, "mk", "status", "-C", str(example)], rounds
+    )
+    results.append(Result(f"17. MK warm status, {large:,} events", f"{large:,} events", "example", a, b, 1.5))
+    for n, (label, args_) in enumerate(
+        (
+            ("log", ["log"]),
+            ("site", ["site", str(scratch / "mk-site")]),
+            ("map", ["map", "--svg", str(scratch / "mk.svg")]),
+        ),
+        start=18,
+    ):
+        a, b = interleaved(
+            lambda args_=args_: [*cok, *args_, "-C", str(large_c)],
+            lambda args_=args_: [*cok, *args_, "-C", str(example)],
+            max(1, min(rounds, 3)),
+        )
+        results.append(Result(f"{n}. MK warm {label}, {large:,} events", f"{large:,} events", "example", a, b, None))
+    cold = [run([*cok, "check", "--no-cache", "-C", str(large_c)]) for _ in range(max(1, min(rounds, 3)))]
+    large_cold = statistics.median(t for t, _ in cold)
+    results.append(
+        Result(
+            f"15. MK memory, check --no-cache, {large:,} events",
+            "peak",
+            "",
+            max(m for _, m in cold) / 1024,
+            1,
+            400,
+            "MB",
+        )
+    )
+    results.append(
+        Result(
+            f"16. MK growth, cold replay {large:,} / {small:,}",
+            f"{large:,}",
+            f"{small:,}",
+            large_cold,
+            small_cold,
+            11.0,
+        )
+    )
+    return results
 
 
 def writable_copy(source: Path, into: Path) -> Path:
@@ -220,6 +321,12 @@ def main() -> int:
                 11.0 if not args.quick else large / small * 1.1,
             )
         )
+
+        results += mighty_kingdoms(cok, scratch, small, large, rounds)
+        if args.quick:
+            for r in results:
+                if r.target.startswith("16."):
+                    r.limit = large / small * 1.1
 
     print(f"machine: {machine()}")
     print(
