@@ -47,8 +47,10 @@ def refusals(command: F) -> F:
             for problem in refused.problems:
                 typer.echo(str(problem), err=True)
             raise typer.Exit(1) from None
-        except RuleError as error:
-            typer.echo(f"cok: {error}", err=True)
+        except RuleError as error:  # what the command line asked for: said in its words
+            from cok.core.text import in_command_line_words
+
+            typer.echo(f"cok: {in_command_line_words(str(error))}", err=True)
             raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]

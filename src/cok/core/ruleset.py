@@ -131,6 +131,13 @@ class Ruleset(Protocol):
         """The game's own commands (a typer.Typer)."""
 
 
+def repeats(ruleset: Ruleset, state: Any, event: EventBase) -> str | None:
+    """Whether the event repeats one recorded before (the same battle twice), in words: a
+    game may say so with `repeats(state, event)`, an optional member (None: it never does)."""
+    said = getattr(ruleset, "repeats", None)
+    return said(state, event) if said is not None else None
+
+
 _KNOWN: dict[str, str] = {}
 _LOADED: dict[str, Ruleset] = {}
 

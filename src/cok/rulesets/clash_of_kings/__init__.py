@@ -71,12 +71,19 @@ class ClashOfKings:
         from cok.rulesets.clash_of_kings.rules.state import Settings
 
         modes = tuple(allowed_modes(tuple(settings.modes) if settings.modes is not None else None))
-        return initial_state(map, Settings(settings.points.start, settings.points.step, modes))
+        factions = tuple(settings.factions)
+        return initial_state(map, Settings(settings.points.start, settings.points.step, modes, factions))
 
     def apply(self, state: State, event: EventBase) -> Any:
         from cok.rulesets.clash_of_kings.rules.apply import apply
 
         return apply(state, event)
+
+    def repeats(self, state: State, event: EventBase) -> str | None:
+        """The same battle (players, location, week, winner) recorded twice."""
+        from cok.rulesets.clash_of_kings.rules.apply import repeats
+
+        return repeats(state, event)
 
     def label(self, event: EventBase) -> str:
         location = getattr(event, "location", None)

@@ -187,6 +187,9 @@ def battle(
     override: Annotated[
         str | None, typer.Option("--override", metavar="REASON", help="Organiser's ruling: any location.")
     ] = None,
+    again: Annotated[
+        bool, typer.Option("--again", help="Record it although the same battle is already recorded.")
+    ] = False,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -223,7 +226,7 @@ def battle(
             note=note,
         )
 
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache, again=again)
 
 
 @app.command()
@@ -341,7 +344,7 @@ def locations(
     from cok.render.output import show
     from cok.rulesets.clash_of_kings.views import locations_grid
 
-    show(locations_grid(state, names, title))
+    show(locations_grid(state, names, title), page=True)
 
 
 @app.command(context_settings={"ignore_unknown_options": True})
