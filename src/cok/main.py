@@ -20,7 +20,7 @@ from cok.rulesets import install
 
 _APP_SETTINGS: dict[str, Any] = {
     "no_args_is_help": True,
-    "add_completion": False,
+    "add_completion": True,  # Typer's own: --install-completion, --show-completion
     "pretty_exceptions_enable": False,
     "rich_markup_mode": None,
     "context_settings": {"help_option_names": ["-h", "--help"]},
@@ -113,6 +113,9 @@ def _only(name: str) -> typer.Typer:
 def main() -> None:
     """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
     args = sys.argv[1:]
+    from cok.render.progress import install as show_progress
+
+    show_progress(args)
     words = [arg for i, arg in enumerate(args) if not arg.startswith("-") and (i == 0 or args[i - 1] != "--color")]
     try:
         (_only(words[0]) if words else app)()

@@ -56,6 +56,27 @@ def refusals(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def complete(kind: str) -> Callable[[typer.Context, str], list[str]]:
+    """Shell completion of the campaign's names of a kind (players, locations…): the game
+    offers them (`Ruleset.names`), the campaign is the one the command line names. Never an
+    error: nothing to offer is no completion."""
+
+    def offer(ctx: typer.Context, incomplete: str) -> list[str]:
+        from cok.core.campaign import open_campaign
+        from cok.core.names import normalize
+        from cok.core.ruleset import names
+
+        try:
+            found = open_campaign(find_campaign(ctx.params.get("campaign")))
+            offered = names(found.ruleset, found.state, kind)
+        except Exception:  # a completion must never print a traceback into the shell
+            return []
+        typed = normalize(incomplete)
+        return [name for name in offered if normalize(name).startswith(typed)]
+
+    return offer
+
+
 def open_valid(campaign: str | None, no_cache: bool = False) -> Campaign:
     """The campaign the command is about (cached when it fits), refusing an invalid log."""
     from cok.core.campaign import open_campaign

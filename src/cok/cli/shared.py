@@ -15,6 +15,7 @@ from cok.cli.options import (
     NoCacheOpt,
     NoteOpt,
     ReasonOpt,
+    complete,
     emit_json,
     open_valid,
     refusals,
@@ -79,7 +80,10 @@ def standings(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_jso
 @app.command()
 @refusals
 def log(
-    player: Annotated[str | None, typer.Option("--player", metavar="P", help="Only events about this player.")] = None,
+    player: Annotated[
+        str | None,
+        typer.Option("--player", metavar="P", help="Only events about this player.", autocompletion=complete("player")),
+    ] = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
     as_json: JsonOpt = False,
@@ -256,11 +260,14 @@ def site(
     Open OUTDIR/index.html, or publish the folder on any static host.
     Example: cok site public/
     """
+    from cok.core.progress import task
     from cok.core.publish import write_site
     from cok.render.output import show
 
     found = open_valid(campaign, no_cache)
-    written = write_site(outdir, found.ruleset.site_pages(found), force=force)
+    with task("building the site", None, size=found.position.lines):
+        pages = found.ruleset.site_pages(found)
+    written = write_site(outdir, pages, force=force)
     show(f"Wrote {len(written)} files to {outdir}; open {outdir / 'index.html'}")
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from cok.core.errors import Problem, RuleError, root_first
 from cok.core.events import Entry, Void, content_ref
 from cok.core.history import Told, Voided
+from cok.core.progress import Advance, task
 from cok.core.text import in_file_words
 
 if TYPE_CHECKING:
@@ -111,7 +112,27 @@ def fold(
     voided, problems = voids(entries, shown, known or {}, named)
     done = Folded(state, problems, voided=voided)
     blamed: dict[str, int] = {}  # a player -> the line of the first refused event about them
-    for entry, ref in zip(entries, named, strict=True):
+    with task("replaying the log", len(entries)) as advance:
+        _apply_all(ruleset, entries, named, state, shown, done, blamed, telling, advance)
+    done.problems = root_first(done.problems)
+    return done
+
+
+def _apply_all(
+    ruleset: Ruleset,
+    entries: Sequence[Entry],
+    named: Sequence[str],
+    state: Any,
+    shown: str,
+    done: Folded,
+    blamed: dict[str, int],
+    telling: bool,
+    advance: Advance,
+) -> None:
+    voided = done.voided
+    for count, (entry, ref) in enumerate(zip(entries, named, strict=True)):
+        if not count % 1024:
+            advance(count)
         event = entry.event
         if event.id is not None and event.id not in done.ids:
             done.ids[event.id] = entry.line or 0
@@ -135,8 +156,6 @@ def fold(
             text = tell(ruleset, state, outcome) if telling else ""
         if telling:
             done.history.append(told(ruleset, entry, text, is_voided, ref))
-    done.problems = root_first(done.problems)
-    return done
 
 
 def tell(ruleset: Ruleset, state: Any, outcome: Any) -> str:

@@ -85,6 +85,20 @@ class ClashOfKings:
 
         return repeats(state, event)
 
+    def names(self, state: State, kind: str) -> list[str]:
+        """Names for shell completion: players (ids), locations, factions, game modes."""
+        if kind == "player":
+            return list(state.players)
+        if kind == "location":
+            return list(state.geo.locations)
+        if kind == "faction":
+            from cok.rulesets.clash_of_kings.rules.start import known_factions
+
+            return known_factions(state)
+        if kind == "mode":
+            return list(state.settings.modes)
+        return []
+
     def label(self, event: EventBase) -> str:
         location = getattr(event, "location", None)
         if location is not None:
