@@ -156,35 +156,35 @@ def void(
 
     Later events that only stood because of it are listed; --cascade voids them with it, as
     one change (at a terminal, cok asks). With --dry-run, see what would be voided.
+
     Example: cok void 3fa9c1d2e4b7 --reason "wrong winner"
     """
     from cok.cli.options import interactive
     from cok.cli.recording import record_and_show
     from cok.core.events import Void
-    from cok.core.ledger import Dependants, dependants
+    from cok.core.ledger import Dependants
 
     found = open_valid(campaign, no_cache)
     target = _by_line(found, event_id) if event_id.startswith("@") else event_id
-    following = dependants(found, [target])
-    if following:
-        listing = Dependants([target], following)
+
+    def voiding(also: list[Void]) -> None:
+        build = lambda _: Void(target=target, reason=reason, note=note)  # noqa: E731
+        record_and_show(found, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache, also=also)
+
+    try:
+        voiding([])  # one replay when nothing depends on it, the usual case
+        return
+    except Dependants as listing:
+        following = listing.refusals
         asking = interactive() and not as_json and not cascade and not dry_run
         if not (cascade or asking):
             hint = "void them with it: add --cascade (see what it voids first with --dry-run --cascade)"
-            raise RuleError(f"{listing}\n{hint}")
+            raise RuleError(f"{listing}\n{hint}") from None
         if asking:
             typer.echo(str(listing), err=True)
             if not typer.confirm(f"Void these {len(following)} events too?", default=False, err=True):
-                raise typer.Exit(1)
-    also = [Void(target=r.ref, reason=f"{reason} (depends on {target})", note=note) for r in following]
-    record_and_show(
-        found,
-        lambda _: Void(target=target, reason=reason, note=note),
-        dry_run=dry_run,
-        as_json=as_json,
-        no_cache=no_cache,
-        also=also,
-    )
+                raise typer.Exit(1) from None
+    voiding([Void(target=r.ref, reason=f"{reason} (depends on {target})", note=note) for r in following])
 
 
 def _by_line(found: Campaign, typed: str) -> str:

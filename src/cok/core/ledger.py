@@ -109,16 +109,6 @@ def record_all(
         return done
 
 
-def dependants(campaign: Campaign, targets: Sequence[str]) -> list[Refusal]:
-    """The later events the rules would refuse once these events are voided: what voiding
-    them takes with it. RuleError when such voids are refused for another reason."""
-    try:
-        _without(campaign, [Void(target=t, reason="-") for t in targets])
-    except Dependants as found:
-        return found.refusals
-    return []
-
-
 def _decide(campaign: Campaign, events: Sequence[EventBase], *, written: bool, again: bool) -> list[Recorded]:
     campaign.valid()
     ruleset = campaign.ruleset
