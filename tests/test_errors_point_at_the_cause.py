@@ -97,3 +97,15 @@ def test_a_mistake_in_the_file_is_told_in_its_keys(example: Path) -> None:
     first = run.stderr.splitlines()[0]
     assert first.startswith("events.yaml:45: battle at Tarth:")
     assert first.endswith("the battle must name the roll's winner as attacker:")
+
+
+def test_field_names_in_rule_messages_read_as_options_or_as_keys() -> None:
+    from cok.core.text import in_command_line_words, in_file_words
+
+    said = "give `winner` or `occupy: false`, `fully_painted`, see `cok void ID` (campaign.yaml's modes: list)"
+    assert in_command_line_words(said) == (
+        "give --winner or --no-occupy, --fully-painted, see `cok void ID` (campaign.yaml's modes: list)"
+    )
+    assert in_file_words(said) == (
+        "give winner: or occupy: false, fully_painted:, see `cok void ID` (campaign.yaml's modes: list)"
+    )

@@ -35,7 +35,7 @@ def for_markup(value: Any) -> Any:
 
 #: How the rules name an event's field in a message: `winner`, `occupy: false`. Where the
 #: mistake came from decides how the user reads it: the command line's options or the file's keys.
-_FIELD = re.compile(r"`([a-z][a-z0-9_]*)(?:: ?([a-z0-9_-]+))?:?`")
+_FIELD = re.compile(r"`([a-z][a-z0-9_]*)(?:: ([a-z0-9_-]+))?`")
 
 
 def in_file_words(message: str) -> str:

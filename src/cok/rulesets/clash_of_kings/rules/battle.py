@@ -90,7 +90,7 @@ def game_mode(state: State, typed: str) -> str:
     if typed not in allowed:
         raise RuleError(
             f"{typed!r} is not a game mode this campaign allows{did_you_mean(typed, state.settings.modes)}; "
-            f"it allows: {', '.join(state.settings.modes)} (campaign.yaml's `modes:`)"
+            f"it allows: {', '.join(state.settings.modes)} (campaign.yaml's modes: list)"
         )
     return allowed.find(typed)
 
