@@ -116,7 +116,7 @@ def test_still_tied_the_attacking_player_is_declared_the_winner() -> None:
 
 def test_no_winner_and_no_victory_points_is_an_error() -> None:
     state = holding(LINE, TIE_START)
-    assert "give the `winner`" in refused(state, players=["tim", "matt"], location="B")
+    assert "give `winner`" in refused(state, players=["tim", "matt"], location="B")
     assert "both tim and matt" in refused(state, players=["tim", "matt"], location="B", vp={"tim": 3})
 
 

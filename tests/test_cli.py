@@ -426,7 +426,7 @@ def test_join_with_three_territories_once_every_castle_is_held(cok: Cok, campaig
         )
     )
     refused = cok("join", "late", "--faction", "stark")
-    assert refused.exit_code == 1 and "every castle is held: give `territories`" in refused.stderr
+    assert refused.exit_code == 1 and "every castle is held: give --territories" in refused.stderr
     split = cok("join", "late", "--faction", "stark", "--territories", "Moat Cailin", "Barrowton", "Hornwood")
     assert split.exit_code == 1 and "not connected" in split.stderr
     run = cok("join", "late", "--faction", "stark", "--territories", "moat cailin", "Barrowton", "torrhens square")

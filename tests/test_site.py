@@ -48,7 +48,7 @@ def test_every_player_has_a_linked_page_with_holdings_history_and_chart(site: Pa
 
 def test_the_log_is_newest_first_in_the_words_of_cok_log(site: Path, example: Path) -> None:
     page = (site / "log.html").read_text()
-    entries = re.findall(r"<li class=\"[^\"]*\">([^<]*)</li>", page)
+    entries = re.findall(r"<li class=\"[^\"]*\"><span class=\"text\">([^<]*)</span>", page)
     words = Cok(example)("log").stdout
     assert entries[0] == "week 5 — Tim +1 CP by the organiser: hosted the week 5 games: organiser bonus"
     for entry in entries[:5]:
@@ -187,3 +187,83 @@ def test_the_home_page_renders_in_a_real_browser(site: Path, tmp_path: Path) -> 
     assert sampled - background > sampled * 0.1, "less than a tenth of the page differs from its background"
     dark_header = rows[10][: 3 * step]
     assert sum(dark_header[:3]) < 200  # the dark header band was drawn
+
+
+def test_the_log_page_has_week_headings_and_each_voided_event_with_its_reason(site: Path) -> None:
+    page = (site / "log.html").read_text()
+    assert "<title>The campaign's log" in page
+    headings = re.findall(r'<h2 id="week-(\d+)">Week \d+</h2>', page)
+    assert headings == ["5", "4", "3", "2", "1"]
+    week_5 = page.split('id="week-5"')[1].split('id="week-4"')[0]
+    assert "week 5 — Tim +1 CP by the organiser" in week_5 and "week 4 —" not in week_5
+    reasons = re.findall(r'<span class="void-reason">voided: ([^<]+)</span>', page)
+    assert reasons and all(reasons)
+    assert "recorded for the wrong player" in " ".join(reasons)
+
+
+def label_boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Every location name's box in the map picture, as its text element places it."""
+    from cok.rulesets.clash_of_kings.site.views import label_box
+
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ElementTree.fromstring(svg.encode())
+    boxes = []
+    for location in root.iterfind("s:g[@class='locations']/s:g", ns):
+        text = location.find("s:text", ns)
+        assert text is not None and text.text
+        size = float(text.get("font-size", "13"))
+        x, y = float(text.get("x", "0")), float(text.get("y", "0"))
+        boxes.append((text.text, label_box(x, y, text.get("text-anchor", "start"), text.text, size)))
+    return boxes
+
+
+def test_no_two_map_labels_overlap(site: Path) -> None:
+    boxes = label_boxes((site / "map.svg").read_text())
+    assert len(boxes) > 90
+    clashes = [
+        (a, b)
+        for i, (a, box_a) in enumerate(boxes)
+        for b, box_b in boxes[i + 1 :]
+        if box_a[0] < box_b[2] and box_b[0] < box_a[2] and box_a[1] < box_b[3] and box_b[1] < box_a[3]
+    ]
+    assert clashes == []
+
+
+def test_no_map_label_leaves_the_picture(site: Path) -> None:
+    svg = (site / "map.svg").read_text()
+    x, y, width, height = map(float, re.search(r'viewBox="([^"]+)"', svg)[1].split())  # type: ignore[index]
+    for name, (left, top, right, bottom) in label_boxes(svg):
+        assert x <= left and right <= x + width and y <= top and bottom <= y + height, name
+
+
+def test_player_colours_are_told_apart() -> None:
+    from cok.rulesets.clash_of_kings.site.views import FACTION_COLOURS, PALETTE
+
+    def lab(colour: str) -> tuple[float, float, float]:
+        rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        x = (0.4124 * lin[0] + 0.3576 * lin[1] + 0.1805 * lin[2]) / 0.9505
+        y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+        z = (0.0193 * lin[0] + 0.1192 * lin[1] + 0.9505 * lin[2]) / 1.089
+        f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+        return (116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
+
+    colours = list(FACTION_COLOURS.values())
+    close = [
+        (a, b)
+        for i, a in enumerate(colours)
+        for b in colours[i + 1 :]
+        if sum((p - q) ** 2 for p, q in zip(lab(a), lab(b), strict=True)) ** 0.5 < 20
+    ]
+    assert close == []
+    assert len(set(PALETTE)) == len(PALETTE)
+
+
+def test_at_390_px_the_standings_scroll_in_their_box_and_the_map_keeps_readable_names(site: Path) -> None:
+    home = (site / "index.html").read_text()
+    assert '<div class="scroll">\n  <table class="standings">' in home
+    assert '<div class="scroll map-frame">' in home and 'href="map.svg"' in home
+    css = (site / "style.css").read_text()
+    small = css.split("@media (max-width: 600px)")[1]
+    assert ".map-frame svg { width: 960px" in small
+    assert ".scroll { overflow-x: auto" in css

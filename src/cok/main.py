@@ -20,7 +20,7 @@ from cok.rulesets import install
 
 _APP_SETTINGS: dict[str, Any] = {
     "no_args_is_help": True,
-    "add_completion": False,
+    "add_completion": True,  # Typer's own: --install-completion, --show-completion
     "pretty_exceptions_enable": False,
     "rich_markup_mode": None,
     "context_settings": {"help_option_names": ["-h", "--help"]},
@@ -35,10 +35,29 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _color(value: str | None) -> str | None:
+    from cok.render.output import COLORS, set_color
+
+    if value is not None and value not in COLORS:
+        raise typer.BadParameter(f"choose one of {', '.join(COLORS)}", param_hint="--color")
+    set_color(value or "auto")
+    return value
+
+
 def _root(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
     ] = False,
+    color: Annotated[
+        str | None,
+        typer.Option(
+            "--color",
+            metavar="WHEN",
+            callback=_color,
+            is_eager=True,
+            help="Colours and tables: auto (at a terminal, unless NO_COLOR is set), always, never.",
+        ),
+    ] = None,
 ) -> None:
     """A campaign ledger for tabletop wargame campaigns."""
 
@@ -93,7 +112,11 @@ def _only(name: str) -> typer.Typer:
 
 def main() -> None:
     """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
-    words = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
+    args = sys.argv[1:]
+    from cok.render.progress import install as show_progress
+
+    show_progress(args)
+    words = [arg for i, arg in enumerate(args) if not arg.startswith("-") and (i == 0 or args[i - 1] != "--color")]
     try:
         (_only(words[0]) if words else app)()
     except (Refused, RuleError) as error:

@@ -47,11 +47,34 @@ def refusals(command: F) -> F:
             for problem in refused.problems:
                 typer.echo(str(problem), err=True)
             raise typer.Exit(1) from None
-        except RuleError as error:
-            typer.echo(f"cok: {error}", err=True)
+        except RuleError as error:  # what the command line asked for: said in its words
+            from cok.core.text import in_command_line_words
+
+            typer.echo(f"cok: {in_command_line_words(str(error))}", err=True)
             raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def complete(kind: str) -> Callable[[typer.Context, str], list[str]]:
+    """Shell completion of the campaign's names of a kind (players, locations…): the game
+    offers them (`Ruleset.names`), the campaign is the one the command line names. Never an
+    error: nothing to offer is no completion."""
+
+    def offer(ctx: typer.Context, incomplete: str) -> list[str]:
+        from cok.core.campaign import open_campaign
+        from cok.core.names import normalize
+        from cok.core.ruleset import names
+
+        try:
+            found = open_campaign(find_campaign(ctx.params.get("campaign")))
+            offered = names(found.ruleset, found.state, kind)
+        except Exception:  # a completion must never print a traceback into the shell
+            return []
+        typed = normalize(incomplete)
+        return [name for name in offered if normalize(name).startswith(typed)]
+
+    return offer
 
 
 def open_valid(campaign: str | None, no_cache: bool = False) -> Campaign:

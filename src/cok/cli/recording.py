@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -13,6 +13,7 @@ import typer
 from cok.cli import options
 from cok.core.errors import RuleError
 from cok.core.names import normalize
+from cok.core.text import in_command_line_words
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -54,18 +55,36 @@ def ask_numbers(need: NumbersNeeded) -> dict[str, int]:
 
 
 def record_and_show(
-    campaign: Campaign, build: Build, *, dry_run: bool, as_json: bool, no_cache: bool = False
+    campaign: Campaign,
+    build: Build,
+    *,
+    dry_run: bool,
+    as_json: bool,
+    no_cache: bool = False,
+    also: Sequence[EventBase] = (),
+    again: bool = False,
 ) -> Recorded:
-    """Record an event, asking at a terminal for any choice the rules need; show the summary."""
-    from cok.core.errors import ChoiceNeeded, NumbersNeeded
-    from cok.core.ledger import record as append_event
+    """Record an event, asking at a terminal for any choice the rules need; show the summary.
+    `also`: events recorded with it as one change (all of them or none), told after it.
+    `again`: record it even if it repeats an event recorded before (else asked, or refused)."""
+    from cok.core.errors import ChoiceNeeded, NumbersNeeded, Repeated
+    from cok.core.ledger import record_all
 
     answers: dict[str, Any] = {}
     built = validated(campaign, build)
     while True:
         try:
-            done = append_event(campaign, built(answers), dry_run=dry_run, use_cache=not no_cache)
+            done, *others = record_all(
+                campaign, [built(answers), *also], dry_run=dry_run, use_cache=not no_cache, again=again
+            )
             break
+        except Repeated as repeated:
+            if not options.interactive() or as_json:
+                raise RuleError(f"{repeated}: if it really was played twice, record it with --again") from None
+            typer.echo(f"{repeated}.", err=True)
+            if not typer.confirm("Record it again?", default=False, err=True):
+                raise typer.Exit(1) from None
+            again = True
         except NumbersNeeded as need:
             if not options.interactive() or as_json:
                 how = " ".join(f"--{need.field} {key}=N" for key in need.keys)
@@ -78,16 +97,21 @@ def record_and_show(
                 if need.decline:
                     how += (" or " if how else "") + f"--no-{need.decline_field}"
                 raise RuleError(f"{need} — choose with {how}") from None
+            need.args = (in_command_line_words(str(need)),)
             field, value = ask(need)
             answers[field] = value
     report = campaign.ruleset.report(done)
     try:
         if as_json:
-            options.emit_json(report.document)
+            together = [o.event.model_dump(mode="json", exclude_none=True) for o in others]
+            options.emit_json({**report.document, **({"together_with": together} if others else {})})
         else:
             from cok.render.output import show
+            from cok.render.views import Line
 
-            show(*report.lines)
+            with_it = [Line.of(f"  {o.text}") for o in others]
+            head = [f"and, as one change, {len(others)} more:"] if others else []
+            show(*report.lines[:1], *head, *with_it, *report.lines[1:])
         if sys.stdout is not None:
             sys.stdout.flush()
     except OSError as error:  # the event is in the log: that is a success, whatever the output

@@ -15,6 +15,7 @@ from cok.cli.options import (
     NoCacheOpt,
     NoteOpt,
     ReasonOpt,
+    complete,
     emit_json,
     open_valid,
     refusals,
@@ -81,7 +82,10 @@ def standings(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_jso
 @app.command()
 @refusals
 def log(
-    player: Annotated[str | None, typer.Option("--player", metavar="P", help="Only events about this player.")] = None,
+    player: Annotated[
+        str | None,
+        typer.Option("--player", metavar="P", help="Only events about this player.", autocompletion=complete("player")),
+    ] = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
     as_json: JsonOpt = False,
@@ -111,26 +115,23 @@ def log(
             }
         )
         return
-    from cok.render.output import at_terminal, show
-    from cok.render.views import Cell, Line
+    from cok.render.output import show, styled
+    from cok.render.views import Cell, Grid, Line
 
-    lines = [
-        Line(
-            (
-                Cell(f"{t.ref or '-':>13}  ", "dim"),
-                Cell(t.text, "strike dim" if t.voided else None),
-                Cell("  (voided)" if t.voided else "", "yellow"),
-            )
-        )
-        for t in history
-    ]
-    if not lines:
+    if not history:
         show("nothing recorded yet")
         return
-    if at_terminal():
-        hint = "Cancel one with `cok void ID`: `=…` names an event written without an id, and `@LINE` works too."
-        lines.append(Line.of(hint, "dim"))
-    show(*lines)
+    if not styled():  # piped: one event a line, for grep and scripts
+        show(*(Line.of(f"{t.ref or '-':>13}  {t.text}" + ("  (voided)" if t.voided else "")) for t in history))
+        return
+    table = Grid(None, [("event", "fixed"), ("what happened", "left")])
+    for t in history:
+        table.add(
+            Cell(t.ref or "-", "dim"),
+            Cell(t.text + (" (voided)" if t.voided else ""), "strike dim" if t.voided else None),
+        )
+    hint = "Cancel one with `cok void ID`: `=…` names an event written without an id, and `@LINE` works too."
+    show(table, Line.of(hint, "dim"), page=True)
 
 
 @app.command()
@@ -143,6 +144,10 @@ def void(
         ),
     ],
     reason: ReasonOpt,
+    cascade: Annotated[
+        bool,
+        typer.Option("--cascade", help="Also void the later events that depend on it (listed; asked at a terminal)."),
+    ] = False,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -151,20 +156,37 @@ def void(
 ) -> None:
     """Cancel an earlier event, as if it had never been recorded.
 
+    Later events that only stood because of it are listed; --cascade voids them with it, as
+    one change (at a terminal, cok asks). With --dry-run, see what would be voided.
+
     Example: cok void 3fa9c1d2e4b7 --reason "wrong winner"
     """
+    from cok.cli.options import interactive
     from cok.cli.recording import record_and_show
     from cok.core.events import Void
+    from cok.core.ledger import Dependants
 
     found = open_valid(campaign, no_cache)
     target = _by_line(found, event_id) if event_id.startswith("@") else event_id
-    record_and_show(
-        found,
-        lambda _: Void(target=target, reason=reason, note=note),
-        dry_run=dry_run,
-        as_json=as_json,
-        no_cache=no_cache,
-    )
+
+    def voiding(also: list[Void]) -> None:
+        build = lambda _: Void(target=target, reason=reason, note=note)  # noqa: E731
+        record_and_show(found, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache, also=also)
+
+    try:
+        voiding([])  # one replay when nothing depends on it, the usual case
+        return
+    except Dependants as listing:
+        following = listing.refusals
+        asking = interactive() and not as_json and not cascade and not dry_run
+        if not (cascade or asking):
+            hint = "void them with it: add --cascade (see what it voids first with --dry-run --cascade)"
+            raise RuleError(f"{listing}\n{hint}") from None
+        if asking:
+            typer.echo(str(listing), err=True)
+            if not typer.confirm(f"Void these {len(following)} events too?", default=False, err=True):
+                raise typer.Exit(1) from None
+    voiding([Void(target=r.ref, reason=f"{reason} (depends on {target})", note=note) for r in following])
 
 
 def _by_line(found: Campaign, typed: str) -> str:
@@ -240,11 +262,14 @@ def site(
     Open OUTDIR/index.html, or publish the folder on any static host.
     Example: cok site public/
     """
+    from cok.core.progress import task
     from cok.core.publish import write_site
     from cok.render.output import show
 
     found = open_valid(campaign, no_cache)
-    written = write_site(outdir, found.ruleset.site_pages(found), force=force)
+    with task("building the site", None, size=found.position.lines):
+        pages = found.ruleset.site_pages(found)
+    written = write_site(outdir, pages, force=force)
     show(f"Wrote {len(written)} files to {outdir}; open {outdir / 'index.html'}")
 
 

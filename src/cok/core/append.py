@@ -1,5 +1,5 @@
-"""Appending one event to the log: under an exclusive lock, journaled first, so that a
-kill at any moment leaves the log with all of the event or none of it.
+"""Appending to the log: under an exclusive lock, journaled first, so that a kill at any
+moment leaves the log with all of the events appended together or none of them.
 
 We never rewrite what is in the log: a new event is appended as one block of bytes at the
 end, flushed to disk before we report it, and only after the file was checked to be
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -118,22 +118,23 @@ def recover_if_needed(path: Path) -> None:
 
 def append(
     path: Path,
-    event: EventBase,
+    events: EventBase | Sequence[EventBase],
     *,
     expected: Stamp | None,
     item_column: int = 0,
     empty_flow: tuple[int, int] | None = None,
 ) -> None:
-    """Append one event to the log. Call with the lock held. `expected` is the log's stamp
-    (size, mtime, inode) when it was read: if the file changed since, nothing is written.
-    The block is journaled first, so that a crash at any moment leaves the log with all of
-    the event or none of it (see `recover`)."""
+    """Append one event, or several as one block, to the log. Call with the lock held.
+    `expected` is the log's stamp (size, mtime, inode) when it was read: if the file changed
+    since, nothing is written. The block is journaled first, so that a crash at any moment
+    leaves the log with all of the events or none of them (see `recover`)."""
+    from cok.core.events import EventBase
     from cok.core.write import to_yaml
 
     shown = display_path(path)
     if stamp(path) != expected:
         raise Refused(Problem(shown, None, "the event log changed while this command ran; run it again"))
-    block = to_yaml(event)
+    block = "".join(to_yaml(e) for e in ([events] if isinstance(events, EventBase) else events))
     if item_column:
         pad = " " * item_column
         block = "".join(pad + line for line in block.splitlines(keepends=True))

@@ -20,7 +20,7 @@ from typing import Any
 
 from cok import __version__
 
-FORMAT = f"cok-cache 4 {__version__}"
+FORMAT = f"cok-cache 5 {__version__}"  # 5: states hold new fields (a battle's key)
 
 
 def cache_dir() -> Path | None:

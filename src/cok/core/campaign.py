@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from cok.core import cache
 from cok.core import ruleset as registry
 from cok.core.append import recover_if_needed, torn_at
-from cok.core.errors import Problem, Refused, display_path
+from cok.core.errors import Problem, Refused, display_path, root_first
 from cok.core.folders import EVENTS_FILE, SETTINGS_FILE, read_bytes
 from cok.core.position import Position, digest
 
@@ -294,7 +294,7 @@ def _replay(folder: Path, files: Files, *, telling: bool = True) -> Campaign:
     setup = set_up(folder, files)
     log = read_entries(folder, files, setup.ruleset)
     done = fold(setup.ruleset, log.entries, setup.state, log.shown, telling=telling)
-    problems = sorted([*log.problems, *done.problems], key=lambda p: (p.line is None, p.line or 0))
+    problems = root_first([*log.problems, *done.problems])
     campaign = Campaign(
         folder, setup.ruleset, setup.name, setup.map_file, done.state, log.position, setup.digests, problems
     )

@@ -13,13 +13,28 @@ class Problem:
     file: str
     line: int | None
     message: str
+    #: The line of an earlier refused event this problem probably follows from (the replay
+    #: skipped that event, so what came after it may be refused only because of it).
+    cause: int | None = None
 
     def __str__(self) -> str:
         """`file:line: message` on one line, as `cok check` promises."""
         from cok.core.text import for_terminal
 
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
-        return for_terminal(f"{where}: {' '.join(self.message.split())}", one_line=True)
+        after = f" [may follow from line {self.cause}]" if self.cause is not None else ""
+        return for_terminal(f"{where}: {' '.join(self.message.split())}{after}", one_line=True)
+
+
+def root_first(problems: list[Problem]) -> list[Problem]:
+    """Problems in the log's order, each refused event's consequences right after it: the
+    root of a chain of errors is read first, and what follows from it is read as such."""
+
+    def key(problem: Problem) -> tuple[bool, int, int]:
+        own = problem.line or 0
+        return (problem.line is None, problem.cause if problem.cause is not None else own, own)
+
+    return sorted(problems, key=key)
 
 
 class Refused(Exception):
@@ -75,3 +90,8 @@ class ChoiceNeeded(RuleError):
         self.options = options
         self.decline = decline
         self.decline_field = decline_field
+
+
+class Repeated(RuleError):
+    """The event repeats one already recorded (the same battle twice): likely recorded twice
+    by mistake. The CLI asks at a terminal, and otherwise refuses it without `--again`."""

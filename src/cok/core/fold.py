@@ -12,9 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cok.core.errors import Problem, RuleError
+from cok.core.errors import Problem, RuleError, root_first
 from cok.core.events import Entry, Void, content_ref
 from cok.core.history import Told, Voided
+from cok.core.progress import Advance, task
+from cok.core.text import in_file_words
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
@@ -30,6 +32,16 @@ class Folded:
     ids: dict[str, int] = field(default_factory=dict)
     history: list[Told] = field(default_factory=list)
     voided: dict[str, Entry] = field(default_factory=dict)  # id -> the void that voided it
+    refused: list[Refusal] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An event the rules refused during the replay (and skipped), with how a void names it."""
+
+    entry: Entry
+    ref: str
+    problem: Problem
 
 
 def refs(entries: Sequence[Entry]) -> list[str]:
@@ -99,7 +111,28 @@ def fold(
     named = refs(entries)
     voided, problems = voids(entries, shown, known or {}, named)
     done = Folded(state, problems, voided=voided)
-    for entry, ref in zip(entries, named, strict=True):
+    blamed: dict[str, int] = {}  # a player -> the line of the first refused event about them
+    with task("replaying the log", len(entries)) as advance:
+        _apply_all(ruleset, entries, named, state, shown, done, blamed, telling, advance)
+    done.problems = root_first(done.problems)
+    return done
+
+
+def _apply_all(
+    ruleset: Ruleset,
+    entries: Sequence[Entry],
+    named: Sequence[str],
+    state: Any,
+    shown: str,
+    done: Folded,
+    blamed: dict[str, int],
+    telling: bool,
+    advance: Advance,
+) -> None:
+    voided = done.voided
+    for count, (entry, ref) in enumerate(zip(entries, named, strict=True)):
+        if not count % 1024:
+            advance(count)
         event = entry.event
         if event.id is not None and event.id not in done.ids:
             done.ids[event.id] = entry.line or 0
@@ -112,13 +145,17 @@ def fold(
             try:
                 outcome = ruleset.apply(state, event)
             except RuleError as exc:
-                done.problems.append(Problem(shown, entry.line, f"{ruleset.label(event)}: {exc}"))
+                players = ruleset.involved(event)
+                cause = min((blamed[p] for p in players if p in blamed), default=None)
+                problem = Problem(shown, entry.line, in_file_words(f"{ruleset.label(event)}: {exc}"), cause)
+                done.problems.append(problem)
+                done.refused.append(Refusal(entry, ref, problem))
+                for player in players:
+                    blamed.setdefault(player, cause if cause is not None else entry.line or 0)
                 continue
             text = tell(ruleset, state, outcome) if telling else ""
         if telling:
             done.history.append(told(ruleset, entry, text, is_voided, ref))
-    done.problems.sort(key=lambda p: (p.line is None, p.line or 0))
-    return done
 
 
 def tell(ruleset: Ruleset, state: Any, outcome: Any) -> str:

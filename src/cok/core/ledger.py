@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import getpass
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, open_campaign, read, read_entries, set_up
-from cok.core.errors import Problem, Refused, RuleError
+from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Entry, EventBase, Void
-from cok.core.fold import Folded, fold, tell, told
+from cok.core.fold import Folded, Refusal, fold, tell, told
 from cok.core.history import Voided
 from cok.core.position import Position
+from cok.core.ruleset import repeats
 from cok.core.write import with_metadata
 
 
@@ -43,12 +45,44 @@ def recorder() -> str | None:
         return None
 
 
-def record(campaign: Campaign, event: EventBase, *, dry_run: bool = False, use_cache: bool = True) -> Recorded:
+class Dependants(RuleError):
+    """Voiding would leave later events refused: they depend on what is voided. The message
+    lists them one per line; `refusals` are the events, for voiding them too."""
+
+    def __init__(self, targets: Sequence[str], refusals: Sequence[Refusal]) -> None:
+        self.targets = list(targets)
+        self.refusals = list(refusals)
+        count = len(self.refusals)
+        them = "event depends" if count == 1 else "events depend"
+        lines = [f"  line {r.problem.line}: {r.ref}: {r.problem.message}" for r in self.refusals]
+        named = ", ".join(repr(t) for t in self.targets)
+        head = f"voiding {named} would leave the log invalid: {count} later {them} on it"
+        super().__init__("\n".join([head, *lines]))
+
+
+def record(
+    campaign: Campaign, event: EventBase, *, dry_run: bool = False, use_cache: bool = True, again: bool = False
+) -> Recorded:
     """Apply the event to the campaign's state and append it, unless refused or a dry run.
     Under the lock, the campaign is opened again if any of its files changed meanwhile.
-    RuleError (and ChoiceNeeded) propagate for the caller to report or ask."""
+    RuleError (and ChoiceNeeded, Repeated unless `again`) propagate for the caller to report or ask."""
+    return record_all(campaign, [event], dry_run=dry_run, use_cache=use_cache, again=again)[0]
+
+
+def record_all(
+    campaign: Campaign,
+    events: Sequence[EventBase],
+    *,
+    dry_run: bool = False,
+    use_cache: bool = True,
+    again: bool = False,
+) -> list[Recorded]:
+    """Record several events as one change: every one is decided first (voids before the
+    others, which are applied after them in order), and then all are appended under one
+    lock as one journaled block, so that the log holds all of them or none. An event that
+    repeats one recorded before is refused (Repeated) unless `again`."""
     if dry_run:
-        return _decide(campaign, event, written=False)
+        return _decide(campaign, events, written=False, again=again)
     with locked(campaign.events_file):
         if recover(campaign.events_file) is not None:
             raise Refused(
@@ -62,11 +96,11 @@ def record(campaign: Campaign, event: EventBase, *, dry_run: bool = False, use_c
         expected = stamp(campaign.events_file)  # before reading: a change after it is refused on append
         if not campaign.current():
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
-        done = _decide(campaign, event, written=True)
+        done = _decide(campaign, events, written=True, again=again)
         position = campaign.position
         append(
             campaign.events_file,
-            done.event,
+            [d.event for d in done],
             expected=expected,
             item_column=position.item_column,
             empty_flow=position.empty_flow,
@@ -75,23 +109,38 @@ def record(campaign: Campaign, event: EventBase, *, dry_run: bool = False, use_c
         return done
 
 
-def _decide(campaign: Campaign, event: EventBase, *, written: bool) -> Recorded:
+def _decide(campaign: Campaign, events: Sequence[EventBase], *, written: bool, again: bool) -> list[Recorded]:
     campaign.valid()
     ruleset = campaign.ruleset
     before = ruleset.tally(campaign.state)
-    if event.id is not None:
-        ids = campaign.ids()
-        if event.id in ids:
-            raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")
-    event = with_metadata(event, recorder())
-    while event.id is not None and _mentioned(campaign, event.id):  # a fresh random id: one in 2^48
-        event = with_metadata(event.model_copy(update={"id": None}), event.by)
-    if isinstance(event, Void):
-        outcome: Any = Voided(event.target, event.reason)
-        campaign.state = _without(campaign, event).state
-    else:
-        outcome = ruleset.apply(campaign.state, event)
-    return Recorded(campaign, event, outcome, tell(ruleset, campaign.state, outcome), before, written)
+    stamped: list[EventBase] = []
+    for event in events:
+        taken = {e.id for e in stamped}
+        if event.id is not None:
+            ids = campaign.ids()
+            if event.id in ids:
+                raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")
+            if event.id in taken:
+                raise RuleError(f"the id {event.id!r} is given to two of the events recorded together")
+        event = with_metadata(event, recorder())
+        while event.id is not None and (event.id in taken or _mentioned(campaign, event.id)):  # one in 2^48
+            event = with_metadata(event.model_copy(update={"id": None}), event.by)
+        stamped.append(event)
+    voids = [e for e in stamped if isinstance(e, Void)]
+    if not all(isinstance(e, Void) for e in stamped[: len(voids)]):
+        raise ValueError("events recorded together put their voids first")
+    if voids:
+        campaign.state = _without(campaign, voids).state
+    done = []
+    for event in stamped:
+        repeated = None if again or isinstance(event, Void) else repeats(ruleset, campaign.state, event)
+        if repeated is not None:
+            raise Repeated(repeated)
+        outcome: Any = (
+            Voided(event.target, event.reason) if isinstance(event, Void) else ruleset.apply(campaign.state, event)
+        )
+        done.append(Recorded(campaign, event, outcome, tell(ruleset, campaign.state, outcome), before, written))
+    return done
 
 
 def _mentioned(campaign: Campaign, event_id: str) -> bool:
@@ -100,31 +149,36 @@ def _mentioned(campaign: Campaign, event_id: str) -> bool:
     return event_id.encode() in campaign.events_file.read_bytes()
 
 
-def _without(campaign: Campaign, void: Void) -> Folded:
-    """The log replayed with the void appended (a full replay), which must stay valid."""
+def _without(campaign: Campaign, voids: Sequence[Void]) -> Folded:
+    """The log replayed with the voids appended (a full replay), which must stay valid:
+    Dependants when later events would be refused without the voided ones."""
     files = read(campaign.folder)
     setup = set_up(campaign.folder, files)
     log = read_entries(campaign.folder, files, setup.ruleset)
-    again = fold(setup.ruleset, [*log.entries, Entry(void, None)], setup.state, log.shown, telling=False)
-    if again.problems:
-        lines = "; ".join(f"line {p.line}: {p.message}" if p.line else p.message for p in again.problems)
-        raise RuleError(f"voiding {void.target!r} would leave the log invalid: {lines}")
+    again = fold(setup.ruleset, [*log.entries, *(Entry(v, None) for v in voids)], setup.state, log.shown, telling=False)
+    refused = {id(r.problem) for r in again.refused}
+    other = [p for p in again.problems if id(p) not in refused]
+    if other:
+        raise RuleError("; ".join(p.message for p in other))
+    if again.refused:
+        raise Dependants([v.target for v in voids], again.refused)
     return again
 
 
-def _grown(done: Recorded, use_cache: bool) -> None:
-    """Bring the campaign up to date with the event just appended (its state already holds
-    it), and keep it in the cache."""
+def _grown(recorded: Sequence[Recorded], use_cache: bool) -> None:
+    """Bring the campaign up to date with the events just appended (its state already holds
+    them), and keep it in the cache."""
+    done = recorded[0]
     campaign = done.campaign
     data = campaign.events_file.read_bytes()
     old = campaign.position
     line = old.lines + 1 + (1 if data[old.size : old.size + 1] == b"\n" else 0)
     campaign.position = Position.of(data, old.item_column if old.empty_flow is None else 0)
-    if isinstance(done.event, Void):
+    if len(recorded) > 1 or isinstance(done.event, Void):
         campaign._ids = None
         campaign._history = None
         if use_cache:
-            open_campaign(campaign.folder)  # a void changes the past: the cache is rebuilt
+            open_campaign(campaign.folder)  # a void changes the past (and a batch, many lines): rebuilt
         return
     assert done.event.id is not None
     if campaign._ids is not None:

@@ -43,18 +43,24 @@ def read_log(raw: bytes, text: str, shown: str, ruleset: Ruleset, *, first_line:
     """The log from its bytes and text. Problems with single events are collected, not
     raised; a file that is not a YAML list of events is refused. `first_line`: the line the
     text starts on (a tail read after a position)."""
+    from cok.core.progress import task
+
     log = Log(shown)
     types = event_types(ruleset)
     offset = first_line - 1
 
-    def take(item: Any, line: int) -> None:
-        event, errors = parse_event(item, types, ruleset)
-        if event is None:
-            log.problems.extend(Problem(shown, line + offset, e) for e in errors)
-        else:
-            log.entries.append(Entry(event, line + offset))
+    with task("reading the log", text.count("\n") + 1) as advance:
 
-    data = parse(text, shown, sink=take)
+        def take(item: Any, line: int) -> None:
+            event, errors = parse_event(item, types, ruleset)
+            if event is None:
+                log.problems.extend(Problem(shown, line + offset, e) for e in errors)
+            else:
+                log.entries.append(Entry(event, line + offset))
+            if not len(log.entries) % 1024:
+                advance(line)
+
+        data = parse(text, shown, sink=take)
     empty_flow = None
     column = 0
     if data is not None:

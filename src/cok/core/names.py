@@ -13,13 +13,25 @@ def normalize(name: str) -> str:
     return "".join(ch for ch in name.casefold() if ch.isalnum())
 
 
+#: How much less alike than the best match another may be and still be suggested: beside
+#: 'Last Hearth' for 'last hearh', 'Ashemark' is no help.
+MARGIN = 0.1
+
+#: At most this many known names are listed in full when a typed one is unknown.
+LISTED = 30
+
+
 def suggest(name: str, known: Iterable[str], n: int = 3) -> list[str]:
-    """The closest known names, best first."""
+    """The closest known names, best first: only those nearly as close as the best one."""
     by_key: dict[str, str] = {}
     for k in known:
         by_key.setdefault(normalize(k), k)
-    keys = difflib.get_close_matches(normalize(name), list(by_key), n=n, cutoff=0.6)
-    return [by_key[k] for k in keys]
+    typed = normalize(name)
+    keys = difflib.get_close_matches(typed, list(by_key), n=n, cutoff=0.6)
+    if not keys:
+        return []
+    best = difflib.SequenceMatcher(None, typed, keys[0]).ratio()
+    return [by_key[k] for k in keys if difflib.SequenceMatcher(None, typed, k).ratio() >= best - MARGIN]
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
@@ -28,6 +40,23 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     if not close:
         return ""
     return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+
+
+def allowed(known: Iterable[str], what: str) -> str:
+    """'; known factions: a, b, c' — what may be typed instead, when few enough to list."""
+    names = list(dict.fromkeys(known))
+    if not names:
+        return f"; there are no {what}s yet"
+    if len(names) > LISTED:
+        return ""
+    return f"; known {what}s: {', '.join(names)}"
+
+
+def unknown(typed: str, known: Iterable[str], what: str) -> str:
+    """ "unknown faction 'x' (did you mean …?); known factions: …" — the sentence for a name
+    that matches nothing: the close match when there is one, and what is allowed."""
+    names = list(known)
+    return f"unknown {what} {typed!r}{did_you_mean(typed, names)}{allowed(names, what)}"
 
 
 class NameIndex:
@@ -44,7 +73,7 @@ class NameIndex:
             return typed
         found = self._by_key.get(normalize(typed))
         if found is None:
-            raise RuleError(f"unknown {self.what} {typed!r}{did_you_mean(typed, self.names)}")
+            raise RuleError(unknown(typed, self.names, self.what))
         return found
 
     def __contains__(self, typed: object) -> bool:

@@ -131,6 +131,20 @@ class Ruleset(Protocol):
         """The game's own commands (a typer.Typer)."""
 
 
+def repeats(ruleset: Ruleset, state: Any, event: EventBase) -> str | None:
+    """Whether the event repeats one recorded before (the same battle twice), in words: a
+    game may say so with `repeats(state, event)`, an optional member (None: it never does)."""
+    said = getattr(ruleset, "repeats", None)
+    return said(state, event) if said is not None else None
+
+
+def names(ruleset: Ruleset, state: Any, kind: str) -> list[str]:
+    """The names of a kind a game offers for shell completion (`player`, `location`; another
+    game its tiles, armies, houses): its optional `names(state, kind)`, else none."""
+    offered = getattr(ruleset, "names", None)
+    return list(offered(state, kind)) if offered is not None else []
+
+
 _KNOWN: dict[str, str] = {}
 _LOADED: dict[str, Ruleset] = {}
 

@@ -31,3 +31,28 @@ def for_markup(value: Any) -> Any:
     """A Jinja `finalize`: strings lose the characters HTML and XML cannot hold (shown as
     U+FFFD); autoescaping then makes them text."""
     return _XML.sub("\ufffd", value) if isinstance(value, str) else value
+
+
+#: How the rules name an event's field in a message: `winner`, `occupy: false`. Where the
+#: mistake came from decides how the user reads it: the command line's options or the file's keys.
+_FIELD = re.compile(r"`([a-z][a-z0-9_]*)(?:: ([a-z0-9_-]+))?`")
+
+
+def in_file_words(message: str) -> str:
+    """A rule's message for a mistake in the log: `winner` becomes `winner:`, as in the file."""
+    return _FIELD.sub(lambda m: f"{m[1]}: {m[2]}" if m[2] else f"{m[1]}:", message)
+
+
+def in_command_line_words(message: str) -> str:
+    """A rule's message for a mistake typed on the command line: `winner` becomes --winner,
+    `occupy: false` becomes --no-occupy (and `remaining` --remaining)."""
+
+    def option(match: re.Match[str]) -> str:
+        name = match[1].replace("_", "-")
+        if match[2] == "false":
+            return f"--no-{name}"
+        if match[2] in (None, "true"):
+            return f"--{name}"
+        return f"--{name} {match[2]}"
+
+    return _FIELD.sub(option, message)

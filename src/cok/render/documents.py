@@ -29,4 +29,9 @@ def _default(value: Any) -> Any:
 
 
 def problems_doc(problems: list[Problem]) -> dict[str, Any]:
-    return {"errors": [{"file": p.file, "line": p.line, "message": p.message} for p in problems]}
+    return {
+        "errors": [
+            {"file": p.file, "line": p.line, "message": p.message, **({"follows_from": p.cause} if p.cause else {})}
+            for p in problems
+        ]
+    }

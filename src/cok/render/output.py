@@ -1,12 +1,16 @@
 """Showing views: with Rich at a terminal, as plain aligned text when piped.
 
 Plain output keeps scripts and files free of colour codes and box drawing, and a piped
-command never imports Rich. NO_COLOR at a terminal keeps Rich's layout without colour.
+command never imports Rich. NO_COLOR at a terminal keeps Rich's layout without colour;
+`--color always|never` overrides both (`always` styles even piped output). Long output at
+a terminal goes through a pager, as git does it: $COK_PAGER, else $PAGER, else `less -FRX`.
 """
 
 from __future__ import annotations
 
 import errno
+import os
+import subprocess
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
@@ -14,9 +18,33 @@ from typing import Any, TextIO
 from cok.core.text import for_terminal
 from cok.render.views import Grid, Line, View
 
+#: `--color`: auto (at a terminal, unless NO_COLOR), always, never.
+COLORS = ("auto", "always", "never")
+_color = "auto"
+
+
+def set_color(mode: str) -> None:
+    global _color
+    _color = mode
+
 
 def at_terminal() -> bool:
     return sys.stdout is not None and sys.stdout.isatty()
+
+
+def styled() -> bool:
+    """Rich's tables and colours: at a terminal, or anywhere with --color always."""
+    return _color == "always" or at_terminal()
+
+
+def pager() -> str | None:
+    """The pager command for long output at a terminal: $COK_PAGER, else $PAGER, else
+    `less -FRX` (which quits at once when the text fits the screen); None for none."""
+    for name in ("COK_PAGER", "PAGER"):
+        if name in os.environ:
+            chosen = os.environ[name].strip()
+            return None if chosen in ("", "cat") else chosen
+    return "less -FRX"
 
 
 def write(text: str) -> None:
@@ -31,13 +59,58 @@ def _stdout() -> TextIO:
     return sys.stdout
 
 
-def show(*views: View | str) -> None:
-    """Print each view: a Grid as a table, a Line (or a str) as a line of text."""
+def show(*views: View | str, page: bool = False) -> None:
+    """Print each view: a Grid as a table, a Line (or a str) as a line of text. With
+    `page`, long output at a terminal goes through the pager (never when piped)."""
     items = [Line.of(v) if isinstance(v, str) else v for v in views]
-    if at_terminal():
-        _rich(items)
-    else:
+    if not styled():
         _stdout().write("".join(_plain(item) for item in items))
+        return
+    command = pager() if page and at_terminal() else None
+    if command is None:
+        _rich(items, _console())
+        return
+    import io
+
+    buffer = io.StringIO()
+    _rich(items, _console(buffer, force_terminal=True))
+    _page(command, buffer.getvalue())
+
+
+def _page(command: str, text: str) -> None:
+    """Hand the text to the pager (through the shell, as git does); printed as it is when
+    the pager cannot be started. A reader who quits early is no error."""
+    env = dict(os.environ)
+    env.setdefault("LESS", "FRX")
+    try:
+        with subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env) as proc:
+            assert proc.stdin is not None
+            try:
+                proc.stdin.write(text.encode("utf-8", "replace"))
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+    except OSError:
+        _stdout().write(text)
+
+
+def _console(file: TextIO | None = None, *, force_terminal: bool | None = None) -> Any:
+    import shutil
+
+    from rich.console import Console
+
+    width = shutil.get_terminal_size().columns if file is not None else None  # for a pager: the terminal's
+    return Console(
+        file=file,
+        markup=False,
+        highlight=False,
+        emoji=False,
+        soft_wrap=False,
+        force_terminal=True if _color == "always" or at_terminal() else force_terminal,
+        no_color=False if _color == "always" else None,
+        color_system=None if _color == "never" else "auto",  # never: no escape codes at all
+        width=width,
+    )
 
 
 def _plain(view: View) -> str:
@@ -66,13 +139,11 @@ def plain_grid(grid: Grid) -> list[str]:
     return out
 
 
-def _rich(items: list[View]) -> None:
+def _rich(items: list[View], console: Any) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(markup=False, highlight=False, emoji=False, soft_wrap=True)
     for item in items:
         if isinstance(item, Line):
             text = Text()
@@ -88,8 +159,9 @@ def _rich(items: list[View]) -> None:
             caption=for_terminal(item.caption) if item.caption else None,
             caption_justify="left",
         )
-        for name, justify in item.columns:
-            table.add_column(name, justify=justify)
+        for name, justify in item.columns:  # "fixed": left, and never wrapped (an id)
+            fixed = justify == "fixed"
+            table.add_column(name, justify="left" if fixed else justify, no_wrap=fixed, overflow="fold")
         for row in item.rows:
             table.add_row(*(Text(for_terminal(cell.text, one_line=True), style=cell.style or "") for cell in row))
         console.print(table)

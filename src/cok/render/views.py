@@ -17,7 +17,8 @@ class Cell:
 
 @dataclass
 class Grid:
-    """A table: a title, columns (name, justification), rows of cells, maybe a caption."""
+    """A table: a title, columns (name, justification: left, right, or fixed — left and
+    never wrapped, for ids), rows of cells, maybe a caption."""
 
     title: str | None
     columns: list[tuple[str, str]]

@@ -71,12 +71,33 @@ class ClashOfKings:
         from cok.rulesets.clash_of_kings.rules.state import Settings
 
         modes = tuple(allowed_modes(tuple(settings.modes) if settings.modes is not None else None))
-        return initial_state(map, Settings(settings.points.start, settings.points.step, modes))
+        factions = tuple(settings.factions)
+        return initial_state(map, Settings(settings.points.start, settings.points.step, modes, factions))
 
     def apply(self, state: State, event: EventBase) -> Any:
         from cok.rulesets.clash_of_kings.rules.apply import apply
 
         return apply(state, event)
+
+    def repeats(self, state: State, event: EventBase) -> str | None:
+        """The same battle (players, location, week, winner) recorded twice."""
+        from cok.rulesets.clash_of_kings.rules.apply import repeats
+
+        return repeats(state, event)
+
+    def names(self, state: State, kind: str) -> list[str]:
+        """Names for shell completion: players (ids), locations, factions, game modes."""
+        if kind == "player":
+            return list(state.players)
+        if kind == "location":
+            return list(state.geo.locations)
+        if kind == "faction":
+            from cok.rulesets.clash_of_kings.rules.start import known_factions
+
+            return known_factions(state)
+        if kind == "mode":
+            return list(state.settings.modes)
+        return []
 
     def label(self, event: EventBase) -> str:
         location = getattr(event, "location", None)

@@ -14,6 +14,7 @@ from cok.cli.options import (
     NoCacheOpt,
     NoteOpt,
     ReasonOpt,
+    complete,
     emit_json,
     open_valid,
     refusals,
@@ -30,15 +31,23 @@ app = typer.Typer()
 
 RULESET = "clash-of-kings"
 
-FirstPlayer = Annotated[str, typer.Argument(metavar="P1", help="One player.")]
-SecondPlayer = Annotated[str, typer.Argument(metavar="P2", help="The other player.")]
+PLAYERS = complete("player")
+LOCATIONS = complete("location")
+FirstPlayer = Annotated[str, typer.Argument(metavar="P1", help="One player.", autocompletion=PLAYERS)]
+SecondPlayer = Annotated[str, typer.Argument(metavar="P2", help="The other player.", autocompletion=PLAYERS)]
 AttackerOpt = Annotated[
-    str | None, typer.Option("--attacker", metavar="P", help="The roll-off's winner, when the players rolled off.")
+    str | None,
+    typer.Option(
+        "--attacker", metavar="P", help="The roll-off's winner, when the players rolled off.", autocompletion=PLAYERS
+    ),
 ]
 BrotherhoodOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--brotherhood", metavar="P", help="A player fighting as the Brotherhood Without Banners (repeatable)."
+        "--brotherhood",
+        metavar="P",
+        help="A player fighting as the Brotherhood Without Banners (repeatable).",
+        autocompletion=PLAYERS,
     ),
 ]
 
@@ -66,11 +75,24 @@ def _names(state: State) -> dict[str, str]:
 def join(
     player: Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")],
     faction: Annotated[
-        str, typer.Option("--faction", "-f", metavar="F", help="The player's faction, e.g. stark, martell.")
+        str,
+        typer.Option(
+            "--faction",
+            "-f",
+            metavar="F",
+            help="The player's faction, e.g. stark, martell.",
+            autocompletion=complete("faction"),
+        ),
     ],
     name: Annotated[str | None, typer.Option("--name", help="Display name (default: the id).")] = None,
     castle: Annotated[
-        str | None, typer.Option("--castle", metavar="CASTLE", help="Starting castle (default: the faction's home).")
+        str | None,
+        typer.Option(
+            "--castle",
+            metavar="CASTLE",
+            help="Starting castle (default: the faction's home).",
+            autocompletion=LOCATIONS,
+        ),
     ] = None,
     territories: Annotated[
         tuple[str, str, str] | None,
@@ -161,9 +183,12 @@ def _scores(state: State, given: list[str] | None, what: str) -> dict[str, int] 
 def battle(
     p1: FirstPlayer,
     p2: SecondPlayer,
-    at: Annotated[str, typer.Option("--at", metavar="LOCATION", help="Where the battle was fought.")],
+    at: Annotated[
+        str, typer.Option("--at", metavar="LOCATION", help="Where the battle was fought.", autocompletion=LOCATIONS)
+    ],
     winner: Annotated[
-        str | None, typer.Option("--winner", metavar="P", help="Who won (else decided from --vp).")
+        str | None,
+        typer.Option("--winner", metavar="P", help="Who won (else decided from --vp).", autocompletion=PLAYERS),
     ] = None,
     vp: Annotated[list[str] | None, typer.Option("--vp", metavar="P=N", help="Victory points, e.g. tim=7.")] = None,
     remaining: Annotated[
@@ -171,7 +196,10 @@ def battle(
     ] = None,
     attacker: AttackerOpt = None,
     mode: Annotated[
-        str | None, typer.Option("--mode", metavar="MODE", help="The game mode played (see `cok modes`).")
+        str | None,
+        typer.Option(
+            "--mode", metavar="MODE", help="The game mode played (see `cok modes`).", autocompletion=complete("mode")
+        ),
     ] = None,
     points: Annotated[int | None, typer.Option("--points", min=1, help="Army size; at most the week's limit.")] = None,
     week: Annotated[
@@ -179,7 +207,8 @@ def battle(
     ] = None,
     brotherhood: BrotherhoodOpt = None,
     abandon: Annotated[
-        str | None, typer.Option("--abandon", metavar="LOCATION", help="A location the winner abandons.")
+        str | None,
+        typer.Option("--abandon", metavar="LOCATION", help="A location the winner abandons.", autocompletion=LOCATIONS),
     ] = None,
     no_occupy: Annotated[
         bool, typer.Option("--no-occupy", help="Under supply lines: the winner declines to occupy.")
@@ -187,6 +216,9 @@ def battle(
     override: Annotated[
         str | None, typer.Option("--override", metavar="REASON", help="Organiser's ruling: any location.")
     ] = None,
+    again: Annotated[
+        bool, typer.Option("--again", help="Record it although the same battle is already recorded.")
+    ] = False,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -223,20 +255,23 @@ def battle(
             note=note,
         )
 
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache, again=again)
 
 
 @app.command()
 @refusals
 def paint(
-    player: Annotated[str, typer.Argument(help="The player who painted.")],
+    player: Annotated[str, typer.Argument(help="The player who painted.", autocompletion=PLAYERS)],
     fully_painted: Annotated[
         bool, typer.Option("--fully-painted", help="Played this week with a fully painted army.")
     ] = False,
     units: Annotated[int, typer.Option("--units", min=0, help="New units painted and fielded this week.")] = 0,
     models: Annotated[int, typer.Option("--models", min=0, help="NCU / attachment models painted and fielded.")] = 0,
     commissioned: Annotated[
-        str | None, typer.Option("--commissioned", metavar="P", help="Fully painted a unit of this other player.")
+        str | None,
+        typer.Option(
+            "--commissioned", metavar="P", help="Fully painted a unit of this other player.", autocompletion=PLAYERS
+        ),
     ] = None,
     week: Annotated[int | None, typer.Option("--week", min=1, help="The week (default: this week).")] = None,
     note: NoteOpt = None,
@@ -309,7 +344,10 @@ def week_(
 @refusals
 def locations(
     free: Annotated[bool, typer.Option("--free", help="Only unoccupied locations.")] = False,
-    player: Annotated[str | None, typer.Option("--player", metavar="P", help="Only this player's locations.")] = None,
+    player: Annotated[
+        str | None,
+        typer.Option("--player", metavar="P", help="Only this player's locations.", autocompletion=PLAYERS),
+    ] = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
     as_json: JsonOpt = False,
@@ -341,13 +379,13 @@ def locations(
     from cok.render.output import show
     from cok.rulesets.clash_of_kings.views import locations_grid
 
-    show(locations_grid(state, names, title))
+    show(locations_grid(state, names, title), page=True)
 
 
 @app.command(context_settings={"ignore_unknown_options": True})
 @refusals
 def adjust(
-    player: Annotated[str, typer.Argument(help="The player.")],
+    player: Annotated[str, typer.Argument(help="The player.", autocompletion=PLAYERS)],
     cp: Annotated[int, typer.Argument(metavar="CP", help="Bonus CP to add (negative to take away).")],
     reason: ReasonOpt,
     note: NoteOpt = None,

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import singledispatch
 
 from cok.core.errors import RuleError
 from cok.core.events import EventBase as AnyEvent
-from cok.core.names import did_you_mean
+from cok.core.names import unknown
 from cok.rulesets.clash_of_kings.events import Adjust, Battle, Join, Painting, Week
 from cok.rulesets.clash_of_kings.geography import Geography
 from cok.rulesets.clash_of_kings.rules.battle import decide_battle
@@ -21,6 +22,28 @@ def initial_state(geo: Geography, settings: Settings) -> State:
     return State(geo=geo, settings=settings)
 
 
+def battle_key(players: Sequence[str], location: str, week: int, winner: str | None) -> tuple[str, str, str, int, str]:
+    """What makes two battles the same one: both players, the location, the week, the winner."""
+    first, second = sorted(players)
+    return (first, second, location, week, winner or "")
+
+
+def repeats(state: State, event: AnyEvent) -> str | None:
+    """The battle recorded before that this one repeats (same players, location, week and
+    winner), in words; None when it is new or refused (the rules then say why). Changes nothing."""
+    if not isinstance(event, Battle):
+        return None
+    try:
+        outcome = decide_battle(state, event)
+    except RuleError:
+        return None
+    if battle_key(outcome.players, outcome.location, outcome.week, outcome.winner) not in state.battles:
+        return None
+    names = " and ".join(state.players[p].name for p in outcome.players)
+    result = f"{state.players[outcome.winner].name} won" if outcome.winner else "a draw"
+    return f"{names} already have this battle recorded: {outcome.location}, week {outcome.week}, {result}"
+
+
 def decide(state: State, event: AnyEvent) -> Outcome:
     """What the event would do; RuleError if the rules refuse it. Changes nothing."""
     if isinstance(event, Join):
@@ -33,7 +56,7 @@ def decide(state: State, event: AnyEvent) -> Outcome:
         return decide_painting(state, event)
     if isinstance(event, Adjust):
         if event.player not in state.players:
-            raise RuleError(f"unknown player {event.player!r}{did_you_mean(event.player, state.players)}")
+            raise RuleError(unknown(event.player, state.players, "player"))
         return Adjusted(event.player, event.cp, event.reason, state.week)
     raise RuleError(f"unknown event {event!r}")  # pragma: no cover
 
@@ -84,6 +107,7 @@ def _(outcome: WeekStarted, state: State) -> None:
 
 @commit.register
 def _(outcome: Fought, state: State) -> None:
+    state.battles.add(battle_key(outcome.players, outcome.location, outcome.week, outcome.winner))
     for player in outcome.players:
         state.records[player].battles += 1
         state.fought.add((player, outcome.week))

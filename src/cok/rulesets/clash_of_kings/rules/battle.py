@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cok.core.errors import ChoiceNeeded, NumbersNeeded, RuleError
-from cok.core.names import NameIndex, did_you_mean
+from cok.core.names import NameIndex, did_you_mean, unknown
 from cok.core.text import counted
 from cok.rulesets.clash_of_kings.events import Battle
 from cok.rulesets.clash_of_kings.geography import CASTLE_CAP
@@ -49,7 +49,7 @@ def decide_battle(state: State, event: Battle) -> Fought:
     if found.decided_by == "roll-needed":
         raise ChoiceNeeded(
             f"{a} and {b} hold {counted(len(state.territories(a)), 'territory', 'territories')} each: they roll off, "
-            "and the battle must name the `attacker` (the roll's winner)",
+            "and the battle must name the roll's winner as `attacker`",
             "attacker",
             [a, b],
         )
@@ -89,14 +89,14 @@ def game_mode(state: State, typed: str) -> str:
     allowed = NameIndex(state.settings.modes, "game mode")
     if typed not in allowed:
         raise RuleError(
-            f"{typed!r} is not a game mode this campaign allows ({', '.join(state.settings.modes)})"
-            f"{did_you_mean(typed, state.settings.modes)}"
+            f"{typed!r} is not a game mode this campaign allows{did_you_mean(typed, state.settings.modes)}; "
+            f"it allows: {', '.join(state.settings.modes)} (campaign.yaml's modes: list)"
         )
     return allowed.find(typed)
 
 
 def _unknown_player(state: State, player: str) -> str:
-    return f"unknown player {player!r}{did_you_mean(player, state.players)}"
+    return unknown(player, state.players, "player")
 
 
 def decide_winner(event: Battle, attacker: str | None) -> tuple[str | None, str]:
@@ -108,7 +108,7 @@ def decide_winner(event: Battle, attacker: str | None) -> tuple[str | None, str]
         return event.winner, "result"
     a, b = event.players
     if event.vp is None:
-        raise RuleError("give the `winner`, or both players' victory points (`vp`) to decide it")
+        raise RuleError("give `winner`, or both players' victory points with `vp`, to decide it")
     if set(event.vp) != {a, b}:
         raise RuleError(f"`vp` must give the victory points of both {a} and {b}")
     if event.vp[a] != event.vp[b]:

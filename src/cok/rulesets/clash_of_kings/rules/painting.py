@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cok.core.errors import RuleError
-from cok.core.names import did_you_mean
+from cok.core.names import unknown
 from cok.rulesets.clash_of_kings.events import Painting
 from cok.rulesets.clash_of_kings.rules.outcomes import Painted
 from cok.rulesets.clash_of_kings.rules.state import State
@@ -26,7 +26,7 @@ def decide_painting(state: State, event: Painting) -> Painted:
     recorded earlier; each bonus has its weekly limit; a claim the rules refuse is an error."""
     player = event.player
     if player not in state.players:
-        raise RuleError(f"unknown player {player!r}{did_you_mean(player, state.players)}")
+        raise RuleError(unknown(player, state.players, "player"))
     week = battle_week(state, event.week)
     if not (event.fully_painted or event.units or event.models or event.commissioned):
         raise RuleError("the painting claim claims nothing: give `fully_painted`, `units`, `models` or `commissioned`")
@@ -54,7 +54,7 @@ def decide_painting(state: State, event: Painting) -> Painted:
         if other == player:
             raise RuleError("Commission the Maesters is for painting a unit of another player, not your own")
         if other not in state.players:
-            raise RuleError(f"unknown player {other!r}{did_you_mean(other, state.players)}")
+            raise RuleError(unknown(other, state.players, "player"))
         if (player, week) in state.commission_weeks:
             raise RuleError(f"{player} has already claimed Commission the Maesters for week {week} (once a week)")
         if (player, other) in state.commissioned:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cok.core.errors import ChoiceNeeded, RuleError
-from cok.core.names import NameIndex, did_you_mean, normalize
+from cok.core.names import NameIndex, normalize, unknown
 from cok.rulesets.clash_of_kings.events import Join
 from cok.rulesets.clash_of_kings.rules.outcomes import Joined
 from cok.rulesets.clash_of_kings.rules.state import State
@@ -25,9 +25,10 @@ FACTIONS = (
 
 
 def known_factions(state: State) -> list[str]:
-    """The TMG factions, plus any faction the map gives a seat to."""
+    """The TMG factions, any faction the map gives a seat to, and the campaign's own
+    (campaign.yaml's `factions:`): nothing else, so a typo never makes a new faction."""
     homes = [h for loc in state.geo.locations.values() for h in loc.home]
-    return list(dict.fromkeys([*FACTIONS, *homes]))
+    return list(dict.fromkeys([*FACTIONS, *homes, *state.settings.factions]))
 
 
 def faction_id(state: State, typed: str) -> str:
@@ -118,4 +119,4 @@ def find_player(state: State, typed: str) -> str:
     for pid, player in state.players.items():
         if key in (normalize(pid), normalize(player.name)):
             return pid
-    raise RuleError(f"unknown player {typed!r}{did_you_mean(typed, state.players)}")
+    raise RuleError(unknown(typed, state.players, "player"))

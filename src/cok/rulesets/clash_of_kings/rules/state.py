@@ -22,6 +22,7 @@ class Settings:
     start: int = 20
     step: int = 3
     modes: tuple[str, ...] = ("a-clash-of-kings", "a-game-of-thrones")  # game modes a battle may name
+    factions: tuple[str, ...] = ()  # the campaign's own factions (campaign.yaml's `factions:`)
 
 
 @dataclass
@@ -53,6 +54,9 @@ class State:
     commission_weeks: set[tuple[str, int]] = field(default_factory=set)
     commissioned: set[tuple[str, str]] = field(default_factory=set)  # (painter, owner)
     cp_by_week: dict[str, dict[int, int]] = field(default_factory=dict)  # CP at each finished week's end
+    #: Every battle by (both players in order, location, week, winner or ""): what the same
+    #: battle recorded twice has in common.
+    battles: set[tuple[str, str, str, int, str]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if not self.limits:

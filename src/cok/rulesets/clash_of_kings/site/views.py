@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 
 from cok.core.campaign import Campaign
@@ -17,9 +18,9 @@ FACTION_COLOURS = {
     "baratheon": "#e0b000",
     "greyjoy": "#2f5f5a",
     "martell": "#e8731a",
-    "targaryen": "#8e1b5c",
+    "targaryen": "#6b2fa0",  # purple: the crimson of Lannister and a maroon were told apart by nobody
     "nights-watch": "#303030",
-    "free-folk": "#5fa8d3",
+    "free-folk": "#2a7fd4",
     "bolton": "#d9829a",
     "brotherhood": "#4f7f2f",
     "neutral": "#8a6d4b",
@@ -70,6 +71,17 @@ class SiteData:
     entries: list[Entry]  # newest first
     colours: dict[str, str]
 
+    @property
+    def weeks(self) -> list[tuple[int, list[Entry]]]:
+        """The entries by week, newest week first (an entry that names no week, a void,
+        belongs to the week of the one before it in the log)."""
+        grouped: dict[int, list[Entry]] = {}
+        week = 1
+        for entry in reversed(self.entries):
+            week = entry.week or week
+            grouped.setdefault(week, []).append(entry)
+        return [(w, list(reversed(grouped[w]))) for w in sorted(grouped, reverse=True)]
+
 
 def colours(state: State) -> dict[str, str]:
     """Each player's colour: their faction's, unless an earlier player took it."""
@@ -89,7 +101,11 @@ def site_data(campaign: Campaign) -> SiteData:
     """The pages' data: the state, the history in words (from the cache when it fits), and
     every player's CP at the end of each week."""
     state: State = campaign.state
-    entries = [Entry(t) for t in campaign.history()]
+    history = campaign.history()
+    reasons = {
+        str(t.event.get("target")): str(t.event.get("reason", "")) for t in history if t.type == "void" and t.text
+    }
+    entries = [Entry(t, reasons.get(t.ref or "", "") if t.voided else "") for t in history]
     entries.reverse()
     palette = colours(state)
     pages = []
@@ -130,6 +146,13 @@ class Entry:
     """One event of the history as the pages show it."""
 
     told: Told
+    void_reason: str = ""  # why it was voided (the void's reason), when it was
+
+    @property
+    def week(self) -> int | None:
+        """The week its sentence begins with (`week 3 — …`, `week 4 begins …`)."""
+        match = re.match(r"week (\d+)\b", self.told.text)
+        return int(match[1]) if match else None
 
     @property
     def text(self) -> str:
@@ -160,6 +183,86 @@ class Spot:
     fill: str
     occupant: str | None
     value: int
+    label_x: float = 0.0  # where its name is written (the text's anchor point, its baseline)
+    label_y: float = 0.0
+    anchor: str = "start"  # SVG text-anchor: start, middle or end
+
+
+#: A name's size on the map, and how wide a character is at most, on average, in Georgia
+#: (a little more than its real 0.5 em: boxes estimated this way overlap only if real ones might).
+LABEL_SIZE = 13
+CHAR_WIDTH = 0.6 * LABEL_SIZE
+MARKER = 10  # half the side of the box a location's marker covers
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def label_box(x: float, y: float, anchor: str, text: str, size: float = LABEL_SIZE) -> Box:
+    """The box a label written at (x, y) with this anchor covers (y is its baseline)."""
+    width = len(text) * size * 0.6
+    left = x - (width if anchor == "end" else width / 2 if anchor == "middle" else 0)
+    return (left, y - size * 0.8, left + width, y + size * 0.25)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _crosses(box: Box, segment: tuple[float, float, float, float]) -> bool:
+    """Whether a route's line passes through the box (sampled: routes are short)."""
+    x1, y1, x2, y2 = segment
+    steps = 24
+    for i in range(steps + 1):
+        t = i / steps
+        x, y = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+        if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+            return True
+    return False
+
+
+def place_labels(spots: list[Spot], routes: list[tuple[float, float, float, float]]) -> list[Spot]:
+    """Each location's name where it overlaps no other name and no marker, crossing as few
+    routes as it can: the first free place of eight around its marker (right, left, above,
+    below, then the corners), greedily, the most crowded locations first."""
+    import dataclasses
+
+    markers = {s.name: (s.x - MARKER, s.y - MARKER, s.x + MARKER, s.y + MARKER) for s in spots}
+    offsets = [
+        (13, 4.5, "start"),
+        (-13, 4.5, "end"),
+        (0, -14, "middle"),
+        (0, 24, "middle"),
+        (10, -10, "start"),
+        (-10, -10, "end"),
+        (10, 19, "start"),
+        (-10, 19, "end"),
+    ]
+
+    def crowd(spot: Spot) -> int:
+        return sum(1 for o in spots if abs(o.x - spot.x) < 120 and abs(o.y - spot.y) < 40)
+
+    placed: dict[str, Spot] = {}
+    taken: list[Box] = []
+    for spot in sorted(spots, key=lambda s: (-crowd(s), s.name)):
+        if spot.kind == "region":  # a region's name is written inside its ellipse
+            box = label_box(spot.x, spot.y + 4, "middle", spot.name)
+            placed[spot.name] = dataclasses.replace(spot, label_x=spot.x, label_y=spot.y + 4, anchor="middle")
+            taken.append(box)
+            continue
+        best: tuple[float, float, float, str, Box] | None = None
+        for rank, (dx, dy, anchor) in enumerate(offsets):
+            x, y = spot.x + dx, spot.y + dy
+            box = label_box(x, y, anchor, spot.name)
+            cost = 1000 * sum(_overlap(box, t) for t in taken)
+            cost += 1000 * sum(_overlap(box, m) for n, m in markers.items() if n != spot.name)
+            cost += 5 * sum(_crosses(box, r) for r in routes) + rank
+            if best is None or cost < best[0]:
+                best = (cost, x, y, anchor, box)
+        assert best is not None
+        _, x, y, anchor, box = best
+        taken.append(box)
+        placed[spot.name] = dataclasses.replace(spot, label_x=x, label_y=y, anchor=anchor)
+    return [placed[s.name] for s in spots]
 
 
 @dataclass(frozen=True)
@@ -199,11 +302,13 @@ def map_picture(state: State, palette: dict[str, str], title: str) -> MapPicture
         if route.a in placed and route.b in placed:
             (x1, y1), (x2, y2) = placed[route.a], placed[route.b]
             (land if route.kind == "land" else sea).append((x1, y1, x2, y2))
-    xs = [at[0] for at in placed.values()] or [0.0]
-    ys = [at[1] for at in placed.values()] or [0.0]
-    margin = 60
+    spots = place_labels(spots, land + sea)
+    boxes = [label_box(s.label_x, s.label_y, s.anchor, s.name) for s in spots]
+    xs = [at[0] for at in placed.values()] + [b[0] for b in boxes] + [b[2] for b in boxes] or [0.0]
+    ys = [at[1] for at in placed.values()] + [b[1] for b in boxes] + [b[3] for b in boxes] or [0.0]
+    margin = 30
     x0, y0 = min(xs) - margin, min(ys) - margin
-    width = max(xs) - x0 + margin + 180  # room for labels and the legend
+    width = max(xs) - x0 + margin + 240  # room for the legend
     height = max(ys) - y0 + margin
     legend = [(state.players[pid].name, colour) for pid, colour in palette.items()]
     return MapPicture(x0, y0, width, height, spots, land, sea, legend, title)
