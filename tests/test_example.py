@@ -73,9 +73,14 @@ def test_the_example_shows_every_rule_in_play() -> None:
     assert any(t.type == "void" and t.text.startswith("voided ") for t in open_campaign(EXAMPLE).history())
 
 
-def test_standings_on_the_example_are_found_from_the_project_root() -> None:
-    run = Cok(EXAMPLE.parents[1])("standings")
+def test_the_readmes_first_command_shows_the_examples_standings_from_the_project_root() -> None:
+    run = Cok(EXAMPLE.parents[1])("standings", "-C", "campaigns/example")
     assert run.exit_code == 0, run.stderr
     assert "The War of the Five Kings" in run.stdout
     for name in ("Dany", "Sara", "Matt", "Aaron", "Jon", "Tim"):
         assert name in run.stdout
+
+
+def test_without_a_campaign_named_the_project_root_lists_the_shipped_ones() -> None:
+    run = Cok(EXAMPLE.parents[1])("standings")
+    assert run.exit_code == 1 and "campaigns/example" in run.stderr and "campaigns/mighty-kingdoms" in run.stderr
