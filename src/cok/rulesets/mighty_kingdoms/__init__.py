@@ -79,6 +79,16 @@ class MightyKingdoms:
 
         return apply(state, event)
 
+    def names(self, state: State, kind: str) -> list[str]:
+        """Names for shell completion: players, tiles (names, and q,r for the unnamed), armies."""
+        if kind == "player":
+            return list(state.kingdoms)
+        if kind == "tile":
+            return [tile.name or key for key, tile in state.map.tiles.items()]
+        if kind == "army":
+            return list(state.armies)
+        return []
+
     def label(self, event: EventBase) -> str:
         for field in ("army", "tile", "player", "artefact"):
             value = getattr(event, field, None)

@@ -14,6 +14,7 @@ from cok.cli.options import (
     JsonOpt,
     NoCacheOpt,
     NoteOpt,
+    complete,
     emit_json,
     interactive,
     open_valid,
@@ -33,9 +34,13 @@ TILES_MAY_BE_NEGATIVE = {"ignore_unknown_options": True}
 
 RULESET = "mighty-kingdoms"
 
-Tile = Annotated[str, typer.Argument(metavar="TILE", help='A tile: its name or "q,r".')]
-PlayerArg = Annotated[str, typer.Argument(metavar="PLAYER", help="A kingdom's player id or name.")]
-ArmyArg = Annotated[str, typer.Argument(metavar="ARMY", help="An army, like ana-2.")]
+Tile = Annotated[
+    str, typer.Argument(metavar="TILE", help='A tile: its name or "q,r".', autocompletion=complete("tile"))
+]
+PlayerArg = Annotated[
+    str, typer.Argument(metavar="PLAYER", help="A kingdom's player id or name.", autocompletion=complete("player"))
+]
+ArmyArg = Annotated[str, typer.Argument(metavar="ARMY", help="An army, like ana-2.", autocompletion=complete("army"))]
 OrderOpt = Annotated[
     list[str] | None,
     typer.Option(

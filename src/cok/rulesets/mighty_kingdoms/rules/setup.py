@@ -36,7 +36,7 @@ def list_fields(state: State, army_list: str | None, units: object, what: str) -
 
 def found(state: State, event: Kingdom) -> Founded:
     if state.year != 0:
-        raise RuleError("kingdoms are founded in setup, and setup is over (`begin` was recorded)")
+        raise RuleError("kingdoms are founded in setup, and setup is over (the begin event is recorded)")
     if event.player in state.kingdoms:
         raise RuleError(f"{event.player} has already founded a kingdom")
     if event.player == "draw":
@@ -99,7 +99,7 @@ def begin(state: State, event: Begin) -> Begun:
         raise RuleError("the campaign has already begun")
     if len(state.kingdoms) < 2:
         raise RuleError(
-            f"`begin` needs at least two kingdoms (a battle needs an enemy); founded: {len(state.kingdoms)}"
+            f"the campaign begins with at least two kingdoms (a battle needs an enemy); founded: {len(state.kingdoms)}"
         )
     founding = list(state.kingdoms)
     if event.order is not None and list(event.order) != founding:

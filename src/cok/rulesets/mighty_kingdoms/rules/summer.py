@@ -49,7 +49,8 @@ def waiting_words(state: State) -> str:
     first = items[0]
     what = first["what"]
     if what == "kingdom":
-        return f"{first['needed']} more kingdom(s) (`kingdom`)"
+        needed = first["needed"]
+        return f"{needed} more {'kingdom' if needed == 1 else 'kingdoms'} to be founded"
     if what == "order":
         return "an order for " + ", ".join(i["army"] for i in items)
     if what == "resolve":
@@ -61,8 +62,8 @@ def waiting_words(state: State) -> str:
     if what == "deploy":
         return "the deployment of " + ", ".join(i["army"] for i in items)
     if first.get("order_needed"):
-        return f"the organiser's `{what}`, with the roll-off's order of the players tied on armies"
-    return f"the organiser's `{what}`"
+        return f"the organiser's {what} event, with the roll-off's order of the players tied on armies"
+    return f"the organiser's {what} event"
 
 
 def order(state: State, event: Order) -> Ordered:
@@ -189,7 +190,7 @@ def _raze(state: State, army: Army) -> Resolved:
 
 
 def reform(state: State, event: Reform) -> Reformed:
-    in_phase(state, "reform", "`reform`")
+    in_phase(state, "reform", "the reform event")
     # step 4 and 5 are decided before anything changes: the order needs the army counts after
     # units are lost
     lost_units, lost_armies = weakened(state)

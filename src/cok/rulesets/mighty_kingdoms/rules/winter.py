@@ -22,7 +22,7 @@ BUILDS = {
 
 def begin_winter(state: State, event: Winter) -> WinterBegun:
     if not state.winter or state.winter_begun:
-        raise RuleError(f"`winter` comes after the 6th reform; the campaign is in {describe(state)}")
+        raise RuleError(f"the winter event comes after the 6th reform; the campaign is in {describe(state)}")
     needed = phases.recall_needed(state)
     recall: dict[str, str] = {}
     for typed, tile_typed in event.recall.items():
@@ -70,7 +70,8 @@ def spending(state: State, player: str, what: str) -> None:
     """Tithes, builds, recruits and quests: in winter, before the kingdom's feed."""
     if not state.winter or not state.winter_begun or phases.phase(state) != "winter":
         raise RuleError(
-            f"{what} belongs to winter, after `winter` and before the feed; the campaign is in {describe(state)}"
+            f"{what} belongs to winter, after the winter event and before the feed; "
+            f"the campaign is in {describe(state)}"
         )
     if player in state.fed:
         raise RuleError(f"{player} has fed its armies this winter: {what} comes before the feed")
@@ -254,7 +255,7 @@ def deploy(state: State, event: Deploy) -> Deployed:
 
 
 def spring(state: State, event: Spring) -> Sprung:
-    in_phase(state, "deploy", "`spring`")
+    in_phase(state, "deploy", "the spring event")
     waiting = [a.id for a in state.armies.values() if not a.deployed and phases.could_deploy(state, a)]
     if waiting:
         raise RuleError(f"armies can still deploy: {', '.join(sorted(waiting))}")
