@@ -54,7 +54,7 @@ def recording_report(rec: Recorded) -> Report:
         "changes": changes,
         "next": describe(state),
     }
-    lines: list[Any] = [rec.text]
+    lines: list[Any] = [rec.text, *battle_lines(rec.outcome)]
     for player, changed in changes.items():
         name = state.kingdoms[player].name
         lines.append(f"  {name}: " + ", ".join(f"{k} {v['before']} → {v['after']}" for k, v in changed.items()))
@@ -72,6 +72,23 @@ def recording_report(rec: Recorded) -> Report:
         Line.of(f"recorded as {rec.event.id}", "dim") if rec.written else Line.of("dry run: nothing written", "yellow")
     )
     return Report(lines, document)
+
+
+def battle_lines(outcome: Any) -> list[str]:
+    """A simple battle's dice, one line each (who hit what), and the points each side lost."""
+    from cok.rulesets.mighty_kingdoms.outcomes import Fought
+
+    if not isinstance(outcome, Fought) or not outcome.hits:
+        return []
+    lines = []
+    for hit in outcome.hits:
+        result = "hit, −100 points" if hit.hit else "no hit"
+        fell = f"; {hit.target} is destroyed" if hit.destroyed else ""
+        lines.append(f"  {hit.die_army} rolled {hit.die} at {hit.target} (Defence {hit.defence}): {result}{fell}")
+    caused = dict(outcome.reduced)
+    lost = {outcome.attacker: caused.get(outcome.defender, 0), outcome.defender: caused.get(outcome.attacker, 0)}
+    lines.append("  points lost: " + ", ".join(f"{p} {n}" for p, n in lost.items()))
+    return lines
 
 
 def ranked(state: State) -> list[tuple[int, dict[str, Any]]]:

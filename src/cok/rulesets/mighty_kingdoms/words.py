@@ -154,7 +154,7 @@ def _fought(state: State, f: o.Fought) -> str:
     hits = sum(1 for h in f.hits if h.hit)
     head = f"Battle at {place(f.tile)}, {f.attacker} attacking {f.defender}: "
     head += f"{f.winner} wins" if f.winner else "a draw"
-    parts = [head + f" ({f.why})"]
+    parts = [f"{head}: {f.why}"]
     if f.hits:
         parts.append(
             f"{_n(hits, 'hit')} of {_n(len(f.hits), 'die')}".replace("1 dies", "1 die").replace("dies", "dice")

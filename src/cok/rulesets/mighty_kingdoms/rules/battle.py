@@ -266,7 +266,7 @@ def _simple_result(dice: Dice, involved: list[Army], attacker: str, defender: st
     if a == d:
         return None, f"both caused {a} points of reduction"
     winner = attacker if a > d else defender
-    return winner, f"{winner} caused more reduction ({max(a, d)} points to {min(a, d)})"
+    return winner, f"{winner} caused more reduction, {max(a, d)} points to {min(a, d)}"
 
 
 @dataclass
