@@ -30,12 +30,9 @@ def kingdoms_grid(name: str, state: State) -> Grid:
         f"{name} — kingdoms",
         [
             ("kingdom", "left"),
-            ("race", "left"),
             ("capital", "left"),
             ("tiles", "right"),
-            ("villages", "right"),
-            ("cities", "right"),
-            ("forts", "right"),
+            ("holds", "left"),
             ("armies", "right"),
             ("gold", "right"),
             ("food", "right"),
@@ -43,18 +40,15 @@ def kingdoms_grid(name: str, state: State) -> Grid:
     )
     for k in kingdoms_doc(state)["kingdoms"]:
         grid.add(
-            Cell(k["name"], "bold"),
-            k["race"],
+            Cell(f"{k['name']} ({k['race']})", "bold"),
             state.map.label(k["capital"]) if k["capital"] else Cell("none", "red"),
             str(k["tiles"]),
-            str(k["villages"]),
-            str(k["cities"]),
-            str(k["fortresses"]),
+            f"{k['villages']}V {k['cities']}C {k['fortresses']}F",
             str(len(k["armies"])),
             str(k["gold"]),
             str(k["food"]),
         )
-    notes = []
+    notes = ["holds: villages (V), cities (C) and fortresses (F); a capital is counted apart"]
     for k in kingdoms_doc(state)["kingdoms"]:
         for art in k["artefacts"]:
             notes.append(
@@ -64,8 +58,7 @@ def kingdoms_grid(name: str, state: State) -> Grid:
             allowed = [w for w, ok in (("monsters", may["monsters"]), ("war machines", may["war_machines"])) if ok]
             may_recruit = " and ".join(allowed) or "neither monsters nor war machines"
             notes.append(f"{k['name']}'s fortress at {state.map.label(tile)} may recruit {may_recruit}")
-    if notes:
-        grid.caption = "\n".join(notes)
+    grid.caption = "\n".join(notes)
     if not state.kingdoms:
         grid.caption = "no kingdoms yet: found one with `cok mk kingdom PLAYER --race R --capital T …`"
     return grid
