@@ -51,12 +51,14 @@ def init(
 
     if ruleset not in registry.known():
         raise registry.refuse_unknown(ruleset, "--ruleset", None)
-    title, entry = init_campaign(folder, map_path, name, registry.get(ruleset))
+    game = registry.get(ruleset)
+    title, entry = init_campaign(folder, map_path, name, game)
     said = [f"Created {title!r} in {folder} (map: {entry})."]
     repo = git_setup(folder)
     if repo is not None:
         said.append(f"Registered the cok merge driver for events.yaml in the git repository {repo}.")
-    show(*said, f"Next: cok join PLAYER --faction FACTION -C {folder}")
+    first_step = getattr(game, "first_step", "cok join PLAYER --faction FACTION")  # a game may say its own
+    show(*said, f"Next: {first_step} -C {folder}")
 
 
 @app.command()

@@ -6,6 +6,7 @@ from cok.core import ruleset as registry
 
 BUILT_IN = {
     "clash-of-kings": "cok.rulesets.clash_of_kings",
+    "no-true-king": "cok.rulesets.no_true_king",
 }
 
 
