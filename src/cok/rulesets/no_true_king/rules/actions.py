@@ -64,7 +64,8 @@ def muster(state: State, house: str, spec: dict[str, list[Any]]) -> Mustered:
         if state.controller(area) != house:
             raise RuleError(f"muster through {area}: {house} does not control it")
         through = 0
-        for item in items:
+        for given in items:
+            item = ShipTo.model_validate(given) if isinstance(given, dict) else given
             if item == "footman":
                 footmen.append(area)
             elif isinstance(item, ShipTo):
