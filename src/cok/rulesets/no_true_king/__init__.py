@@ -102,6 +102,14 @@ class NoTrueKing:
 
         return involved(event)
 
+    def public(self, event: EventBase) -> dict[str, Any]:
+        """The event as the history shows it: an open loyalty card never (§4.6: nothing secret
+        in the log's words, the site or JSON; the card is shown with the scores at the end)."""
+        shown = event.model_dump(mode="json", exclude_none=True)
+        if shown.get("type") == "conspiracy":
+            shown.pop("loyalty", None)
+        return shown
+
     def tally(self, state: State) -> dict[str, Any]:
         """The house rankings: a recording's summary says when they changed."""
         return dict(state.ranks)

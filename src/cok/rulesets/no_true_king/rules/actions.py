@@ -116,7 +116,8 @@ def _within_limits(state: State, house: str, kinds: Iterable[str]) -> None:
     for kind in kinds:
         limit = state.board.pieces[kind]
         if totals[kind] > limit:
-            raise RuleError(f"{house} would have {totals[kind]} {kind}s on the board; the box holds {limit}")
+            many = {"footman": "footmen"}.get(kind, kind + "s")
+            raise RuleError(f"{house} would have {totals[kind]} {many} on the board; the box holds {limit}")
 
 
 def counts_of(units: list[str]) -> Counts:
