@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-(EXAMPLE,) = [found.parent for found in ROOT.glob("campaigns/*/campaign.yaml")]
+EXAMPLE = ROOT / "campaigns" / "example"  # the Clash of Kings example (campaigns/ holds one per game)
 
 #: A `week` event as `cok` would append it (same field order and indentation as the log).
 NEW_WEEK = b"- type: week\n  limit: 99\n  id: 0badc0ffee00\n  at: '2026-10-08T10:30:00Z'\n  by: organiser\n"

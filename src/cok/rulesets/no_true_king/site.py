@@ -24,7 +24,7 @@ COLOURS = {
     "tyrell": "#4f8a3c",
 }
 INK = {"greyjoy": "#ffffff", "lannister": "#ffffff"}
-WIDTH, HEIGHT = 760, 1400
+WIDTH, HEIGHT = 800, 1450
 
 
 def _e(text: object) -> str:
@@ -44,7 +44,7 @@ def board_svg(state: State, title: str) -> str:
 
 def board_picture(state: State, title: str) -> str:
     board = state.board
-    at = {name: (a.at[0] + 30, a.at[1] + 40) if a.at else (0.0, 0.0) for name, a in board.areas.items()}
+    at = {name: (a.at[0] + 52, a.at[1] + 40) if a.at else (0.0, 0.0) for name, a in board.areas.items()}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}"'
         ' font-family="Georgia, serif" role="img">',
@@ -94,7 +94,7 @@ def board_picture(state: State, title: str) -> str:
 
 def _legend(state: State) -> list[str]:
     lines = ['<g class="legend">']
-    y = 1290
+    y = 1395
     for i, house in enumerate(state.board.houses):
         x = 20 + i * 145
         lines.append(f'<rect x="{x}" y="{y}" width="18" height="18" fill="{colour(house)}" stroke="#333"/>')
@@ -112,7 +112,8 @@ def _legend(state: State) -> list[str]:
 STYLE = """body{font-family:Georgia,serif;margin:1.5em auto;max-width:1100px;color:#222;background:#faf7ef}
 table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #c9bfa5;padding:.25em .6em;text-align:left}
 th{background:#efe6cf}.swatch{display:inline-block;width:.9em;height:.9em;border:1px solid #333;margin-right:.3em}
-.layout{display:flex;gap:1.5em;align-items:flex-start}.side{flex:1;min-width:300px}
+.layout{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}td{white-space:nowrap}
+.side{flex:1;min-width:280px;font-size:.92em}.board{flex:0 1 800px}
 .board svg{max-width:100%;height:auto}
 nav a{margin-right:1em}.dim{color:#777}"""
 
@@ -160,11 +161,11 @@ def _index(state: State, name: str) -> str:
         for (house, space), player in sorted(state.agents.items()):
             side.append(f"<tr><td>{_e(house)}</td><td>{_e(space)}</td><td>{_e(player)}</td></tr>")
         side.append("</table>")
-    side.append(_players(state))
     parts.append(
         f'<div class="layout"><div class="board">{board_picture(state, name)}</div>'
         f'<div class="side">{"".join(side)}</div></div>'
     )
+    parts.append(_players(state))
     return "\n".join(parts)
 
 
