@@ -74,7 +74,9 @@ def test_the_example_shows_every_rule_in_play() -> None:
 
 
 def test_standings_on_the_example_are_found_from_the_project_root() -> None:
-    run = Cok(EXAMPLE.parents[1])("standings")
+    several = Cok(EXAMPLE.parents[1])("standings")  # campaigns/ holds an example of each game
+    assert several.exit_code == 1 and "campaigns/example" in several.stderr and "--campaign DIR" in several.stderr
+    run = Cok(EXAMPLE.parents[1])("standings", "-C", "campaigns/example")
     assert run.exit_code == 0, run.stderr
     assert "The War of the Five Kings" in run.stdout
     for name in ("Dany", "Sara", "Matt", "Aaron", "Jon", "Tim"):

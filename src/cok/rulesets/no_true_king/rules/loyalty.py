@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cok.core.errors import RuleError
-from cok.rulesets.no_true_king.events import Exchange, Unseal
 from cok.rulesets.no_true_king.rules.state import POSITIONS, State
 from cok.rulesets.no_true_king.rules.turns import refuse_out_of_turn
+
+if TYPE_CHECKING:
+    from cok.rulesets.no_true_king.events import Exchange, Unseal
 
 POINTS = (6, 4, 3, 2)
 
