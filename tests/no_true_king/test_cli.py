@@ -181,3 +181,10 @@ def test_unseal_reads_the_kept_secret(tmp_path: Path, data: Path) -> None:
     game("ntk", "begin", "--seats", "ana", "bo", "--first", "ana")
     wrong = game("ntk", "unseal", "ana")
     assert wrong.exit_code == 1 and "waits for ana to place an agent" in wrong.stderr
+
+
+def test_seal_works_where_there_is_no_campaign(tmp_path: Path, data: Path) -> None:
+    run = Cok(tmp_path)("ntk", "seal", "ana", *HOUSES, "--json")
+    assert run.exit_code == 0 and len(json.loads(run.stdout)["seal"]) == 64
+    bad = Cok(tmp_path)("ntk", "seal", "ana", "stark", "stark", "stark", "stark", "stark")
+    assert bad.exit_code == 1 and "each once" in bad.stderr

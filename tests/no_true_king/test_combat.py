@@ -535,3 +535,22 @@ def test_the_winners_kills_come_from_its_figures_in_the_area() -> None:
     put(state, "Winterfell", "stark", f=1, k=2)
     fight(state, "stark", "Winterfell", "Karhold", ["knight", "knight"], retreat="Castle Black")
     assert state.troops["Karhold"] == ("stark", 0, 1, 0) and state.troops["Winterfell"] == ("stark", 1, 0, 0)
+
+
+def test_a_granted_moves_choices_are_asked_as_then_options() -> None:
+    state = karhold((3, 0, 0))
+    put(state, "Castle Black", "stark", f=1)
+    give(state, "bo", "greyjoy")
+    after = [{"move": {"from": "Karhold", "to": "Castle Black", "units": ["footman"]}, "combat": {"cards": {}}}]
+    with pytest.raises(ChoiceNeeded) as need:
+        fight(
+            state,
+            "stark",
+            "Winterfell",
+            "Karhold",
+            ["footman"],
+            cards={"bo": "Asha Greyjoy"},
+            retreat="Winterfell",
+            after=after,
+        )
+    assert need.value.field == "then-winner"

@@ -98,7 +98,7 @@ def seal(
     from cok.rulesets.no_true_king import sealbox
     from cok.rulesets.no_true_king.rules.loyalty import check_card, seal_of
 
-    state = _open(campaign).state
+    state = _seal_state(campaign)
     card = check_card(state, _houses(state, houses))
     secret = sealbox.new_secret()
     sealed = seal_of(player, card, secret)
@@ -109,6 +109,24 @@ def seal(
         typer.echo(sealed)
     else:
         typer.echo(f"seal:   {sealed}\nsecret: {secret}\nkept in {kept}; keep the secret too, to unseal elsewhere.")
+
+
+def _seal_state(campaign: str | None) -> State:
+    """The campaign's state when there is one here; else the shipped board's (a player may
+    seal on a machine without the campaign)."""
+    from cok.core.errors import Refused
+
+    try:
+        found: State = _open(campaign).state
+        return found
+    except Refused:
+        if campaign:
+            raise
+    from cok.rulesets.no_true_king import RULESET as GAME
+    from cok.rulesets.no_true_king.rules.apply import initial_state
+
+    shipped = GAME.builtin_map()
+    return initial_state(GAME.load_map(shipped.read_text(encoding="utf-8"), str(shipped)), "sealed")
 
 
 @app.command(context_settings=WORDS)
@@ -191,9 +209,9 @@ def resolve(
     """Resolve an agent: PLAYER HOUSE SPACE, then its actions in the order taken —
     --muster AREA=footman[,ship:SEA]… --promote AREA…, --move FROM TO UNITS…, --draw — and,
     for a move into another house's troops, --card PLAYER=CARD (each), --winner HOUSE (a tie),
-    --retreat AREA, and the cards' effects: --then-move/--then-muster (Asha, Jaime, with
-    --then-card/--then-winner/--then-retreat), --remove SPACE (Cersei), --discard PLAYER=HOUSE
-    (Melisandre).
+    --retreat AREA, and the cards' effects: --then-move/--then-muster (Asha, Jaime; a granted
+    move into troops takes --then-combat or --then-card/--then-winner/--then-retreat),
+    --remove SPACE (Cersei), --discard PLAYER=HOUSE (Melisandre).
 
     Example: cok ntk resolve ana stark maester --move Winterfell 'Moat Cailin' footman knight
     """
@@ -212,7 +230,12 @@ def resolve(
 
     def build(answers: dict[str, Any]) -> EventBase:
         given = dict(fight or {})
-        given.update(answers)
+        given.update({k: v for k, v in answers.items() if not k.startswith("then-")})
+        inner = {k.removeprefix("then-"): v for k, v in answers.items() if k.startswith("then-")}
+        if inner and given.get("after"):
+            after = dict(given["after"][0])
+            after["combat"] = {**after.get("combat", {"cards": {}}), **inner}
+            given["after"] = [after]
         return Resolve(
             player=pid,
             house=hid,

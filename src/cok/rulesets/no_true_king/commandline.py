@@ -146,7 +146,7 @@ def combat(words: Words, prefix: str = "") -> dict[str, Any] | None:
     if not prefix:
         after = actions(words, "then-")
         if after:
-            inner = combat(words, "then-")
+            inner = combat(words, "then-") or ({"cards": {}} if words.all("then-combat") else None)
             if inner is not None:
                 after[0]["combat"] = inner
             found["after"] = after
@@ -165,6 +165,6 @@ def combat(words: Words, prefix: str = "") -> dict[str, Any] | None:
 RESOLVE_OPTIONS = {
     "muster", "promote", "move", "draw",
     "card", "winner", "retreat", "remove", "discard",
-    "then-muster", "then-promote", "then-move", "then-draw", "then-card", "then-winner", "then-retreat",
+    "then-muster", "then-promote", "then-move", "then-draw", "then-card", "then-winner", "then-retreat", "then-combat",
     "note", "campaign", "dry-run", "json", "no-cache",
 }  # fmt: skip

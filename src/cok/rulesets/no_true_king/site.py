@@ -109,7 +109,7 @@ def _legend(state: State) -> list[str]:
     return lines
 
 
-STYLE = """body{font-family:Georgia,serif;margin:1.5em auto;max-width:1100px;color:#222;background:#faf7ef}
+STYLE = """body{font-family:Georgia,serif;margin:1.5em auto;max-width:1200px;color:#222;background:#faf7ef}
 table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #c9bfa5;padding:.25em .6em;text-align:left}
 th{background:#efe6cf}.swatch{display:inline-block;width:.9em;height:.9em;border:1px solid #333;margin-right:.3em}
 .layout{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}td{white-space:nowrap}

@@ -101,7 +101,7 @@ def _check_left_out(state: State, event: Resolve, house: str) -> None:
             raise RuleError("a lord takes two different actions: its house still has a legal move or a card to draw")
 
 
-def take(state: State, player: str, house: str, action: Action, combat: Combat | None) -> Any:
+def take(state: State, player: str, house: str, action: Action, combat: Combat | None, asked: str = "") -> Any:
     """One action for the house; a move into another house's troops fights (with `combat`)."""
     if action.muster is not None:
         return act.muster(state, house, action.muster)
@@ -122,9 +122,9 @@ def take(state: State, player: str, house: str, action: Action, combat: Combat |
     active = state.active or player
 
     def granted(by: str, granted_house: str, after: Action) -> Any:
-        return take(state, by, granted_house, after, after.combat)
+        return take(state, by, granted_house, after, after.combat, "then-")
 
-    fought: Fought = fight(state, house, origin, to, units, combat, active, granted)
+    fought: Fought = fight(state, house, origin, to, units, combat, active, granted, asked)
     return (act.Moved(house, origin, to, units, flag), fought)
 
 

@@ -146,20 +146,24 @@ def fight(
     combat: Combat | None,
     active: str,
     granted: Callable[[str, str, Action], Any],
+    asked: str = "",
 ) -> Fought:
+    """`asked`: how the command line names this combat's choices (`then-` for a granted move's)."""
     """The whole combat of a move from `origin` into `area` (the group already out of origin)."""
     defender = state.troops[area][0]
     if combat is None:
+        how = " (--then-combat, or --then-card …, at the command line)" if asked else ""
         raise RuleError(
-            f"the move into {area} enters {defender}'s troops: record the `combat` (cards, winner on a tie, retreat)"
+            f"the move into {area} enters {defender}'s troops: "
+            f"record the `combat` (cards, winner on a tie, retreat){how}"
         )
     cards = play_cards(state, combat.cards, active, (attacker, defender))
     seen = sides(state, attacker, area, units, cards)
-    winner = _winner(seen, combat.winner, state)
+    winner = _winner(seen, combat.winner, state, asked)
     loser = defender if winner == attacker else attacker
     group = seen.defending if loser == defender else units
     options = retreats_after(state, loser, area, group, attacker, units)
-    retreat = _retreat(state, combat.retreat, options, loser, area)
+    retreat = _retreat(state, combat.retreat, options, loser, area, asked)
     kills = {loser: 2, winner: 1}
     for _, card in cards:
         other = loser if card.house == winner else winner
@@ -189,7 +193,7 @@ def retreats_after(state: State, loser: str, area: str, group: Counts, attacker:
     return [to for to in retreats(state, loser, area, group) if to != area]
 
 
-def _winner(seen: Sides, named: str | None, state: State) -> str:
+def _winner(seen: Sides, named: str | None, state: State, asked: str = "") -> str:
     a, d = seen.attacker, seen.defender
     pa, pd = seen.power[a], seen.power[d]
     stronger = a if pa > pd else d if pd > pa else None
@@ -201,14 +205,18 @@ def _winner(seen: Sides, named: str | None, state: State) -> str:
             raise RuleError(f"{stronger} wins on power ({pa} against {pd} for {a} against {d}), not {named}")
         return named
     if stronger is None:
-        raise ChoiceNeeded(f"{a} and {d} tie at {pa} power: the active player names the winner", "winner", [a, d])
+        raise ChoiceNeeded(
+            f"{a} and {d} tie at {pa} power: the active player names the winner", asked + "winner", [a, d]
+        )
     return stronger
 
 
-def _retreat(state: State, typed: str | None, options: list[str], loser: str, area: str) -> str | None:
+def _retreat(state: State, typed: str | None, options: list[str], loser: str, area: str, asked: str = "") -> str | None:
     if typed is None:
         if options:
-            raise ChoiceNeeded(f"{loser} retreats from {area}: the active player chooses where", "retreat", options)
+            raise ChoiceNeeded(
+                f"{loser} retreats from {area}: the active player chooses where", asked + "retreat", options
+            )
         return None
     found = find_area(state.board, typed)
     if found not in options:
