@@ -20,7 +20,7 @@ import yaml
 
 from tests.no_true_king.game import play
 
-EXAMPLE_SEED = 189
+EXAMPLE_SEED = 1591
 COK = [str(Path(sys.executable).with_name("cok"))]
 
 

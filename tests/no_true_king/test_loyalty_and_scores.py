@@ -201,3 +201,9 @@ def test_then_the_player_who_would_be_first_player_next_or_nearest_clockwise() -
 def test_no_score_before_the_game_is_over() -> None:
     state = begun()
     assert all(s.score is None and s.rank is None for s in final_standings(state))
+
+
+def test_a_sealed_reveal_of_a_house_already_face_up_is_refused_at_once() -> None:
+    state = exchanging()
+    state.players["ana"].shown = ["", "", "", "", "stark"]
+    refused(state, "already face up at position left", type="exchange", player="ana", swap=[1, 2], reveal={1: "stark"})

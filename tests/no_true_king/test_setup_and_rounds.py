@@ -223,3 +223,29 @@ def test_an_open_game_ends_after_the_last_rounds_exchanges() -> None:
     rec(state, type="pass", player="ana")
     rec(state, type="pass", player="bo")
     assert state.phase == "over"
+
+
+def test_no_lord_resolves_while_a_marshal_is_unresolved() -> None:
+    state = placed(SPACES9)
+    state.agents = {("stark", "marshal"): "bo", ("stark", "lord"): "ana"}
+    state.active = "ana"
+    refused(
+        state,
+        "no lord may resolve while a marshal",
+        **(draw("ana", "stark", "lord") | {"actions": [{"draw": True}, {"muster": {}}]}),
+    )
+
+
+def test_a_marshal_moves_up_to_an_empty_lord_space() -> None:
+    state = placed(SPACES9)
+    state.agents = {("stark", "marshal"): "ana"}
+    state.active = "ana"
+    moved = {
+        "type": "resolve",
+        "player": "ana",
+        "house": "stark",
+        "space": "marshal",
+        "actions": [{"muster": {}}, {"move": {"from": "White Harbor", "to": "Widow's Watch", "units": ["footman"]}}],
+    }
+    outcome = rec(state, **moved)
+    assert outcome.result.up == "lord" and state.agents == {("stark", "lord"): "ana"} and state.active == "ana"
