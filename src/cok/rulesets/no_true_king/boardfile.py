@@ -114,11 +114,12 @@ def _areas(data: YamlMap, bad: Bad) -> dict[str, Area]:
     return found
 
 
-def _find(areas: dict[str, Area], typed: Any) -> str | None:
+def _find(areas: dict[str, Area], typed: Any, by_key: dict[str, str] | None = None) -> str | None:
     if not isinstance(typed, str):
         return None
-    by_key = {normalize(n): n for n in areas}
-    return by_key.get(normalize(typed))
+    if typed in areas:
+        return typed
+    return (by_key or {normalize(n): n for n in areas}).get(normalize(typed))
 
 
 def _borders(data: YamlMap, areas: dict[str, Area], bad: Bad) -> frozenset[tuple[str, str]]:
@@ -129,11 +130,12 @@ def _borders(data: YamlMap, areas: dict[str, Area], bad: Bad) -> frozenset[tuple
         return frozenset()
     seen: dict[frozenset[str], int] = {}
     pairs: set[tuple[str, str]] = set()
+    by_key = {normalize(n): n for n in areas}
     for pair, line in zip(raw, raw.item_lines, strict=True):
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
             bad(line, "a border is a pair of area names, like [Winterfell, White Harbor]")
             continue
-        ends = [_find(areas, p) for p in pair]
+        ends = [_find(areas, p, by_key) for p in pair]
         for typed, end in zip(pair, ends, strict=True):
             if end is None:
                 bad(line, f"border {pair[0]} — {pair[1]}: unknown area {typed!r}{did_you_mean(typed, areas)}")

@@ -3,7 +3,6 @@ copy only when the rules accept it, so a refused event never half-applies."""
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +46,7 @@ def initial_state(board: Board, loyalty_mode: str) -> State:
 
 def apply(state: State, event: EventBase) -> Outcome:
     """Decide on a copy, then commit: the state changes only when the rules accept the event."""
-    work = copy.deepcopy(state, {id(state.board): state.board})
+    work = state.copy()
     outcome = decide(work, event)
     state.__dict__.update(work.__dict__)
     return outcome

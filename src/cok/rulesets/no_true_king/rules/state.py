@@ -3,7 +3,7 @@ dataclasses, dicts and tuples, so the replay cache can keep it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cok.rulesets.no_true_king.board import Board
 
@@ -48,6 +48,24 @@ class State:
     played: list[str] = field(default_factory=list)  # cards played (gone for the game)
     ranks: dict[str, int] = field(default_factory=dict)  # house -> rank (1, 2, 2, 4)
     ranked: list[dict[str, int]] = field(default_factory=list)  # each round's rankings
+
+    def copy(self) -> State:
+        """A copy the rules may change freely (the board is shared: it never changes)."""
+        return replace(
+            self,
+            players={p: replace(c, card=None if c.card is None else list(c.card), shown=list(c.shown),
+                                exchanges=list(c.exchanges)) for p, c in self.players.items()},
+            seats=list(self.seats),
+            troops=dict(self.troops),
+            flags=dict(self.flags),
+            agents=dict(self.agents),
+            placed=dict(self.placed),
+            held=dict(self.held),
+            drawn=dict(self.drawn),
+            played=list(self.played),
+            ranks=dict(self.ranks),
+            ranked=list(self.ranked),
+        )  # fmt: skip
 
     @property
     def rounds(self) -> int:
