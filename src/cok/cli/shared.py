@@ -57,8 +57,8 @@ def init(
     repo = git_setup(folder)
     if repo is not None:
         said.append(f"Registered the cok merge driver for events.yaml in the git repository {repo}.")
-    first_step = getattr(game, "first_step", "cok join PLAYER --faction FACTION")  # a game may say its own
-    show(*said, f"Next: {first_step} -C {folder}")
+    first = getattr(game, "first_step", "cok join PLAYER --faction FACTION")
+    show(*said, f"Next: {first} -C {folder}")
 
 
 @app.command()

@@ -5,8 +5,8 @@ from __future__ import annotations
 from cok.core import ruleset as registry
 
 BUILT_IN = {
-    "clash-of-kings": "cok.rulesets.clash_of_kings",
     "no-true-king": "cok.rulesets.no_true_king",
+    "clash-of-kings": "cok.rulesets.clash_of_kings",
 }
 
 

@@ -74,7 +74,10 @@ def decide(state: State, event: EventBase) -> Outcome:
         return Outcome(result, _next_exchange(state))
     if isinstance(event, Unseal):
         if state.loyalty != "sealed":
-            raise RuleError("this game's loyalty is open: there is nothing to unseal")
+            raise RuleError(
+                f"this game's loyalty is open: there is nothing to unseal; "
+                f"the ledger waits for {turns.waits_text(state)}"
+            )
         result = loyalty.unseal(state, event)
         over = all(p.unsealed for p in state.players.values())
         if over:

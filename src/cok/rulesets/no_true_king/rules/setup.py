@@ -52,7 +52,7 @@ def join(state: State, event: Conspiracy) -> Joined:
 
 def begin(state: State, event: Begin) -> Begun:
     if state.phase != "setup":
-        raise RuleError("the game has already begun")
+        raise RuleError(f"the game has already begun; the ledger waits for {waits_text(state)}")
     if len(state.players) < 2:
         raise RuleError(f"No True King needs 2 to {MAX_PLAYERS} conspiracies; {len(state.players)} joined")
     if sorted(event.seats) != sorted(state.players) or len(set(event.seats)) != len(event.seats):
