@@ -129,7 +129,7 @@ def _seal_state(campaign: str | None) -> State:
     return initial_state(GAME.load_map(shipped.read_text(encoding="utf-8"), str(shipped)), "sealed")
 
 
-@app.command(context_settings=WORDS)
+@app.command(context_settings=WORDS, options_metavar="--seats P… (--first P | --roll) [OPTIONS]")
 @refusals
 def begin(
     ctx: typer.Context,
@@ -196,7 +196,7 @@ def place(
     record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
-@app.command(context_settings=WORDS)
+@app.command(context_settings=WORDS, options_metavar="PLAYER HOUSE SPACE [ACTIONS…] [COMBAT…] [OPTIONS]")
 @refusals
 def resolve(
     ctx: typer.Context,
@@ -264,7 +264,7 @@ def _empty_combat(state: State, house: str, taken: list[dict[str, Any]]) -> dict
     return None
 
 
-@app.command(context_settings=WORDS)
+@app.command(context_settings=WORDS, options_metavar="HOUSE FROM TO UNITS… [--card PLAYER=CARD…] [OPTIONS]")
 @refusals
 def combat(
     ctx: typer.Context,
