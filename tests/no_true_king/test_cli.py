@@ -188,3 +188,13 @@ def test_seal_works_where_there_is_no_campaign(tmp_path: Path, data: Path) -> No
     assert run.exit_code == 0 and len(json.loads(run.stdout)["seal"]) == 64
     bad = Cok(tmp_path)("ntk", "seal", "ana", "stark", "stark", "stark", "stark", "stark")
     assert bad.exit_code == 1 and "each once" in bad.stderr
+
+
+def test_the_log_never_shows_a_loyalty_card_or_secret(example: Cok) -> None:
+    import yaml as _yaml
+
+    secrets = _yaml.safe_load((ROOT / "campaigns" / "no-true-king-example-secrets.yaml").read_text())
+    log = example("log", "--json").stdout + example("log").stdout
+    for kept in secrets.values():
+        assert kept["secret"] not in log and ", ".join(kept["loyalty"][:4]) not in log
+    assert "unseals their loyalty card: it matches its seal" in log

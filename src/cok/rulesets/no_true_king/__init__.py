@@ -106,8 +106,9 @@ class NoTrueKing:
         """The event as the history shows it: an open loyalty card never (§4.6: nothing secret
         in the log's words, the site or JSON; the card is shown with the scores at the end)."""
         shown = event.model_dump(mode="json", exclude_none=True)
-        if shown.get("type") == "conspiracy":
+        if shown.get("type") in ("conspiracy", "unseal"):  # cards: shown with the scores, once over
             shown.pop("loyalty", None)
+            shown.pop("secret", None)
         return shown
 
     def tally(self, state: State) -> dict[str, Any]:

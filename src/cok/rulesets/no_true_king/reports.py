@@ -37,8 +37,8 @@ def recording_report(rec: Recorded) -> Report:
 
 def _public(event: dict[str, object], phase: str) -> dict[str, object]:
     """The event as shown: an open loyalty card stays out of the output until the end."""
-    if event.get("type") == "conspiracy" and phase != "over":
-        return {k: v for k, v in event.items() if k != "loyalty"}
+    if event.get("type") in ("conspiracy", "unseal") and phase != "over":
+        return {k: v for k, v in event.items() if k not in ("loyalty", "secret")}
     return event
 
 

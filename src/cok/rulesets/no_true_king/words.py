@@ -1,5 +1,6 @@
 """Outcomes in sentences, for `cok log`, the site and a recording's summary. Nothing secret:
-a draw names the house, not the card; a loyalty card is told only once the game is over."""
+a draw names the house, not the card; no loyalty card is told (the standings and the site
+show them once the game is over)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def _result(result: Any) -> str:
     if isinstance(result, Passed):
         return f"{result.player} keeps their loyalty tokens."
     if isinstance(result, Unsealed):
-        return f"{result.player} unseals their loyalty card: {', '.join(result.card[:4])} (left: {result.card[4]})."
+        return f"{result.player} unseals their loyalty card: it matches its seal and every reveal."
     return str(result)
 
 
