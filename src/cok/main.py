@@ -107,6 +107,12 @@ def _only(name: str) -> typer.Typer:
             single.registered_callback = app.registered_callback
             single.registered_commands = [info]
             return single
+    for group in app.registered_groups:  # a game's group (`cok ntk …`): that group alone
+        if group.name == name:
+            single = typer.Typer(**{k: getattr(app.info, k) for k in ("name", "help")}, **_APP_SETTINGS)
+            single.registered_callback = app.registered_callback
+            single.registered_groups = [group]
+            return single
     return app
 
 

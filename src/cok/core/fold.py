@@ -166,7 +166,10 @@ def tell(ruleset: Ruleset, state: Any, outcome: Any) -> str:
 
 
 def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: str | None = None) -> Told:
+    """An event as the history keeps it. A game with a `public(event)` member chooses which
+    fields are shown (a hidden card stays out of `cok log --json` and the site)."""
     event = entry.event
+    public = getattr(ruleset, "public", None)
     return Told(
         entry.line or 0,
         event.id,
@@ -175,5 +178,5 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: s
         text,
         voided,
         () if isinstance(event, Void) else tuple(sorted(ruleset.involved(event))),
-        event.model_dump(mode="json", exclude_none=True),
+        public(event) if public is not None else event.model_dump(mode="json", exclude_none=True),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cok.core import ruleset as registry
 
 BUILT_IN = {
+    "no-true-king": "cok.rulesets.no_true_king",
     "clash-of-kings": "cok.rulesets.clash_of_kings",
     "mighty-kingdoms": "cok.rulesets.mighty_kingdoms",
 }

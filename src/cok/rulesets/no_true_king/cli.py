@@ -1,0 +1,454 @@
+"""The No True King commands (`cok ntk …`, contract §5): each parses, asks the ledger,
+renders. No rules here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, emit_json, open_valid, refusals
+from cok.cli.recording import record_and_show
+from cok.core.errors import RuleError
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+    from cok.core.events import EventBase
+    from cok.rulesets.no_true_king.rules.state import State
+
+app = typer.Typer(no_args_is_help=True)
+RULESET = "no-true-king"
+WORDS = {"ignore_unknown_options": True, "allow_extra_args": True}
+
+Player = Annotated[str, typer.Argument(metavar="PLAYER", help="The player's id (or name).")]
+House = Annotated[str, typer.Argument(metavar="HOUSE", help="baratheon, stark, lannister, greyjoy or tyrell.")]
+Space = Annotated[str, typer.Argument(metavar="SPACE", help="maester, marshal or lord.")]
+Loyalty = Annotated[
+    tuple[str, str, str, str, str] | None,
+    typer.Option("--loyalty", metavar="H H H H H", help="The card: houses at 1, 2, 3, 4, then the left-over token."),
+]
+
+
+def _open(campaign: str | None, no_cache: bool = False) -> Campaign:
+    return open_valid(campaign, no_cache).require(RULESET, "see `cok --help`")
+
+
+def _show(*views: Any) -> None:
+    from cok.render.output import show
+
+    show(*views)
+
+
+def _player(state: State, typed: str) -> str:
+    from cok.rulesets.no_true_king.rules.places import find_player
+
+    return find_player(state, typed)
+
+
+def _houses(state: State, typed: tuple[str, ...] | list[str]) -> list[str]:
+    from cok.rulesets.no_true_king.rules.places import find_house
+
+    return [find_house(state.board, h) for h in typed]
+
+
+@app.command()
+@refusals
+def join(
+    player: Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")],
+    symbol: Annotated[str, typer.Option("--symbol", metavar="S", help="crown, torch, helm or gauntlet.")],
+    seal: Annotated[str | None, typer.Option("--seal", metavar="HEX", help="The seal `cok ntk seal` made.")] = None,
+    loyalty: Loyalty = None,
+    name: Annotated[str | None, typer.Option("--name", help="Display name (default: the id).")] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """A conspiracy joins, with a sealed loyalty card (--seal) or an open one (--loyalty).
+
+    Example: cok ntk join ana --symbol crown --seal "$(cok ntk seal ana baratheon stark lannister greyjoy tyrell
+    --seal-only)"
+    """
+    opened = _open(campaign, no_cache)
+    from cok.rulesets.no_true_king.events import Conspiracy
+
+    card = _houses(opened.state, loyalty) if loyalty else None
+
+    def build(answers: dict[str, Any]) -> EventBase:
+        return Conspiracy(player=player, name=name, symbol=symbol.casefold(), seal=seal, loyalty=card, note=note)
+
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+
+
+@app.command()
+@refusals
+def seal(
+    player: Annotated[str, typer.Argument(help="The player's id, as they will join.")],
+    houses: Annotated[list[str], typer.Argument(metavar="H H H H H", help="Ranks 1–4, then the left-over token.")],
+    seal_only: Annotated[bool, typer.Option("--seal-only", help="Print only the seal (for `join --seal`).")] = False,
+    campaign: CampaignOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Make a secret and the seal of a loyalty card; print both, and keep the secret in your
+    data folder ($COK_DATA_DIR moves it), never in the campaign.
+
+    Example: cok ntk seal ana baratheon stark lannister greyjoy tyrell
+    """
+    from cok.rulesets.no_true_king import sealbox
+    from cok.rulesets.no_true_king.rules.loyalty import check_card, seal_of
+
+    state = _seal_state(campaign)
+    card = check_card(state, _houses(state, houses))
+    secret = sealbox.new_secret()
+    sealed = seal_of(player, card, secret)
+    kept = sealbox.keep(sealed, player, card, secret)
+    if as_json:
+        emit_json({"player": player, "seal": sealed, "secret": secret, "kept": str(kept)})
+    elif seal_only:
+        typer.echo(sealed)
+    else:
+        typer.echo(f"seal:   {sealed}\nsecret: {secret}\nkept in {kept}; keep the secret too, to unseal elsewhere.")
+
+
+def _seal_state(campaign: str | None) -> State:
+    """The campaign's state when there is one here; else the shipped board's (a player may
+    seal on a machine without the campaign)."""
+    from cok.core.errors import Refused
+
+    try:
+        found: State = _open(campaign).state
+        return found
+    except Refused:
+        if campaign:
+            raise
+    from cok.rulesets.no_true_king import RULESET as GAME
+    from cok.rulesets.no_true_king.rules.apply import initial_state
+
+    shipped = GAME.builtin_map()
+    return initial_state(GAME.load_map(shipped.read_text(encoding="utf-8"), str(shipped)), "sealed")
+
+
+@app.command(context_settings=WORDS, options_metavar="--seats P… (--first P | --roll) [OPTIONS]")
+@refusals
+def begin(
+    ctx: typer.Context,
+    roll: Annotated[bool, typer.Option("--roll", help="Choose the first player at random.")] = False,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Seat the players clockwise (--seats P…) and choose the first player (--first P or --roll).
+
+    Example: cok ntk begin --seats ana bo cy --first bo
+    """
+    from cok.rulesets.no_true_king.commandline import split
+    from cok.rulesets.no_true_king.events import Begin
+
+    _, words = split(list(ctx.args), {"seats", "first"})
+    opened = _open(campaign, no_cache)
+    state = opened.state
+    seats = [_player(state, p) for given in words.all("seats") for w in given for p in w.split(",") if p]
+    first = words.one("first")
+    if (first is None) == (not roll):
+        raise RuleError("choose the first player: --first P, or --roll for a random one")
+    if roll:
+        import secrets
+
+        if not seats:
+            raise RuleError("--seats P… names every player once, clockwise")
+        first = secrets.choice(seats)
+    assert first is not None
+    chosen = _player(state, first)
+
+    def build(answers: dict[str, Any]) -> EventBase:
+        return Begin(seats=seats, first=chosen, note=note)
+
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+
+
+@app.command()
+@refusals
+def place(
+    player: Player,
+    house: House,
+    space: Space,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Place an agent on an empty action space.
+
+    Example: cok ntk place ana stark maester
+    """
+    opened = _open(campaign, no_cache)
+    from cok.rulesets.no_true_king.events import Place
+
+    pid, (hid,) = _player(opened.state, player), _houses(opened.state, [house])
+
+    def build(answers: dict[str, Any]) -> EventBase:
+        return Place(player=pid, house=hid, space=space.casefold(), note=note)
+
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+
+
+@app.command(context_settings=WORDS, options_metavar="PLAYER HOUSE SPACE [ACTIONS…] [COMBAT…] [OPTIONS]")
+@refusals
+def resolve(
+    ctx: typer.Context,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Resolve an agent: PLAYER HOUSE SPACE, then its actions in the order taken —
+    --muster AREA=footman[,ship:SEA]… --promote AREA…, --move FROM TO UNITS…, --draw — and,
+    for a move into another house's troops, --card PLAYER=CARD (each), --winner HOUSE (a tie),
+    --retreat AREA, and the cards' effects: --then-move/--then-muster (Asha, Jaime; a granted
+    move into troops takes --then-combat or --then-card/--then-winner/--then-retreat),
+    --remove SPACE (Cersei), --discard PLAYER=HOUSE (Melisandre).
+
+    Example: cok ntk resolve ana stark maester --move Winterfell 'Moat Cailin' footman knight
+    """
+    from cok.rulesets.no_true_king.commandline import RESOLVE_OPTIONS, actions, combat, split
+
+    positional, words = split(list(ctx.args), RESOLVE_OPTIONS)
+    if len(positional) != 3:
+        raise RuleError("resolve takes PLAYER HOUSE SPACE, then its actions (see --help)")
+    opened = _open(campaign, no_cache)
+    state = opened.state
+    pid, (hid,) = _player(state, positional[0]), _houses(state, [positional[1]])
+    taken = actions(words)
+    fight = combat(words) or (_empty_combat(state, hid, taken))
+
+    from cok.rulesets.no_true_king.events import Resolve
+
+    def build(answers: dict[str, Any]) -> EventBase:
+        given = dict(fight or {})
+        given.update({k: v for k, v in answers.items() if not k.startswith("then-")})
+        inner = {k.removeprefix("then-"): v for k, v in answers.items() if k.startswith("then-")}
+        if inner and given.get("after"):
+            after = dict(given["after"][0])
+            after["combat"] = {**after.get("combat", {"cards": {}}), **inner}
+            given["after"] = [after]
+        return Resolve(
+            player=pid,
+            house=hid,
+            space=positional[2].casefold(),
+            actions=taken,
+            combat=given or None,
+            note=note,
+        )
+
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+
+
+def _empty_combat(state: State, house: str, taken: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A move into another house's troops with no card played still records its combat."""
+    from cok.rulesets.no_true_king.rules.places import find_area
+
+    for action in taken:
+        if "move" in action:
+            try:
+                to = find_area(state.board, action["move"]["to"])
+            except RuleError:
+                return None
+            holder = state.troops.get(to)
+            if holder is not None and holder[0] != house:
+                return {"cards": {}}
+    return None
+
+
+@app.command(context_settings=WORDS, options_metavar="HOUSE FROM TO UNITS… [--card PLAYER=CARD…] [OPTIONS]")
+@refusals
+def combat(
+    ctx: typer.Context,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Before recording a move into another house's troops: HOUSE FROM TO UNITS… [--card
+    PLAYER=CARD…] shows each side's power, the cards still in play, the casualties and the
+    legal retreats, for either winner.
+
+    Example: cok ntk combat stark 'Moat Cailin' 'The Twins' footman knight --card ana='Robb Stark'
+    """
+    from cok.rulesets.no_true_king.commandline import cards, split, units
+    from cok.rulesets.no_true_king.preview import preview, preview_doc, preview_views
+
+    positional, words = split(list(ctx.args), {"card", "player"})
+    if len(positional) < 4:
+        raise RuleError("combat takes HOUSE FROM TO UNITS…, e.g. combat stark Winterfell 'Moat Cailin' footman")
+    opened = _open(campaign, no_cache)
+    state = opened.state
+    (hid,) = _houses(state, [positional[0]])
+    found = preview(state, hid, positional[1], positional[2], units(positional[3:]), cards(words), words.one("player"))
+    if as_json:
+        emit_json(preview_doc(found))
+    else:
+        _show(*preview_views(found))
+
+
+@app.command()
+@refusals
+def exchange(
+    player: Player,
+    a: Annotated[str, typer.Argument(metavar="A", help="A position: 1, 2, 3, 4 or left.")],
+    b: Annotated[str, typer.Argument(metavar="B", help="The other position.")],
+    reveal: Annotated[
+        str | None,
+        typer.Option(
+            "--reveal",
+            metavar="POS[=HOUSE]",
+            help="The token revealed: its position after the swap (and its house; else read from your card).",
+        ),
+    ] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Swap two loyalty tokens and reveal one (end of a round).
+
+    Example: cok ntk exchange ana 2 left --reveal 2
+    """
+    from cok.rulesets.no_true_king.events import Exchange
+    from cok.rulesets.no_true_king.reveal import revealed_house
+
+    opened = _open(campaign, no_cache)
+    state = opened.state
+    pid = _player(state, player)
+    shown: dict[str, str] | None = None
+    if reveal is not None:
+        position, eq, house = reveal.partition("=")
+        house = house.strip() if eq else revealed_house(state, pid, a, b, position.strip())
+        shown = {position.strip(): house}
+
+    def build(answers: dict[str, Any]) -> EventBase:
+        return Exchange(player=pid, swap=[a, b], reveal=shown, note=note)
+
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+
+
+@app.command(name="pass")
+@refusals
+def pass_(
+    player: Player,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Keep your loyalty tokens as they are (end of a round).
+
+    Example: cok ntk pass bo
+    """
+    from cok.rulesets.no_true_king.events import Pass
+
+    opened = _open(campaign, no_cache)
+    pid = _player(opened.state, player)
+    record_and_show(
+        opened, lambda answers: Pass(player=pid, note=note), dry_run=dry_run, as_json=as_json, no_cache=no_cache
+    )
+
+
+@app.command()
+@refusals
+def unseal(
+    player: Player,
+    secret: Annotated[
+        str | None, typer.Option("--secret", help="The secret `seal` printed (else the kept one).")
+    ] = None,
+    loyalty: Loyalty = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Reveal a sealed loyalty card after the last round (reads the secret kept by `seal`).
+
+    Example: cok ntk unseal ana
+    """
+    from cok.rulesets.no_true_king import sealbox
+    from cok.rulesets.no_true_king.events import Unseal
+
+    opened = _open(campaign, no_cache)
+    state = opened.state
+    pid = _player(state, player)
+    card = _houses(state, loyalty) if loyalty else None
+    if card is None or secret is None:
+        kept = sealbox.find(state.players[pid].seal or "")
+        if kept is None:
+            raise RuleError(
+                f"no secret for {pid}'s seal is kept on this machine: "
+                "give --secret and --loyalty as `seal` printed them"
+            )
+        card = card or kept[0]
+        secret = secret or kept[1]
+
+    def build(answers: dict[str, Any]) -> EventBase:
+        return Unseal(player=pid, loyalty=card, secret=secret, note=note)
+
+    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+
+
+@app.command()
+@refusals
+def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
+    """The round, the first player, the phase, whose turn it is and what the ledger waits for.
+
+    Example: cok ntk status --json
+    """
+    opened = _open(campaign, no_cache)
+    if as_json:
+        from cok.rulesets.no_true_king.documents import status_doc
+
+        emit_json(status_doc(opened.name, opened.state))
+        return
+    from cok.rulesets.no_true_king.views import status_views
+
+    _show(*status_views(opened.name, opened.state))
+
+
+@app.command()
+@refusals
+def board(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
+    """Per area: the house that controls it, its footmen, knights, ships and flag.
+
+    Example: cok ntk board
+    """
+    opened = _open(campaign, no_cache)
+    if as_json:
+        from cok.rulesets.no_true_king.documents import board_doc
+
+        emit_json({"campaign": opened.name, "ruleset": RULESET, "areas": board_doc(opened.state)})
+        return
+    from cok.rulesets.no_true_king.views import board_grid
+
+    _show(board_grid(opened.state))
+
+
+@app.command()
+@refusals
+def houses(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
+    """Per house: ranking, crowns, castles, towns, barrels, troops, and cards held by whom.
+
+    Example: cok ntk houses
+    """
+    opened = _open(campaign, no_cache)
+    if as_json:
+        from cok.rulesets.no_true_king.documents import houses_table_doc
+
+        emit_json({"campaign": opened.name, "ruleset": RULESET, "houses": houses_table_doc(opened.state)})
+        return
+    from cok.rulesets.no_true_king.views import houses_grid
+
+    _show(houses_grid(opened.state))

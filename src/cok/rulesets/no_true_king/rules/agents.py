@@ -1,0 +1,139 @@
+"""Agents (contract §4.2): placing them, and resolving them — maester, marshal, lord — with
+the actions each takes and the move up to the next space."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cok.core.errors import RuleError
+from cok.rulesets.no_true_king.board import SPACES
+from cok.rulesets.no_true_king.events import Action, Combat, Place, Resolve
+from cok.rulesets.no_true_king.rules import actions as act
+from cok.rulesets.no_true_king.rules.combat import Fought, fight
+from cok.rulesets.no_true_king.rules.places import find_area, find_house
+from cok.rulesets.no_true_king.rules.state import State
+from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve, refuse_out_of_turn, tier
+
+
+@dataclass(frozen=True)
+class Placed:
+    player: str
+    house: str
+    space: str
+
+
+@dataclass(frozen=True)
+class Resolved:
+    player: str
+    house: str
+    space: str
+    done: tuple[Any, ...]  # Mustered, Moved, Drew, or (Moved, Fought) per action
+    up: str | None  # the space the agent moved up to; None: it returned
+
+
+def place(state: State, event: Place) -> Placed:
+    refuse_out_of_turn(state, "place", event.player)
+    house = find_house(state.board, event.house)
+    if (house, event.space) in state.agents:
+        free = ", ".join(f"{h} {s}" for h, s in free_spaces(state))
+        raise RuleError(
+            f"the {house} {event.space} space already holds {state.agents[(house, event.space)]}'s agent; "
+            f"free spaces: {free}"
+        )
+    state.agents[(house, event.space)] = event.player
+    state.placed[event.player] += 1
+    return Placed(event.player, house, event.space)
+
+
+def resolve(state: State, event: Resolve) -> Resolved:
+    refuse_out_of_turn(state, "resolve", event.player)
+    house = find_house(state.board, event.house)
+    key = (house, event.space)
+    if state.agents.get(key) != event.player:
+        mine = ", ".join(f"{h} {s}" for h, s in may_resolve(state, event.player))
+        raise RuleError(f"{event.player} has no agent on the {house} {event.space} space; they may resolve {mine}")
+    if event.space != tier(state):
+        raise RuleError(
+            f"no {event.space} may resolve while a {tier(state)} is unresolved (maesters, then marshals, then lords)"
+        )
+    _check_kinds(event)
+    del state.agents[key]
+    done: list[Any] = []
+    combat_used = False
+    for action in event.actions:
+        if action.combat is not None:
+            raise RuleError("the combat of an agent's move is given beside its actions (`combat:`), not inside one")
+        result = take(state, event.player, house, action, event.combat)
+        combat_used = combat_used or isinstance(result, tuple)
+        done.append(result)
+    if event.combat is not None and not combat_used:
+        raise RuleError("`combat` is recorded only when a move entered another house's troops")
+    _check_left_out(state, event, house)
+    up = _move_up(state, house, event.space, event.player)
+    return Resolved(event.player, house, event.space, tuple(done), up)
+
+
+def _check_kinds(event: Resolve) -> None:
+    kinds = [a.kind for a in event.actions]
+    if event.space == "maester" and len(kinds) != 1:
+        raise RuleError(f"a maester takes exactly one action of muster, move or draw, not {len(kinds)}")
+    if event.space == "marshal" and (sorted(kinds) not in (["move", "muster"], ["muster"])):
+        raise RuleError(f"a marshal takes a muster and a move (in either order), not {', '.join(kinds) or 'nothing'}")
+    if event.space == "lord" and (len(kinds) not in (1, 2) or len(set(kinds)) != len(kinds)):
+        raise RuleError(
+            f"a lord takes two different actions of muster, move and draw, not {', '.join(kinds) or 'nothing'}"
+        )
+
+
+def _check_left_out(state: State, event: Resolve, house: str) -> None:
+    """§4.7 Actions left out: a marshal leaves out its move, a lord its second action, only
+    when nothing else was possible after its muster."""
+    kinds = [a.kind for a in event.actions]
+    if event.space == "marshal" and kinds == ["muster"] and act.has_legal_move(state, house):
+        raise RuleError("a marshal takes a move too: it may leave it out only when its house has no legal move")
+    if event.space == "lord" and len(kinds) == 1:
+        if kinds != ["muster"]:
+            raise RuleError(
+                "a lord takes two different actions; a single one only when it is a muster and nothing else is possible"
+            )
+        if act.has_legal_move(state, house) or act.can_draw(state, house):
+            raise RuleError("a lord takes two different actions: its house still has a legal move or a card to draw")
+
+
+def take(state: State, player: str, house: str, action: Action, combat: Combat | None, asked: str = "") -> Any:
+    """One action for the house; a move into another house's troops fights (with `combat`)."""
+    if action.muster is not None:
+        return act.muster(state, house, action.muster)
+    if action.draw is not None:
+        return act.draw(state, player, house)
+    assert action.move is not None
+    move = action.move
+    origin, to = find_area(state.board, move.from_), find_area(state.board, move.to)
+    units = act.counts_of(list(move.units))
+    why = act.check_move(state, house, origin, to, units)
+    if why:
+        raise RuleError(f"move {origin} → {to}: {why}")
+    if act.enters_troops(state, house, to) is None:
+        if combat is not None and action.combat is not None:
+            raise RuleError(f"the move into {to} enters no other house's troops: no `combat`")
+        return act.move_without_combat(state, house, move)
+    flag = act.take_out(state, house, origin, units)
+    active = state.active or player
+
+    def granted(by: str, granted_house: str, after: Action) -> Any:
+        return take(state, by, granted_house, after, after.combat, "then-")
+
+    fought: Fought = fight(state, house, origin, to, units, combat, active, granted, asked)
+    return (act.Moved(house, origin, to, units, flag), fought)
+
+
+def _move_up(state: State, house: str, space: str, player: str) -> str | None:
+    """Maester → marshal, marshal → lord, when that space is empty; else the agent returns."""
+    if space == "lord":
+        return None
+    up = SPACES[SPACES.index(space) + 1]
+    if (house, up) in state.agents:
+        return None
+    state.agents[(house, up)] = player
+    return up

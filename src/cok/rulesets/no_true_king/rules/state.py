@@ -1,0 +1,108 @@
+"""The state of a No True King game: what the log says so far (contract §4). Plain
+dataclasses, dicts and tuples, so the replay cache can keep it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from cok.rulesets.no_true_king.board import Board
+
+POSITIONS = (1, 2, 3, 4, "left")
+PHASES = ("setup", "placement", "resolution", "exchanges", "unseal", "over")
+
+#: A house's troops in one area: (house, footmen, knights, ships).
+Force = tuple[str, int, int, int]
+
+
+@dataclass
+class Conspirator:
+    """A player: their symbol, their seal or open card, and their tokens face up."""
+
+    id: str
+    name: str
+    symbol: str
+    seal: str | None = None
+    card: list[str] | None = None  # the card as it stands now (open loyalty, or once unsealed)
+    shown: list[str] = field(default_factory=lambda: [""] * 5)  # the house of each face-up token
+    #: every exchange: (event id or label, round, position a, position b, revealed index or -1, house or "")
+    exchanges: list[tuple[str, int, int, int, int, str]] = field(default_factory=list)
+    unsealed: bool = False
+
+
+@dataclass
+class State:
+    board: Board
+    loyalty: str = "sealed"
+    players: dict[str, Conspirator] = field(default_factory=dict)
+    seats: list[str] = field(default_factory=list)
+    round: int = 0
+    first: str | None = None  # this round's first player
+    phase: str = "setup"
+    active: str | None = None  # whose turn it is, in placement, resolution and exchanges
+    troops: dict[str, Force] = field(default_factory=dict)  # area -> the one house's troops there
+    flags: dict[str, str] = field(default_factory=dict)  # land area -> house
+    agents: dict[tuple[str, str], str] = field(default_factory=dict)  # (house, space) -> player
+    placed: dict[str, int] = field(default_factory=dict)  # agents placed this round, per player
+    held: dict[tuple[str, str], int] = field(default_factory=dict)  # (player, house) -> cards held
+    drawn: dict[str, int] = field(default_factory=dict)  # house -> cards drawn from its deck
+    played: list[str] = field(default_factory=list)  # cards played (gone for the game)
+    ranks: dict[str, int] = field(default_factory=dict)  # house -> rank (1, 2, 2, 4)
+    ranked: list[dict[str, int]] = field(default_factory=list)  # each round's rankings
+
+    def copy(self) -> State:
+        """A copy the rules may change freely (the board is shared: it never changes)."""
+        return replace(
+            self,
+            players={p: replace(c, card=None if c.card is None else list(c.card), shown=list(c.shown),
+                                exchanges=list(c.exchanges)) for p, c in self.players.items()},
+            seats=list(self.seats),
+            troops=dict(self.troops),
+            flags=dict(self.flags),
+            agents=dict(self.agents),
+            placed=dict(self.placed),
+            held=dict(self.held),
+            drawn=dict(self.drawn),
+            played=list(self.played),
+            ranks=dict(self.ranks),
+            ranked=list(self.ranked),
+        )  # fmt: skip
+
+    @property
+    def rounds(self) -> int:
+        return len(self.seats)
+
+    def controller(self, area: str) -> str | None:
+        """A house controls an area where it has troops or its flag (§4.3)."""
+        force = self.troops.get(area)
+        return force[0] if force is not None else self.flags.get(area)
+
+    def force(self, area: str, house: str) -> tuple[int, int, int]:
+        found = self.troops.get(area)
+        return (found[1], found[2], found[3]) if found is not None and found[0] == house else (0, 0, 0)
+
+    def set_force(self, area: str, house: str, counts: tuple[int, int, int]) -> None:
+        if any(counts):
+            self.troops[area] = (house, *counts)
+        elif self.troops.get(area, ("",))[0] == house:
+            del self.troops[area]
+
+    def on_board(self, house: str) -> tuple[int, int, int]:
+        """The house's footmen, knights and ships on the whole board (the `pieces` limit)."""
+        f = k = s = 0
+        for force in self.troops.values():
+            if force[0] == house:
+                f, k, s = f + force[1], k + force[2], s + force[3]
+        return f, k, s
+
+    def controlled(self, house: str) -> list[str]:
+        return [a for a in self.board.areas if self.controller(a) == house]
+
+    def cards_held(self, player: str) -> dict[str, int]:
+        return {h: n for (p, h), n in self.held.items() if p == player and n}
+
+    def next_seat(self, player: str, step: int = 1) -> str:
+        return self.seats[(self.seats.index(player) + step) % len(self.seats)]
+
+    def clockwise_from(self, player: str) -> list[str]:
+        start = self.seats.index(player)
+        return self.seats[start:] + self.seats[:start]

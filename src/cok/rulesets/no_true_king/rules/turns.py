@@ -1,0 +1,124 @@
+"""Whose turn it is and what the ledger waits for (contract §4.2): placement from the first
+player clockwise, resolution gated maester → marshal → lord, then exchanges, unseal, over."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cok.core.errors import RuleError
+from cok.rulesets.no_true_king.board import SPACES
+from cok.rulesets.no_true_king.rules.state import State
+
+AGENTS_EACH = 3
+
+
+@dataclass(frozen=True)
+class Wait:
+    """One thing the ledger waits for: `what` (an event type) by `player`."""
+
+    what: str
+    player: str | None = None
+    agents: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # (house, space) that may resolve
+    free: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # free spaces (placement)
+
+    def sentence(self) -> str:
+        if self.what == "conspiracy":
+            return "conspiracies to join (2 to 4), then `begin`"
+        if self.what == "begin":
+            return "`begin` (the seats and the first player), or another conspiracy"
+        if self.what == "place":
+            return f"{self.player} to place an agent"
+        if self.what == "resolve":
+            spaces = ", ".join(f"{h} {s}" for h, s in self.agents)
+            return f"{self.player} to resolve an agent ({spaces})"
+        if self.what == "exchange":
+            return f"{self.player} to exchange two loyalty tokens or pass"
+        if self.what == "unseal":
+            return f"{self.player} to unseal their loyalty card"
+        return "nothing: the game is over"
+
+
+def free_spaces(state: State) -> list[tuple[str, str]]:
+    return [(h, s) for h in state.board.houses for s in SPACES if (h, s) not in state.agents]
+
+
+def tier(state: State) -> str | None:
+    """The lowest space with an unresolved agent: only those may resolve (§4.2.2)."""
+    for space in SPACES:
+        if any(s == space for (_, s) in state.agents):
+            return space
+    return None
+
+
+def may_resolve(state: State, player: str) -> list[tuple[str, str]]:
+    """The player's agents that may resolve now."""
+    current = tier(state)
+    return [(h, s) for (h, s), p in state.agents.items() if p == player and s == current]
+
+
+def next_resolver(state: State, start: str) -> str | None:
+    """From `start` clockwise, the first player with an agent that may resolve."""
+    for player in state.clockwise_from(start):
+        if may_resolve(state, player):
+            return player
+    return None
+
+
+def waiting_for(state: State) -> list[Wait]:
+    """What the ledger waits for now, in the order the table plays it."""
+    phase = state.phase
+    if phase == "setup":
+        return [Wait("begin")] if len(state.players) >= 2 else [Wait("conspiracy")]
+    if phase == "placement":
+        return [Wait("place", state.active, free=tuple(free_spaces(state)))]
+    if phase == "resolution" and state.active is not None:
+        return [Wait("resolve", state.active, agents=tuple(sorted(may_resolve(state, state.active))))]
+    if phase == "exchanges":
+        return [Wait("exchange", state.active)]
+    if phase == "unseal":
+        return [Wait("unseal", p) for p in state.seats if not state.players[p].unsealed]
+    return [Wait("over")]
+
+
+def waits_text(state: State) -> str:
+    return "; ".join(w.sentence() for w in waiting_for(state))
+
+
+def refuse_out_of_turn(state: State, what: str, player: str) -> None:
+    """Refuse an event of the wrong phase or turn, naming what the ledger waits for."""
+    waits = waiting_for(state)
+    if not any(w.what == what and (w.player is None or w.player == player) for w in waits):
+        if what == "exchange" and any(w.what == "exchange" and w.player == player for w in waits):
+            return
+        raise RuleError(f"not now: the ledger waits for {waits_text(state)}")
+
+
+def start_placement(state: State) -> None:
+    state.phase = "placement"
+    state.placed = {p: 0 for p in state.seats}
+    state.active = state.first
+
+
+def after_placement(state: State) -> None:
+    """Clockwise, one agent a turn, until every player has placed three."""
+    assert state.active is not None
+    if all(n >= AGENTS_EACH for n in state.placed.values()):
+        state.phase = "resolution"
+        assert state.first is not None
+        state.active = next_resolver(state, state.first)
+        return
+    player = state.next_seat(state.active)
+    while state.placed[player] >= AGENTS_EACH:  # pragma: no cover - every player places 3 in turn
+        player = state.next_seat(player)
+    state.active = player
+
+
+def after_resolution(state: State) -> bool:
+    """The next active player clockwise with an agent that may resolve; False when every
+    agent is resolved (the round's rankings come next)."""
+    assert state.active is not None
+    if not state.agents:
+        state.active = None
+        return False
+    state.active = next_resolver(state, state.next_seat(state.active))
+    return state.active is not None

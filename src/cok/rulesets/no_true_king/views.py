@@ -1,0 +1,119 @@
+"""No True King's tables at a terminal: status, board, houses, standings."""
+
+from __future__ import annotations
+
+from cok.render.views import Cell, Grid, Line, View
+from cok.rulesets.no_true_king.documents import board_doc, houses_table_doc
+from cok.rulesets.no_true_king.rules.scores import final_standings
+from cok.rulesets.no_true_king.rules.state import State
+from cok.rulesets.no_true_king.rules.turns import free_spaces, waits_text
+
+
+def status_views(name: str, state: State) -> list[View | str]:
+    lines: list[View | str] = [Line.of(name, "bold")]
+    if state.phase == "setup":
+        lines.append(f"Setup: {len(state.players)} conspiracies joined.")
+    else:
+        lines.append(f"Round {state.round} of {state.rounds}; first player {state.first}; phase {state.phase}.")
+    if state.active:
+        lines.append(f"Turn: {state.active}.")
+    lines.append(f"Waiting for: {waits_text(state)}.")
+    if state.agents:
+        grid = Grid("Agents", [("house", "left"), ("space", "left"), ("player", "left")])
+        for (house, space), player in sorted(state.agents.items()):
+            grid.add(house, space, player)
+        lines.append(grid)
+    if state.phase == "placement":
+        lines.append("Free spaces: " + ", ".join(f"{h} {s}" for h, s in free_spaces(state)))
+    return lines
+
+
+def board_grid(state: State) -> Grid:
+    grid = Grid(
+        "The board",
+        [
+            ("area", "left"),
+            ("house", "left"),
+            ("footmen", "right"),
+            ("knights", "right"),
+            ("ships", "right"),
+            ("flag", "left"),
+        ],
+    )
+    for row in board_doc(state):
+        if row["house"] is None:
+            continue
+        grid.add(
+            row["area"],
+            row["house"],
+            str(row["footmen"] or ""),
+            str(row["knights"] or ""),
+            str(row["ships"] or ""),
+            row["flag"] or "",
+        )
+    return grid
+
+
+def houses_grid(state: State) -> Grid:
+    grid = Grid(
+        "Houses",
+        [
+            ("rank", "right"),
+            ("house", "left"),
+            ("crowns", "right"),
+            ("castles", "right"),
+            ("towns", "right"),
+            ("barrels", "right"),
+            ("troops (f/k/s)", "left"),
+            ("cards held", "left"),
+            ("deck", "right"),
+        ],
+    )
+    for row in houses_table_doc(state):
+        troops = row["troops"]
+        cards = ", ".join(f"{p} {n}" for p, n in row["cards"].items())
+        grid.add(
+            str(row["rank"]),
+            row["id"],
+            str(row["crowns"]),
+            str(row["castles"]),
+            str(row["towns"]),
+            str(row["barrels"]),
+            f"{troops['footmen']}/{troops['knights']}/{troops['ships']}",
+            cards,
+            str(row["deck"]),
+        )
+    return grid
+
+
+def standings_views(name: str, state: State) -> list[View | str]:
+    views: list[View | str] = [houses_grid(state)]
+    grid = Grid(
+        f"{name}: conspiracies",
+        [
+            ("rank", "right"),
+            ("player", "left"),
+            ("symbol", "left"),
+            ("score", "right"),
+            ("revealed", "right"),
+            ("cards", "left"),
+        ]
+        + ([("loyalty", "left"), ("ahead by", "left")] if state.phase == "over" else []),
+    )
+    for st in final_standings(state):
+        who = state.players[st.player]
+        cells: list[str | Cell] = [
+            str(st.rank or ""),
+            Cell(who.name, "bold" if st.rank == 1 else None),
+            who.symbol,
+            "" if st.score is None else str(st.score),
+            str(st.revealed),
+            ", ".join(f"{h} {n}" for h, n in st.cards.items()),
+        ]
+        if state.phase == "over":
+            cells += [" > ".join((who.card or [])[:4]), st.decided_by or ""]
+        grid.add(*cells)
+    views.append(grid)
+    if state.phase != "over":
+        views.append(f"Scores come once the game is over ({waits_text(state)}).")
+    return views

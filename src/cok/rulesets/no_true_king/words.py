@@ -1,0 +1,104 @@
+"""Outcomes in sentences, for `cok log`, the site and a recording's summary. Nothing secret:
+a draw names the house, not the card; no loyalty card is told (the standings and the site
+show them once the game is over)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cok.core.events import EventBase
+from cok.rulesets.no_true_king.rules.actions import Drew, Moved, Mustered, describe_units
+from cok.rulesets.no_true_king.rules.agents import Placed, Resolved
+from cok.rulesets.no_true_king.rules.apply import Outcome, RoundEnded
+from cok.rulesets.no_true_king.rules.combat import Fought
+from cok.rulesets.no_true_king.rules.loyalty import Exchanged, Passed, Unsealed
+from cok.rulesets.no_true_king.rules.ranking import in_rank_order
+from cok.rulesets.no_true_king.rules.setup import Begun, Joined
+from cok.rulesets.no_true_king.rules.state import State
+
+
+def tell(state: State, outcome: Outcome) -> str:
+    text = _result(outcome.result)
+    if outcome.then is not None:
+        text += " " + _then(state, outcome.then)
+    return text
+
+
+def _result(result: Any) -> str:
+    if isinstance(result, Joined):
+        how = "a sealed loyalty card" if result.sealed else "an open loyalty card"
+        return f"{result.name} joins the game with the {result.symbol} and {how}."
+    if isinstance(result, Begun):
+        return f"The game begins: seats {', '.join(result.seats)} clockwise; {result.first} is the first player."
+    if isinstance(result, Placed):
+        return f"{result.player} places an agent on the {result.house} {result.space} space."
+    if isinstance(result, Resolved):
+        done = "; ".join(_action(a) for a in result.done) or "takes no action"
+        after = f"the agent moves up to {result.house} {result.up}" if result.up else "the agent returns"
+        return f"{result.player} resolves the {result.house} {result.space}: {done}; {after}."
+    if isinstance(result, Exchanged):
+        shown = f", revealing {result.reveal[1]} at {result.reveal[0]}" if result.reveal else ""
+        return f"{result.player} exchanges loyalty tokens {result.swap[0]} and {result.swap[1]}{shown}."
+    if isinstance(result, Passed):
+        return f"{result.player} keeps their loyalty tokens."
+    if isinstance(result, Unsealed):
+        return f"{result.player} unseals their loyalty card: it matches its seal and every reveal."
+    return str(result)
+
+
+def _action(done: Any) -> str:
+    if isinstance(done, Mustered):
+        parts = [f"a footman in {a}" for a in done.footmen]
+        parts += [f"a ship in {sea} (through {through})" for through, sea in done.ships]
+        parts += [f"a knight promoted in {a}" for a in done.promoted]
+        return f"musters {', '.join(parts) or 'nothing'} for {done.house} ({done.points} point(s))"
+    if isinstance(done, Moved):
+        flag = ", leaving a flag" if done.flag else ""
+        return f"moves {describe_units(done.units)} of {done.house} from {done.origin} to {done.to}{flag}"
+    if isinstance(done, Drew):
+        return f"draws a {done.house} card"
+    if isinstance(done, tuple):
+        moved, fought = done
+        return f"{_action(moved)}, a combat: {combat_sentence(fought)}"
+    return str(done)
+
+
+def combat_sentence(fought: Fought) -> str:
+    s = fought.sides
+    cards = ", ".join(f"{p} plays {c}" for p, c in s.cards)
+    fort = f", fort +{s.fort}" if s.fort else ""
+    text = (
+        f"{s.attacker} {s.power[s.attacker]} against {s.defender} {s.power[s.defender]}{fort}"
+        f"{' (' + cards + ')' if cards else ''}; {fought.winner} wins"
+    )
+    text += (
+        f"; {fought.loser} retreats to {fought.retreat}"
+        if fought.retreat
+        else f"; {fought.loser} has nowhere to retreat"
+    )
+    losses = [f"{h} loses {describe_units(k)}" for h, k in fought.kills.items() if any(k)]
+    if losses:
+        text += "; " + ", ".join(losses)
+    for after in fought.after:
+        text += f"; then {_action(after)}"
+    if fought.removed:
+        text += f"; Cersei removes {fought.removed[2]}'s agent from {fought.removed[0]} {fought.removed[1]}"
+    if fought.discard:
+        text += f"; Melisandre makes {fought.discard[1]} discard a {fought.discard[2]} card"
+    return text
+
+
+def _then(state: State, then: RoundEnded) -> str:
+    if then.ranks is not None:
+        order = in_rank_order(then.ranks, state.board.houses)
+        return f"Round {then.round}'s rankings: {', '.join(f'{then.ranks[h]}. {h}' for h in order)}."
+    if then.over:
+        return "The game is over."
+    if then.next_first is not None:
+        return f"Round {then.round + 1} begins; {then.next_first} is the first player."
+    return "Every round is played: the sealed cards are unsealed next."
+
+
+def untold(event: EventBase) -> str:
+    player = getattr(event, "player", None)
+    return f"{event.type} {player}" if player else event.type
