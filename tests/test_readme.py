@@ -56,3 +56,14 @@ def test_every_command_of_the_mighty_kingdoms_block_runs_as_written(tmp_path: Pa
     assert "dag-1 is ordered to move" in run.stdout and "ranked by settlements" in run.stdout
     shipped = (ROOT / "campaigns" / "mighty-kingdoms" / "events.yaml").read_text()
     assert (tmp_path / "campaigns" / "mighty-kingdoms" / "events.yaml").read_text() == shipped
+
+
+def test_the_no_true_king_example_commands_run_as_written() -> None:
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"## No True King\n.*?```\n(.*?)```", text, re.S)
+    assert block is not None
+    env = {k: v for k, v in os.environ.items() if k != "COK_CAMPAIGN"}
+    script = "set -e\n" + block.group(1).replace("cok ", f"{shlex.quote(sys.executable)} -m cok ")
+    run = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "the game is over" in run.stdout and "lannister" in run.stdout
