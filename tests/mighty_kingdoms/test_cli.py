@@ -162,15 +162,75 @@ def test_a_tile_written_without_quotes_in_a_flow_list_is_refused_at_its_line(mk:
 
 
 def test_a_battle_summary_says_who_hit_what_who_won_the_retreats_and_the_holder(mk: Cok) -> None:
-    begun(mk)
-    ok(mk, "mk", "order", "ana-1", "move", "Emberfall Gorge")
-    ok(mk, "mk", "order", "bo-1", "defend")
-    ok(mk, "mk", "resolve", "ana-1", "--roll", "3", "4")
+    ok(
+        mk,
+        "mk",
+        "kingdom",
+        "ana",
+        "--race",
+        "x",
+        "--capital",
+        "Emberhold",
+        "--city",
+        "2,-5",
+        "--fortress",
+        "1,-4",
+        "--villages",
+        "0,-4",
+        "0,-5",
+        "--army",
+        "2,-5",
+    )
+    ok(
+        mk,
+        "mk",
+        "kingdom",
+        "bo",
+        "--race",
+        "y",
+        "--capital",
+        "Ironcrag",
+        "--city",
+        "3,-4",
+        "--fortress",
+        "5,-5",
+        "--villages",
+        "4,-5",
+        "3,-3",
+        "--army",
+        "3,-4",
+    )
+    ok(mk, "mk", "begin")
+    ok(mk, "mk", "order", "ana-1", "move", "3,-5")
+    ok(mk, "mk", "order", "bo-1", "move", "3,-5")
+    ok(mk, "mk", "resolve", "ana-1", "--roll", "2", "3")
     ok(mk, "mk", "resolve", "bo-1")
-    ok(mk, "mk", "reform", "--order", "ana,bo")
-    # month 2: bo marches on the gorge over two months is slow; put bo's army next door instead
-    run = mk("mk", "battles")
-    assert run.exit_code == 0 and "no battle to fight" in run.stdout
+    board = ok(mk, "mk", "battles")
+    assert "board 4'×4'" in board and "Defence" in board
+    out = ok(
+        mk,
+        "mk",
+        "battle",
+        "3,-5",
+        "--attacker",
+        "ana",
+        "--defender",
+        "bo",
+        "--dice",
+        "ana-1=5",
+        "--dice",
+        "bo-1=2",
+        "--allocate",
+        "ana-1:bo-1",
+        "--allocate",
+        "bo-1:ana-1",
+        "--retreat",
+        "bo-1=3,-4",
+    )
+    assert "ana-1 rolled 5 at bo-1 (Defence 5): hit" in out and "bo-1 rolled 2 at ana-1 (Defence 5): no hit" in out
+    assert "points lost: ana 0, bo 100" in out
+    assert "ana wins: ana caused more reduction" in out
+    assert "retreat: bo-1 to 3,-4" in out and "3,-5 is held by ana" in out
 
 
 def test_standings_rank_by_settlements_then_tiles_and_say_so(mk: Cok) -> None:
