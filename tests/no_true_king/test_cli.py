@@ -148,6 +148,33 @@ def test_the_shared_commands_work_on_the_example(example: Cok, tmp_path: Path) -
     assert example("ntk", "board").exit_code == 0 and example("ntk", "houses", "--json").exit_code == 0
 
 
+def test_the_site_is_framed_deterministic_and_its_areas_do_not_overlap(example: Cok, tmp_path: Path) -> None:
+    import re
+
+    for out in ("one", "two"):
+        assert example("site", str(tmp_path / out)).exit_code == 0
+    built = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    for rel in built:
+        assert (tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes(), rel
+    index = (tmp_path / "one" / "index.html").read_text()
+    assert '<header class="top">' in index and 'name="viewport"' in index and 'class="scroll"' in index
+    assert "Friday night at Pyke" in (tmp_path / "one" / "log.html").read_text()
+    svg = (tmp_path / "one" / "board.svg").read_text()
+    boxes = []
+    for shape in re.findall(r'<g class="area"[^>]*><title>[^<]*</title><(rect|ellipse) ([^>]*)>', svg):
+        kind, attrs = shape
+        got = {k: float(v) for k, v in re.findall(r'(\w+)="([-\d.]+)"', attrs)}
+        if kind == "rect":
+            boxes.append((got["x"], got["y"], got["x"] + got["width"], got["y"] + got["height"]))
+        else:
+            cx, cy, rx, ry = got["cx"], got["cy"], got["rx"], got["ry"]
+            boxes.append((cx - rx, cy - ry, cx + rx, cy + ry))
+    assert len(boxes) == 50
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+
+
 def test_nothing_secret_before_the_game_is_over(tmp_path: Path, data: Path) -> None:
     cok = Cok(tmp_path)
     cok("init", "open", "--ruleset", "no-true-king")
