@@ -142,3 +142,16 @@ def test_the_same_battle_twice_at_a_terminal_asks_first(
     assert run.exit_code == code
     assert "Record it again?" in run.stderr
     assert len(read_events(example / "events.yaml").entries) - count == battles
+
+
+def test_the_same_battle_is_noticed_within_two_weeks_and_older_battles_are_not_kept(example: Path) -> None:
+    from cok.core.campaign import open_campaign
+    from cok.rulesets.clash_of_kings.rules.apply import REPEAT_WEEKS
+
+    cok = Cok(example)
+    assert cok("battle", "tim", "aaron", "--at", "Ghost Hill", "--winner", "aaron").exit_code == 0
+    assert cok("week", "--next").exit_code == 0
+    again = cok("battle", "aaron", "tim", "--at", "Ghost Hill", "--winner", "aaron", "--week", "5")
+    assert again.exit_code == 1 and "already have this battle recorded" in again.stderr  # last week's
+    state = open_campaign(example, use_cache=False).state
+    assert {key[3] for key in state.battles} <= set(range(state.week - REPEAT_WEEKS + 1, state.week + 1))

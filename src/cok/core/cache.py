@@ -20,7 +20,7 @@ from typing import Any
 
 from cok import __version__
 
-FORMAT = f"cok-cache 5 {__version__}"  # 5: states hold new fields (a battle's key)
+FORMAT = f"cok-cache 6 {__version__}"  # 6: a Clash of Kings state keeps only two weeks of battle keys
 
 
 def cache_dir() -> Path | None:

@@ -28,9 +28,16 @@ def battle_key(players: Sequence[str], location: str, week: int, winner: str | N
     return (first, second, location, week, winner or "")
 
 
+#: How many weeks back, counting this one, a battle recorded twice is noticed: the usual
+#: mistake is this week's battle entered again, and keeping every battle ever fought in the
+#: state would make a long campaign's every command load them all.
+REPEAT_WEEKS = 2
+
+
 def repeats(state: State, event: AnyEvent) -> str | None:
     """The battle recorded before that this one repeats (same players, location, week and
-    winner), in words; None when it is new or refused (the rules then say why). Changes nothing."""
+    winner), in words; None when it is new or refused (the rules then say why), or of a week
+    older than REPEAT_WEEKS. Changes nothing."""
     if not isinstance(event, Battle):
         return None
     try:
@@ -103,11 +110,13 @@ def _(outcome: WeekStarted, state: State) -> None:
         state.cp_by_week.setdefault(pid, {})[state.week] = state.total_cp(pid)
     state.week = outcome.week
     state.limits.append(outcome.limit)
+    state.battles = {key for key in state.battles if key[3] >= outcome.week - REPEAT_WEEKS + 1}
 
 
 @commit.register
 def _(outcome: Fought, state: State) -> None:
-    state.battles.add(battle_key(outcome.players, outcome.location, outcome.week, outcome.winner))
+    if outcome.week > state.week - REPEAT_WEEKS:
+        state.battles.add(battle_key(outcome.players, outcome.location, outcome.week, outcome.winner))
     for player in outcome.players:
         state.records[player].battles += 1
         state.fought.add((player, outcome.week))

@@ -54,8 +54,9 @@ class State:
     commission_weeks: set[tuple[str, int]] = field(default_factory=set)
     commissioned: set[tuple[str, str]] = field(default_factory=set)  # (painter, owner)
     cp_by_week: dict[str, dict[int, int]] = field(default_factory=dict)  # CP at each finished week's end
-    #: Every battle by (both players in order, location, week, winner or ""): what the same
-    #: battle recorded twice has in common.
+    #: The battles of this week and the last by (both players in order, location, week,
+    #: winner or ""): what the same battle recorded twice has in common. Older weeks are
+    #: dropped, so that a long campaign's cache does not carry every battle it ever had.
     battles: set[tuple[str, str, str, int, str]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
