@@ -20,7 +20,7 @@ from typing import Any
 
 from cok import __version__
 
-FORMAT = f"cok-cache 6 {__version__}"  # 6: a Clash of Kings state keeps only two weeks of battle keys
+FORMAT = f"cok-cache 6 {__version__}"  # 6: smaller states (fewer keys kept for repeats)
 
 
 def cache_dir() -> Path | None:
