@@ -62,8 +62,10 @@ def _root(
     """A campaign ledger for tabletop wargame campaigns."""
 
 
-def build() -> typer.Typer:
-    """The whole command line: the shared commands, then each game's."""
+def build(only: str | None = None) -> typer.Typer:
+    """The whole command line: the shared commands, then each game's. With `only` (the
+    command a command line runs), a game's group is built only when it is that one: a game's
+    commands are imported when they can run."""
     from cok.cli.shared import app as shared
 
     app = typer.Typer(
@@ -84,22 +86,33 @@ def build() -> typer.Typer:
     app.registered_commands.append(first)
     for ruleset_id in registry.known():
         game = registry.get(ruleset_id)
-        commands = game.commands()
         group = getattr(game, "command", None)
         if group:
-            app.add_typer(commands, name=group, help=f"{game.title}: its own commands.")
+            if only is None or only == group:
+                app.add_typer(game.commands(), name=group, help=f"{game.title}: its own commands.")
         else:
-            app.registered_commands += commands.registered_commands
+            app.registered_commands += game.commands().registered_commands
     app.registered_commands += rest
     return app
 
 
-app = build()
+_WHOLE: typer.Typer | None = None
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """`cok.main.app`: the whole command line, built on first use (`main` builds less)."""
+    global _WHOLE
+    if name != "app":
+        raise AttributeError(name)
+    if _WHOLE is None:
+        _WHOLE = build()
+    return _WHOLE
 
 
 def _only(name: str) -> typer.Typer:
     """The app with just one command: Typer builds every registered command's options from
     its signature at start-up, and a command line only ever runs one of them."""
+    app = build(only=name)
     for info in app.registered_commands:
         command_name = info.name or (info.callback.__name__.replace("_", "-") if info.callback else "")
         if command_name == name:
@@ -124,7 +137,7 @@ def main() -> None:
     show_progress(args)
     words = [arg for i, arg in enumerate(args) if not arg.startswith("-") and (i == 0 or args[i - 1] != "--color")]
     try:
-        (_only(words[0]) if words else app)()
+        (_only(words[0]) if words else build())()
     except (Refused, RuleError) as error:
         typer.echo(f"cok: {error}", err=True)
         sys.exit(1)
