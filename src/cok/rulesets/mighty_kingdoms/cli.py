@@ -1,115 +1,35 @@
-"""The Mighty Kingdoms commands (`cok mk …`). Each parses, asks the ledger, renders; the
-rules decide. Recording commands take `--dry-run`; showing ones take `--json`."""
+"""The Mighty Kingdoms commands (`cok mk …`): setup, the summer months, and what the ledger
+shows. Each parses, asks the ledger, renders; the rules decide. The winter's commands are in
+`winter_cli`. Recording commands take `--dry-run`; showing ones take `--json`."""
 
 from __future__ import annotations
 
-import secrets
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cok.cli.options import (
-    CampaignOpt,
-    DryRunOpt,
-    JsonOpt,
-    NoCacheOpt,
-    NoteOpt,
-    complete,
-    emit_json,
-    interactive,
-    open_valid,
-    refusals,
-)
-from cok.cli.recording import record_and_show
+from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, emit_json, interactive, refusals
 from cok.core.errors import RuleError
+from cok.rulesets.mighty_kingdoms.commandline import (
+    TILES_MAY_BE_NEGATIVE,
+    ArmyArg,
+    OrderOpt,
+    RollDiceOpt,
+    Tile,
+    d6,
+    example_of,
+    open_mk,
+    pairs,
+    player_list,
+    record,
+    two_dice,
+    unit_strengths,
+)
 
 if TYPE_CHECKING:
-    from cok.core.campaign import Campaign
     from cok.rulesets.mighty_kingdoms.rules.state import State
 
 app = typer.Typer(no_args_is_help=True)
-
-#: A tile such as `-6,3` on the command line is an argument, not an unknown option.
-TILES_MAY_BE_NEGATIVE = {"ignore_unknown_options": True}
-
-RULESET = "mighty-kingdoms"
-
-Tile = Annotated[
-    str, typer.Argument(metavar="TILE", help='A tile: its name or "q,r".', autocompletion=complete("tile"))
-]
-PlayerArg = Annotated[
-    str, typer.Argument(metavar="PLAYER", help="A kingdom's player id or name.", autocompletion=complete("player"))
-]
-ArmyArg = Annotated[str, typer.Argument(metavar="ARMY", help="An army, like ana-2.", autocompletion=complete("army"))]
-OrderOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--order",
-        metavar="P",
-        help="The roll-off's order of the tied players: every player, in order (repeat, or commas).",
-    ),
-]
-RollDiceOpt = Annotated[bool, typer.Option("--roll-dice", help="Let the ledger roll the dice (they are recorded).")]
-
-
-def _open(campaign: str | None, no_cache: bool = False) -> Campaign:
-    return open_valid(campaign, no_cache).require(RULESET, "see `cok mk --help`")
-
-
-def _record(opened: Campaign, build: Any, dry_run: bool, as_json: bool, no_cache: bool) -> None:
-    record_and_show(opened, lambda answers: build(), dry_run=dry_run, as_json=as_json, no_cache=no_cache)
-
-
-def _players(given: list[str] | None) -> list[str] | None:
-    if not given:
-        return None
-    return [p.strip() for item in given for p in item.split(",") if p.strip()]
-
-
-def _pairs(given: list[str] | None, option: str, sep: str = "=") -> dict[str, str]:
-    found: dict[str, str] = {}
-    for item in given or []:
-        left, ok, right = item.partition(sep)
-        if not ok or not left.strip() or not right.strip():
-            raise typer.BadParameter(f"takes LEFT{sep}RIGHT, like {_example(option)} (got {item!r})", param_hint=option)
-        found[left.strip()] = right.strip()
-    return found
-
-
-def _example(option: str) -> str:
-    return {
-        "--dice": "--dice ana-1=5",
-        "--retreat": '--retreat bo-2="4,-5"',
-        "--advance": "--advance ana-1=Kingsford",
-        "--recall": "--recall ana=Kingsford",
-        "--unit": "--unit Spearmen=2",
-        "--allocate": "--allocate ana-1:bo-2",
-        "--strength": "--strength ana-1:Spearmen=+1",
-    }.get(option, option)
-
-
-def _units(given: list[str] | None) -> dict[str, int] | None:
-    if not given:
-        return None
-    units = {}
-    for name, value in _pairs(given, "--unit").items():
-        if not value.lstrip("+-").isdigit():
-            raise typer.BadParameter(f"a Unit Strength is a whole number (got {value!r})", param_hint="--unit")
-        units[name] = int(value)
-    return units
-
-
-def _d6() -> int:
-    return secrets.randbelow(6) + 1
-
-
-def _dice(values: tuple[int, int] | None, option: str) -> list[int] | None:
-    if values is None:
-        return None
-    if not all(1 <= v <= 6 for v in values):
-        raise typer.BadParameter(f"dice show 1 to 6 (got {values[0]} {values[1]})", param_hint=option)
-    return list(values)
-
 
 # ---------------------------------------------------------------- setup
 
@@ -151,9 +71,9 @@ def kingdom(
         )
     from cok.rulesets.mighty_kingdoms.events import Kingdom
 
-    opened = _open(campaign, no_cache)
-    units = _units(unit)
-    _record(
+    opened = open_mk(campaign, no_cache)
+    strengths = unit_strengths(unit)
+    record(
         opened,
         lambda: Kingdom(
             player=player,
@@ -165,7 +85,7 @@ def kingdom(
             villages=list(villages),
             army=army,
             list=army_list,
-            units=units,
+            units=strengths,
             note=note,
         ),
         dry_run,
@@ -187,8 +107,8 @@ def begin(
     """Close setup: year 1, month 1 begins in the founding order."""
     from cok.rulesets.mighty_kingdoms.events import Begin
 
-    opened = _open(campaign, no_cache)
-    _record(opened, lambda: Begin(order=_players(order), note=note), dry_run, as_json, no_cache)
+    opened = open_mk(campaign, no_cache)
+    record(opened, lambda: Begin(order=player_list(order), note=note), dry_run, as_json, no_cache)
 
 
 # ---------------------------------------------------------------- summer
@@ -214,8 +134,8 @@ def order(
 
     if what not in ("move", "defend", "raze", "regroup"):
         raise typer.BadParameter(f"an order is move, defend, raze or regroup (got {what!r})", param_hint="ORDER")
-    opened = _open(campaign, no_cache)
-    _record(opened, lambda: Order(army=army, order=what, to=to, note=note), dry_run, as_json, no_cache)
+    opened = open_mk(campaign, no_cache)
+    record(opened, lambda: Order(army=army, order=what, to=to, note=note), dry_run, as_json, no_cache)
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
@@ -241,13 +161,13 @@ def resolve(
     """
     from cok.rulesets.mighty_kingdoms.events import Resolve
 
-    opened = _open(campaign, no_cache)
-    first, second = _dice(roll, "--roll"), _dice(reroll, "--reroll")
+    opened = open_mk(campaign, no_cache)
+    first, second = two_dice(roll, "--roll"), two_dice(reroll, "--reroll")
     if roll_dice:
         if roll is not None or reroll is not None:
             raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
         first, second = _exploration_dice(opened.state, army)
-    _record(opened, lambda: Resolve(army=army, roll=first, reroll=second, note=note), dry_run, as_json, no_cache)
+    record(opened, lambda: Resolve(army=army, roll=first, reroll=second, note=note), dry_run, as_json, no_cache)
 
 
 def _exploration_dice(state: State, typed: str) -> tuple[list[int] | None, list[int] | None]:
@@ -256,8 +176,8 @@ def _exploration_dice(state: State, typed: str) -> tuple[list[int] | None, list[
     army = state.armies.get(typed.strip().casefold())
     if army is None or army.order != "move" or army.to in state.explored or army.to in state.towers:
         return None, None
-    first = [_d6(), _d6()]
-    second = [_d6(), _d6()] if state.settings.towers and first[0] == first[1] else None
+    first = [d6(), d6()]
+    second = [d6(), d6()] if state.settings.towers and first[0] == first[1] else None
     return first, second
 
 
@@ -265,7 +185,7 @@ def _exploration_dice(state: State, typed: str) -> tuple[list[int] | None, list[
 @refusals
 def battles(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """What must be fought: contested tiles, who chooses next, Defence, board size, benefit."""
-    state = _open(campaign, no_cache).state
+    state = open_mk(campaign, no_cache).state
     if as_json:
         from cok.rulesets.mighty_kingdoms.documents import battles_doc
 
@@ -321,14 +241,14 @@ def battle(
     """
     from cok.rulesets.mighty_kingdoms.events import Battle
 
-    opened = _open(campaign, no_cache)
+    opened = open_mk(campaign, no_cache)
     state = opened.state
-    rolled = {a: _number(v, "--dice") for a, v in _pairs(dice, "--dice").items()} or None
+    rolled = {a: _number(v, "--dice") for a, v in pairs(dice, "--dice").items()} or None
     if roll_dice:
         if rolled:
             raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
         rolled = _battle_dice(state, tile, attacker, defender)
-    plan = [[a, b] for a, b in _pairs(allocate, "--allocate", ":").items()] if allocate else None
+    plan = [[a, b] for a, b in pairs(allocate, "--allocate", ":").items()] if allocate else None
     if allocate:
         plan = [[p.partition(":")[0].strip(), p.partition(":")[2].strip()] for p in allocate]
     if rolled and plan is None and not state.settings.kings_of_war:
@@ -342,10 +262,11 @@ def battle(
         army_id, ok2, unit = army_unit.partition(":")
         if not (ok and ok2) or value.strip() not in ("+1", "1", "0", "-1"):
             raise typer.BadParameter(
-                f"takes ARMY:UNIT=+1, =0 or =-1, like {_example('--strength')} (got {item!r})", param_hint="--strength"
+                f"takes ARMY:UNIT=+1, =0 or =-1, like {example_of('--strength')} (got {item!r})",
+                param_hint="--strength",
             )
         changes.setdefault(army_id.strip(), {})[unit.strip()] = int(value)
-    _record(
+    record(
         opened,
         lambda: Battle(
             tile=tile,
@@ -354,8 +275,8 @@ def battle(
             result=result,
             dice=rolled,
             allocate=plan,
-            retreat=_pairs(retreat, "--retreat") or None,
-            advance=_pairs([advance] if advance else None, "--advance") or None,
+            retreat=pairs(retreat, "--retreat") or None,
+            advance=pairs([advance] if advance else None, "--advance") or None,
             strength=changes or None,
             slaughter=slaughter,
             note=note,
@@ -377,7 +298,7 @@ def _battle_dice(state: State, typed_tile: str, attacker: str, defender: str) ->
 
     tile = state.map.find(typed_tile)
     sides = {find_player(state, attacker), find_player(state, defender)}
-    return {a.id: _d6() for a in state.armies_in(tile) if a.player in sides and a.upright}
+    return {a.id: d6() for a in state.armies_in(tile) if a.player in sides and a.upright}
 
 
 def _ask_allocation(rolled: dict[str, int]) -> list[list[str]] | None:
@@ -399,224 +320,13 @@ def reform(
     """Close the month: terrain, razes, control, Unit Strength, the new player order."""
     from cok.rulesets.mighty_kingdoms.events import Reform
 
-    opened = _open(campaign, no_cache)
-    _record(opened, lambda: Reform(order=_players(order), note=note), dry_run, as_json, no_cache)
+    opened = open_mk(campaign, no_cache)
+    record(opened, lambda: Reform(order=player_list(order), note=note), dry_run, as_json, no_cache)
 
 
-# ---------------------------------------------------------------- winter
+from cok.rulesets.mighty_kingdoms import winter_cli  # noqa: E402 - its commands come next in --help
 
-
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def winter(
-    recall: Annotated[
-        list[str] | None,
-        typer.Option("--recall", metavar="P=TILE", help="A kingdom without a capital: where its armies go."),
-    ] = None,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Start winter: armies recalled, resources gathered."""
-    from cok.rulesets.mighty_kingdoms.events import Winter
-
-    opened = _open(campaign, no_cache)
-    _record(opened, lambda: Winter(recall=_pairs(recall, "--recall"), note=note), dry_run, as_json, no_cache)
-
-
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def tithe(
-    giver: Annotated[str, typer.Argument(metavar="FROM", help="The kingdom that gives.")],
-    receiver: Annotated[str, typer.Argument(metavar="TO", help="The kingdom that receives.")],
-    gold: Annotated[int, typer.Option("--gold", min=0, max=1, help="0 or 1 gold.")] = 0,
-    food: Annotated[int, typer.Option("--food", min=0, max=1, help="0 or 1 food.")] = 0,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """A tithe: up to 1 gold and up to 1 food to another kingdom."""
-    from cok.rulesets.mighty_kingdoms.events import Tithe
-
-    opened = _open(campaign, no_cache)
-    _record(
-        opened,
-        lambda: Tithe.model_validate({"from": giver, "to": receiver, "gold": gold, "food": food, "note": note}),
-        dry_run,
-        as_json,
-        no_cache,
-    )
-
-
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def build(
-    player: PlayerArg,
-    tile: Tile,
-    settlement: Annotated[str, typer.Argument(metavar="SETTLEMENT", help="village, city, fortress or capital.")],
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Build or upgrade a settlement on a tile the kingdom controls."""
-    from cok.rulesets.mighty_kingdoms.events import Build
-
-    if settlement not in ("village", "city", "fortress", "capital"):
-        raise typer.BadParameter(f"village, city, fortress or capital (got {settlement!r})", param_hint="SETTLEMENT")
-    opened = _open(campaign, no_cache)
-    _record(
-        opened, lambda: Build(player=player, tile=tile, settlement=settlement, note=note), dry_run, as_json, no_cache
-    )
-
-
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def recruit(
-    player: PlayerArg,
-    tile: Tile,
-    disband: Annotated[
-        str | None, typer.Option("--disband", metavar="ARMY", help="At the army limit: the army disbanded.")
-    ] = None,
-    army_list: Annotated[str | None, typer.Option("--list", help="Kings of War: the new army's list.")] = None,
-    unit: Annotated[
-        list[str] | None,
-        typer.Option("--unit", metavar="NAME=US", help="Kings of War: a unit and its Unit Strength (repeat)."),
-    ] = None,
-    allied: Annotated[bool, typer.Option("--allied", help="Kings of War: an allied army.")] = False,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Recruit a new army at a fortress (1 gold)."""
-    from cok.rulesets.mighty_kingdoms.events import Recruit
-
-    opened = _open(campaign, no_cache)
-    units = _units(unit)
-    _record(
-        opened,
-        lambda: Recruit(
-            player=player, tile=tile, disband=disband, list=army_list, units=units, allied=allied, note=note
-        ),
-        dry_run,
-        as_json,
-        no_cache,
-    )
-
-
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def feed(
-    player: PlayerArg,
-    unfed: Annotated[
-        list[str] | None, typer.Option("--unfed", metavar="ARMY", help="An army not fed, removed (repeat).")
-    ] = None,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Feed a kingdom's armies (1 food each); the unfed are removed, the rest of the stores lost."""
-    from cok.rulesets.mighty_kingdoms.events import Feed
-
-    opened = _open(campaign, no_cache)
-    _record(opened, lambda: Feed(player=player, unfed=list(unfed or []), note=note), dry_run, as_json, no_cache)
-
-
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def deploy(
-    army: ArmyArg,
-    tile: Tile,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Deploy an army on a settlement of its kingdom (village 1, city 2, capital or fortress 3)."""
-    from cok.rulesets.mighty_kingdoms.events import Deploy
-
-    opened = _open(campaign, no_cache)
-    _record(opened, lambda: Deploy(army=army, tile=tile, note=note), dry_run, as_json, no_cache)
-
-
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def spring(
-    order: OrderOpt = None,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Close winter: the next year's month 1 begins."""
-    from cok.rulesets.mighty_kingdoms.events import Spring
-
-    opened = _open(campaign, no_cache)
-    _record(opened, lambda: Spring(order=_players(order), note=note), dry_run, as_json, no_cache)
-
-
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def quest(
-    player: PlayerArg,
-    tower: Annotated[str, typer.Option("--tower", metavar="TILE", help="The wizard's tower.")],
-    hero: Annotated[str, typer.Option("--hero", help="The hero unit.")],
-    army: Annotated[str | None, typer.Option("--army", metavar="ARMY", help="The army the hero comes from.")] = None,
-    roll: Annotated[int | None, typer.Option("--roll", min=1, max=6, help="The d6.")] = None,
-    roll_dice: RollDiceOpt = False,
-    bonus: Annotated[int, typer.Option("--bonus", min=0, help="+1 for every full 100 points the hero costs.")] = 0,
-    artefact: Annotated[str | None, typer.Option("--artefact", help="On 4 or more: the artefact's name.")] = None,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Wizard's towers: a hero's quest in winter."""
-    from cok.rulesets.mighty_kingdoms.events import Quest
-
-    if roll_dice == (roll is not None):
-        raise typer.BadParameter("give the d6 with --roll, or --roll-dice", param_hint="--roll")
-    die = roll if roll is not None else _d6()
-    opened = _open(campaign, no_cache)
-    _record(
-        opened,
-        lambda: Quest(
-            player=player, tower=tower, army=army, hero=hero, roll=die, bonus=bonus, artefact=artefact, note=note
-        ),
-        dry_run,
-        as_json,
-        no_cache,
-    )
-
-
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def artefact(
-    art: Annotated[str, typer.Argument(metavar="ART", help="The artefact, like art-2.")],
-    to: Annotated[str, typer.Option("--to", metavar="P|pool", help="The kingdom it goes to, or pool.")],
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Wizard's towers: an artefact changes hands, or is lost to the pool."""
-    from cok.rulesets.mighty_kingdoms.events import Artefact
-
-    opened = _open(campaign, no_cache)
-    _record(opened, lambda: Artefact(artefact=art, to=to, note=note), dry_run, as_json, no_cache)
+winter_cli.register(app)
 
 
 # ---------------------------------------------------------------- showing
@@ -626,7 +336,7 @@ def artefact(
 @refusals
 def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """Year, season, month, phase, player order, and what the ledger waits for."""
-    opened = _open(campaign, no_cache)
+    opened = open_mk(campaign, no_cache)
     from cok.rulesets.mighty_kingdoms.documents import status_doc
 
     if as_json:
@@ -642,7 +352,7 @@ def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: 
 @refusals
 def kingdoms(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts."""
-    opened = _open(campaign, no_cache)
+    opened = open_mk(campaign, no_cache)
     if as_json:
         from cok.rulesets.mighty_kingdoms.documents import kingdoms_doc
 
@@ -663,7 +373,7 @@ def armies(
     as_json: JsonOpt = False,
 ) -> None:
     """Every army: tile, points, upright or on its side, this month's order."""
-    state = _open(campaign, no_cache).state
+    state = open_mk(campaign, no_cache).state
     who = None
     if player:
         from cok.rulesets.mighty_kingdoms.rules.setup import find_player

@@ -1,0 +1,102 @@
+"""What the `cok mk` commands share: their arguments and options, opening the campaign,
+recording, and reading `A=B` pairs, unit lists and dice from the command line."""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cok.cli.options import (
+    complete,
+    open_valid,
+)
+from cok.cli.recording import record_and_show
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+
+
+#: A tile such as `-6,3` on the command line is an argument, not an unknown option.
+TILES_MAY_BE_NEGATIVE = {"ignore_unknown_options": True}
+
+RULESET = "mighty-kingdoms"
+
+Tile = Annotated[
+    str, typer.Argument(metavar="TILE", help='A tile: its name or "q,r".', autocompletion=complete("tile"))
+]
+PlayerArg = Annotated[
+    str, typer.Argument(metavar="PLAYER", help="A kingdom's player id or name.", autocompletion=complete("player"))
+]
+ArmyArg = Annotated[str, typer.Argument(metavar="ARMY", help="An army, like ana-2.", autocompletion=complete("army"))]
+OrderOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--order",
+        metavar="P",
+        help="The roll-off's order of the tied players: every player, in order (repeat, or commas).",
+    ),
+]
+RollDiceOpt = Annotated[bool, typer.Option("--roll-dice", help="Let the ledger roll the dice (they are recorded).")]
+
+
+def open_mk(campaign: str | None, no_cache: bool = False) -> Campaign:
+    return open_valid(campaign, no_cache).require(RULESET, "see `cok mk --help`")
+
+
+def record(opened: Campaign, build: Any, dry_run: bool, as_json: bool, no_cache: bool) -> None:
+    record_and_show(opened, lambda answers: build(), dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+
+
+def player_list(given: list[str] | None) -> list[str] | None:
+    if not given:
+        return None
+    return [p.strip() for item in given for p in item.split(",") if p.strip()]
+
+
+def pairs(given: list[str] | None, option: str, sep: str = "=") -> dict[str, str]:
+    found: dict[str, str] = {}
+    for item in given or []:
+        left, ok, right = item.partition(sep)
+        if not ok or not left.strip() or not right.strip():
+            raise typer.BadParameter(
+                f"takes LEFT{sep}RIGHT, like {example_of(option)} (got {item!r})", param_hint=option
+            )
+        found[left.strip()] = right.strip()
+    return found
+
+
+def example_of(option: str) -> str:
+    return {
+        "--dice": "--dice ana-1=5",
+        "--retreat": '--retreat bo-2="4,-5"',
+        "--advance": "--advance ana-1=Kingsford",
+        "--recall": "--recall ana=Kingsford",
+        "--unit": "--unit Spearmen=2",
+        "--allocate": "--allocate ana-1:bo-2",
+        "--strength": "--strength ana-1:Spearmen=+1",
+    }.get(option, option)
+
+
+def unit_strengths(given: list[str] | None) -> dict[str, int] | None:
+    if not given:
+        return None
+    units = {}
+    for name, value in pairs(given, "--unit").items():
+        if not value.lstrip("+-").isdigit():
+            raise typer.BadParameter(f"a Unit Strength is a whole number (got {value!r})", param_hint="--unit")
+        units[name] = int(value)
+    return units
+
+
+def d6() -> int:
+    return secrets.randbelow(6) + 1
+
+
+def two_dice(values: tuple[int, int] | None, option: str) -> list[int] | None:
+    if values is None:
+        return None
+    if not all(1 <= v <= 6 for v in values):
+        raise typer.BadParameter(f"dice show 1 to 6 (got {values[0]} {values[1]})", param_hint=option)
+    return list(values)

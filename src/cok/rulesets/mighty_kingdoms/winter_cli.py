@@ -1,0 +1,228 @@
+"""The winter's commands (`cok mk winter`, `tithe`, `build`, `recruit`, `feed`, `deploy`,
+`spring`) and the wizard's towers' (`quest`, `artefact`), registered on `cok mk`'s app."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, refusals
+from cok.rulesets.mighty_kingdoms.commandline import (
+    TILES_MAY_BE_NEGATIVE,
+    ArmyArg,
+    OrderOpt,
+    PlayerArg,
+    RollDiceOpt,
+    Tile,
+    d6,
+    open_mk,
+    pairs,
+    player_list,
+    record,
+    unit_strengths,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+def register(app: typer.Typer) -> None:
+    """Add the winter's commands to `cok mk`, in the order of the winter's steps."""
+    for command in (winter, tithe, build, recruit, feed, deploy, spring, quest, artefact):
+        app.command(context_settings=TILES_MAY_BE_NEGATIVE)(refusals(command))
+
+
+def winter(
+    recall: Annotated[
+        list[str] | None,
+        typer.Option("--recall", metavar="P=TILE", help="A kingdom without a capital: where its armies go."),
+    ] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start winter: armies recalled, resources gathered."""
+    from cok.rulesets.mighty_kingdoms.events import Winter
+
+    opened = open_mk(campaign, no_cache)
+    record(opened, lambda: Winter(recall=pairs(recall, "--recall"), note=note), dry_run, as_json, no_cache)
+
+
+def tithe(
+    giver: Annotated[str, typer.Argument(metavar="FROM", help="The kingdom that gives.")],
+    receiver: Annotated[str, typer.Argument(metavar="TO", help="The kingdom that receives.")],
+    gold: Annotated[int, typer.Option("--gold", min=0, max=1, help="0 or 1 gold.")] = 0,
+    food: Annotated[int, typer.Option("--food", min=0, max=1, help="0 or 1 food.")] = 0,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """A tithe: up to 1 gold and up to 1 food to another kingdom."""
+    from cok.rulesets.mighty_kingdoms.events import Tithe
+
+    opened = open_mk(campaign, no_cache)
+    record(
+        opened,
+        lambda: Tithe.model_validate({"from": giver, "to": receiver, "gold": gold, "food": food, "note": note}),
+        dry_run,
+        as_json,
+        no_cache,
+    )
+
+
+def build(
+    player: PlayerArg,
+    tile: Tile,
+    settlement: Annotated[str, typer.Argument(metavar="SETTLEMENT", help="village, city, fortress or capital.")],
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Build or upgrade a settlement on a tile the kingdom controls."""
+    from cok.rulesets.mighty_kingdoms.events import Build
+
+    if settlement not in ("village", "city", "fortress", "capital"):
+        raise typer.BadParameter(f"village, city, fortress or capital (got {settlement!r})", param_hint="SETTLEMENT")
+    opened = open_mk(campaign, no_cache)
+    record(
+        opened, lambda: Build(player=player, tile=tile, settlement=settlement, note=note), dry_run, as_json, no_cache
+    )
+
+
+def recruit(
+    player: PlayerArg,
+    tile: Tile,
+    disband: Annotated[
+        str | None, typer.Option("--disband", metavar="ARMY", help="At the army limit: the army disbanded.")
+    ] = None,
+    army_list: Annotated[str | None, typer.Option("--list", help="Kings of War: the new army's list.")] = None,
+    unit: Annotated[
+        list[str] | None,
+        typer.Option("--unit", metavar="NAME=US", help="Kings of War: a unit and its Unit Strength (repeat)."),
+    ] = None,
+    allied: Annotated[bool, typer.Option("--allied", help="Kings of War: an allied army.")] = False,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Recruit a new army at a fortress (1 gold)."""
+    from cok.rulesets.mighty_kingdoms.events import Recruit
+
+    opened = open_mk(campaign, no_cache)
+    strengths = unit_strengths(unit)
+    record(
+        opened,
+        lambda: Recruit(
+            player=player, tile=tile, disband=disband, list=army_list, units=strengths, allied=allied, note=note
+        ),
+        dry_run,
+        as_json,
+        no_cache,
+    )
+
+
+def feed(
+    player: PlayerArg,
+    unfed: Annotated[
+        list[str] | None, typer.Option("--unfed", metavar="ARMY", help="An army not fed, removed (repeat).")
+    ] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Feed a kingdom's armies (1 food each); the unfed are removed, the rest of the stores lost."""
+    from cok.rulesets.mighty_kingdoms.events import Feed
+
+    opened = open_mk(campaign, no_cache)
+    record(opened, lambda: Feed(player=player, unfed=list(unfed or []), note=note), dry_run, as_json, no_cache)
+
+
+def deploy(
+    army: ArmyArg,
+    tile: Tile,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Deploy an army on a settlement of its kingdom (village 1, city 2, capital or fortress 3)."""
+    from cok.rulesets.mighty_kingdoms.events import Deploy
+
+    opened = open_mk(campaign, no_cache)
+    record(opened, lambda: Deploy(army=army, tile=tile, note=note), dry_run, as_json, no_cache)
+
+
+def spring(
+    order: OrderOpt = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Close winter: the next year's month 1 begins."""
+    from cok.rulesets.mighty_kingdoms.events import Spring
+
+    opened = open_mk(campaign, no_cache)
+    record(opened, lambda: Spring(order=player_list(order), note=note), dry_run, as_json, no_cache)
+
+
+def quest(
+    player: PlayerArg,
+    tower: Annotated[str, typer.Option("--tower", metavar="TILE", help="The wizard's tower.")],
+    hero: Annotated[str, typer.Option("--hero", help="The hero unit.")],
+    army: Annotated[str | None, typer.Option("--army", metavar="ARMY", help="The army the hero comes from.")] = None,
+    roll: Annotated[int | None, typer.Option("--roll", min=1, max=6, help="The d6.")] = None,
+    roll_dice: RollDiceOpt = False,
+    bonus: Annotated[int, typer.Option("--bonus", min=0, help="+1 for every full 100 points the hero costs.")] = 0,
+    artefact: Annotated[str | None, typer.Option("--artefact", help="On 4 or more: the artefact's name.")] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Wizard's towers: a hero's quest in winter."""
+    from cok.rulesets.mighty_kingdoms.events import Quest
+
+    if roll_dice == (roll is not None):
+        raise typer.BadParameter("give the d6 with --roll, or --roll-dice", param_hint="--roll")
+    die = roll if roll is not None else d6()
+    opened = open_mk(campaign, no_cache)
+    record(
+        opened,
+        lambda: Quest(
+            player=player, tower=tower, army=army, hero=hero, roll=die, bonus=bonus, artefact=artefact, note=note
+        ),
+        dry_run,
+        as_json,
+        no_cache,
+    )
+
+
+def artefact(
+    art: Annotated[str, typer.Argument(metavar="ART", help="The artefact, like art-2.")],
+    to: Annotated[str, typer.Option("--to", metavar="P|pool", help="The kingdom it goes to, or pool.")],
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Wizard's towers: an artefact changes hands, or is lost to the pool."""
+    from cok.rulesets.mighty_kingdoms.events import Artefact
+
+    opened = open_mk(campaign, no_cache)
+    record(opened, lambda: Artefact(artefact=art, to=to, note=note), dry_run, as_json, no_cache)
