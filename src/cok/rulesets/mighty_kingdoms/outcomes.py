@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -156,10 +156,3 @@ class Handed:
     name: str | None
     giver: str
     receiver: str
-
-
-@dataclass(frozen=True)
-class Changes:
-    """Not an event's outcome: what a summary compares (see `tally`)."""
-
-    control: dict[str, str] = field(default_factory=dict)

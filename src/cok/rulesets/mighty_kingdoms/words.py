@@ -9,8 +9,9 @@ from cok.rulesets.mighty_kingdoms import outcomes as o
 from cok.rulesets.mighty_kingdoms.rules.state import State
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _n(count: int, word: str, words: str | None = None) -> str:
+    """`1 tile`, `2 tiles`; `words` for a plural that is not just an s (`dice`, `armies`)."""
+    return f"{count} {word}" if count == 1 else f"{count} {words or word + 's'}"
 
 
 def _and(items: list[str]) -> str:
@@ -90,7 +91,7 @@ def tell(state: State, outcome: Any) -> str:
             text = f"{name(outcome.player)} recruits {allied}, {outcome.army}, at {place(outcome.tile)} for 1 gold"
             return text + (f", disbanding {outcome.disbanded}" if outcome.disbanded else "")
         case o.Fed():
-            text = f"{name(outcome.player)} feeds {_n(outcome.fed, 'army')}".replace("armys", "armies")
+            text = f"{name(outcome.player)} feeds {_n(outcome.fed, 'army', 'armies')}"
             if outcome.unfed:
                 text += f"; unfed and removed: {', '.join(outcome.unfed)}"
             return text
@@ -156,9 +157,7 @@ def _fought(state: State, f: o.Fought) -> str:
     head += f"{f.winner} wins" if f.winner else "a draw"
     parts = [f"{head}: {f.why}"]
     if f.hits:
-        parts.append(
-            f"{_n(hits, 'hit')} of {_n(len(f.hits), 'die')}".replace("1 dies", "1 die").replace("dies", "dice")
-        )
+        parts.append(f"{_n(hits, 'hit')} of {_n(len(f.hits), 'die', 'dice')}")
     if f.destroyed:
         parts.append(f"destroyed: {', '.join(f.destroyed)}")
     if f.retreats:

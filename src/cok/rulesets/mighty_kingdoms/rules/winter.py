@@ -263,8 +263,6 @@ def spring(state: State, event: Spring) -> Sprung:
     lost = sorted(a.id for a in state.armies.values() if not a.deployed)
     for army_id in lost:
         del state.armies[army_id]
-    for army in state.armies.values():
-        army.points = army.points  # points carry over: only the simple battles reduce them
     state.order = order
     state.year += 1
     state.month = 1
