@@ -267,3 +267,32 @@ def test_at_390_px_the_standings_scroll_in_their_box_and_the_map_keeps_readable_
     small = css.split("@media (max-width: 600px)")[1]
     assert ".map-frame svg { width: 960px" in small
     assert ".scroll { overflow-x: auto" in css
+
+
+def test_the_log_is_in_pages_of_whole_weeks_each_no_longer_than_the_limit() -> None:
+    from cok.rulesets.clash_of_kings.site.views import log_pages
+
+    weeks = [(w, [object()] * n) for w, n in ((9, 3), (8, 4), (7, 1), (6, 6), (5, 2))]
+    pages = log_pages(weeks, per_page=5)  # type: ignore[arg-type]
+    assert [[w for w, _ in p.weeks] for p in pages] == [[9], [8, 7], [6], [5]]  # a 6-entry week alone
+    assert [p.file for p in pages] == ["log.html", "log-2.html", "log-3.html", "log-4.html"]
+    assert [p.label for p in pages] == ["week 9", "weeks 7–8", "week 6", "week 5"]
+    assert sum(len(e) for p in pages for _, e in p.weeks) == 16
+
+
+def test_a_long_log_is_split_into_linked_pages_holding_every_entry_once(example: Path, tmp_path: Path) -> None:
+    from cok.rulesets.clash_of_kings.site import views
+
+    whole, paged = tmp_path / "whole", tmp_path / "paged"
+    assert Cok(example)("site", str(whole)).exit_code == 0
+    views.log_pages.__defaults__ = (5,)
+    try:
+        assert Cok(example)("site", str(paged)).exit_code == 0
+    finally:
+        views.log_pages.__defaults__ = (views.LOG_PAGE_ENTRIES,)
+    entries = re.compile(r'<li class="(?:battle|other)[^"]*">.*?</li>', re.S)
+    pages = sorted(paged.glob("log*.html"))
+    assert len(pages) > 2 and 'href="log-2.html"' in (paged / "log.html").read_text()
+    paged_entries = [e for page in pages for e in entries.findall(page.read_text())]
+    assert sorted(paged_entries) == sorted(entries.findall((whole / "log.html").read_text()))
+    assert not list(whole.glob("log-*.html"))

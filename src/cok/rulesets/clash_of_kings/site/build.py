@@ -9,7 +9,16 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from cok.core.campaign import Campaign
 from cok.core.text import for_markup
-from cok.rulesets.clash_of_kings.site.views import MapPicture, SiteData, colours, cp_chart, map_picture, site_data
+from cok.rulesets.clash_of_kings.site.views import (
+    LogPage,
+    MapPicture,
+    SiteData,
+    colours,
+    cp_chart,
+    log_pages,
+    map_picture,
+    site_data,
+)
 
 LATEST = 10
 
@@ -50,12 +59,15 @@ def site_pages(campaign: Campaign) -> dict[str, str]:
         "index.html": env.get_template("index.html").render(
             site=site, root="", m=picture, latest=[e for e in site.entries if e.battle][:LATEST]
         ),
-        "log.html": env.get_template("log.html").render(site=site, root=""),
         "map.svg": map_svg(site, env),
         "style.css": resources.files("cok.rulesets.clash_of_kings.site")
         .joinpath("templates/style.css")
         .read_text(encoding="utf-8"),
     }
+    logs: list[LogPage | None] = [*log_pages(site.weeks)] or [None]  # an empty log: one empty page
+    for log in logs:
+        name = log.file if log else "log.html"
+        pages[name] = env.get_template("log.html").render(site=site, root="", page=log, pages=logs)
     for page in site.players:
         pages[f"players/{page.id}.html"] = env.get_template("player.html").render(
             site=site, root="../", p=page, chart=cp_chart(page.cp_by_week)

@@ -83,6 +83,38 @@ class SiteData:
         return [(w, list(reversed(grouped[w]))) for w in sorted(grouped, reverse=True)]
 
 
+#: Entries on one page of the site's log: a 100,000-event campaign's log in pages of
+#: whole weeks, each well under a megabyte, instead of one page a browser cannot hold.
+LOG_PAGE_ENTRIES = 2000
+
+
+@dataclass(frozen=True)
+class LogPage:
+    """One page of the site's log: whole weeks, newest first."""
+
+    file: str  # log.html for the newest, then log-2.html, log-3.html …
+    weeks: list[tuple[int, list[Entry]]]
+
+    @property
+    def label(self) -> str:
+        newest, oldest = self.weeks[0][0], self.weeks[-1][0]
+        return f"week {newest}" if newest == oldest else f"weeks {oldest}–{newest}"
+
+
+def log_pages(weeks: list[tuple[int, list[Entry]]], per_page: int = LOG_PAGE_ENTRIES) -> list[LogPage]:
+    """The weeks (newest first) in pages of at most `per_page` entries; a week is never split,
+    so a week longer than that is a page of its own."""
+    chunks: list[list[tuple[int, list[Entry]]]] = []
+    count = 0
+    for week, entries in weeks:
+        if not chunks or count + len(entries) > per_page:
+            chunks.append([])
+            count = 0
+        chunks[-1].append((week, entries))
+        count += len(entries)
+    return [LogPage("log.html" if i == 0 else f"log-{i + 1}.html", chunk) for i, chunk in enumerate(chunks)]
+
+
 def colours(state: State) -> dict[str, str]:
     """Each player's colour: their faction's, unless an earlier player took it."""
     taken: set[str] = set()
