@@ -19,6 +19,7 @@ from cok.rulesets.mighty_kingdoms.commandline import (
     d6,
     example_of,
     open_mk,
+    pair_list,
     pairs,
     player_list,
     record,
@@ -248,9 +249,7 @@ def battle(
         if rolled:
             raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
         rolled = _battle_dice(state, tile, attacker, defender)
-    plan = [[a, b] for a, b in pairs(allocate, "--allocate", ":").items()] if allocate else None
-    if allocate:
-        plan = [[p.partition(":")[0].strip(), p.partition(":")[2].strip()] for p in allocate]
+    plan = [[a, b] for a, b in pair_list(allocate, "--allocate", ":")] or None  # in order: a die's army may repeat
     if rolled and plan is None and not state.settings.kings_of_war:
         plan = _ask_allocation(rolled) if interactive() and not as_json else None
         if plan is None and roll_dice:

@@ -55,16 +55,21 @@ def player_list(given: list[str] | None) -> list[str] | None:
     return [p.strip() for item in given for p in item.split(",") if p.strip()]
 
 
-def pairs(given: list[str] | None, option: str, sep: str = "=") -> dict[str, str]:
-    found: dict[str, str] = {}
+def pair_list(given: list[str] | None, option: str, sep: str = "=") -> list[tuple[str, str]]:
+    """`A=B` items in the order given; a malformed one is a bad option value (exit 2)."""
+    found = []
     for item in given or []:
         left, ok, right = item.partition(sep)
         if not ok or not left.strip() or not right.strip():
             raise typer.BadParameter(
                 f"takes LEFT{sep}RIGHT, like {example_of(option)} (got {item!r})", param_hint=option
             )
-        found[left.strip()] = right.strip()
+        found.append((left.strip(), right.strip()))
     return found
+
+
+def pairs(given: list[str] | None, option: str, sep: str = "=") -> dict[str, str]:
+    return dict(pair_list(given, option, sep))
 
 
 def example_of(option: str) -> str:
