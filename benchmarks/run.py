@@ -95,32 +95,20 @@ def interleaved(a: Callable[[], list[str]], b: Callable[[], list[str]], rounds: 
     return statistics.median(times_a), statistics.median(times_b)
 
 
-def campaign(size: int) -> Path:
-    """A generated campaign of `size` events (made once per cok version, kept in
-    benchmarks/data/: a new version's rules may refuse an older campaign)."""
+def campaign(size: int, game: str = "") -> Path:
+    """A generated campaign of `size` events, of Clash of Kings or (`game="mk"`) Mighty
+    Kingdoms (made once per cok version, kept in benchmarks/data/: a new version's rules may
+    refuse an older campaign)."""
+    import importlib
+
     from cok import __version__
 
-    folder = DATA / __version__ / f"{size}"
+    folder = DATA / __version__ / (f"{game}-{size}" if game else f"{size}")
     if not (folder / "events.yaml").exists():
         sys.path.insert(0, str(HERE))
-        from generate import generate
-
-        print(f"generating a {size}-event campaign …", file=sys.stderr)
-        generate(size, folder)
-    return folder
-
-
-def mk_campaign(size: int) -> Path:
-    """A generated Mighty Kingdoms campaign of about `size` events (kept like `campaign`)."""
-    from cok import __version__
-
-    folder = DATA / __version__ / f"mk-{size}"
-    if not (folder / "events.yaml").exists():
-        sys.path.insert(0, str(HERE))
-        from generate_mk import generate as generate_mk
-
-        print(f"generating a {size}-event Mighty Kingdoms campaign …", file=sys.stderr)
-        generate_mk(size, folder)
+        generator = importlib.import_module(f"generate_{game}" if game else "generate")
+        print(f"generating a {size}-event {game or 'cok'} campaign …", file=sys.stderr)
+        generator.generate(size, folder)
     return folder
 
 
@@ -140,8 +128,8 @@ def mighty_kingdoms(cok: list[str], scratch: Path, small: int, large: int, round
     """The same targets for a Mighty Kingdoms campaign, against its own example."""
     results = []
     example = writable_copy(MK_EXAMPLE, scratch / "mk-ex")
-    small_c = mk_campaign(small)
-    large_c = writable_copy(mk_campaign(large), scratch / "mk-large")
+    small_c = campaign(small, "mk")
+    large_c = writable_copy(campaign(large, "mk"), scratch / "mk-large")
     run([*cok, "standings", "-C", str(example)])
     run([*cok, "standings", "-C", str(large_c)])
     events = str(small_c / "events.yaml")
