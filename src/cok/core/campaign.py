@@ -288,12 +288,32 @@ def _bulk() -> Iterator[None]:
 def _replay(folder: Path, files: Files, *, telling: bool = True) -> Campaign:
     """Read and replay everything (problems in the log are kept, not raised). Without
     `telling`, no history in words is made (a command without the cache that does not
-    show it: `cok check --no-cache`)."""
-    from cok.core.fold import fold
+    show it: `cok check --no-cache`). Each event is applied as it is read, so the events
+    are never held all at once; only a log whose voids could not be found beforehand is
+    read whole first."""
+    from cok.core.fold import Folded, Replay, Unplanned, fold
+    from cok.core.log import Log, planned_voids, read_log
+    from cok.core.yamlfile import decode
 
     setup = set_up(folder, files)
-    log = read_entries(folder, files, setup.ruleset)
-    done = fold(setup.ruleset, log.entries, setup.state, log.shown, telling=telling)
+    shown = display_path(folder / EVENTS_FILE)
+    done: Folded | None = None
+    if not files.events:
+        log = Log(shown, position=Position.of(b""))
+    else:
+        text = decode(files.events, shown, "event log")
+        plan = planned_voids(text, shown, setup.ruleset)
+        if plan is not None:
+            replay = Replay(setup.ruleset, setup.state, shown, plan, by_line=True, telling=telling)
+            try:
+                log = read_log(files.events, text, shown, setup.ruleset, take=replay.take)
+                done = replay.finish()
+            except Unplanned:
+                setup = set_up(folder, files)  # the state was changed in place: a fresh one
+        if done is None:
+            log = read_log(files.events, text, shown, setup.ruleset)
+    if done is None:
+        done = fold(setup.ruleset, log.entries, setup.state, log.shown, telling=telling)
     problems = root_first([*log.problems, *done.problems])
     campaign = Campaign(
         folder, setup.ruleset, setup.name, setup.map_file, done.state, log.position, setup.digests, problems

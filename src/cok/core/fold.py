@@ -4,10 +4,16 @@ The same for every game: a ruleset gives the initial state and `apply(state, eve
 voiding is a property of the log, handled here. A refused event is reported with its
 `file:line` and skipped, so that every problem in the log is found in one pass (as
 `cok check` promises), and a problem is a value, collected, never thrown.
+
+The events are taken one at a time (`Replay.take`), so that a long log can be replayed as
+it is read, never held whole. A void names an event before it, so which events are voided
+must be known before they are applied: the replay is given the voids' targets beforehand
+(`planned`), and checks every void it meets against them.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -44,56 +50,153 @@ class Refusal:
     problem: Problem
 
 
+class Unplanned(Exception):
+    """The replay met a void it was not told of beforehand (or missed one it was): what it
+    applied may include a voided event, so it must be done again from the whole list."""
+
+
 def refs(entries: Sequence[Entry]) -> list[str]:
     """How a void names each event: its id, else `=digest` of its fields (`#2`, `#3` … for
     identical twins, in log order)."""
-    out = []
-    twins: dict[str, int] = {}
-    for entry in entries:
+    naming = _Naming()
+    return [naming.ref(entry) for entry in entries]
+
+
+class _Naming:
+    def __init__(self) -> None:
+        self.twins: dict[str, int] = {}
+
+    def ref(self, entry: Entry) -> str:
         event = entry.event
         if event.id is not None:
-            out.append(event.id)
-            continue
+            return event.id
         ref = content_ref(event)
-        twins[ref] = twins.get(ref, 0) + 1
-        out.append(ref if twins[ref] == 1 else f"{ref}#{twins[ref]}")
+        count = self.twins[ref] = self.twins.get(ref, 0) + 1
+        return ref if count == 1 else f"{ref}#{count}"
+
+
+#: Where a void is, to compare with where its target is: its line, or its place in a list.
+Planned = Mapping[str, Sequence[float]]
+
+
+def planned(entries: Sequence[Entry]) -> dict[str, list[float]]:
+    """The targets of the voids among these entries, each with the places of its voids."""
+    out: dict[str, list[float]] = {}
+    for index, entry in enumerate(entries):
+        if isinstance(entry.event, Void):
+            out.setdefault(entry.event.target, []).append(index)
     return out
 
 
-def voids(
-    entries: Sequence[Entry], shown: str, known: Mapping[str, int], named: Sequence[str]
-) -> tuple[dict[str, Entry], list[Problem]]:
-    """Which events are voided (by the name `refs` gives them), and by which void; problems
-    with ids and voids. `known`: the ids (and lines) of the events before these entries."""
-    seen: dict[str, Entry] = {}
-    voided: dict[str, Entry] = {}
-    problems: list[Problem] = []
-    for entry, ref in zip(entries, named, strict=True):
-        event = entry.event
+class Replay:
+    """Applies entries one at a time to `state` (it changes in place). `planned`: the voids'
+    targets, each with the lines (`by_line`) or list places of its voids; `known`: the ids (and
+    lines) of the events already folded into `state`, when these entries continue a log.
+    Without `telling`, no history is written (`check --no-cache`, the merge driver)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        state: Any,
+        shown: str,
+        plan: Planned,
+        *,
+        by_line: bool = False,
+        known: Mapping[str, int] | None = None,
+        telling: bool = True,
+    ) -> None:
+        self.ruleset, self.shown, self.plan, self.by_line = ruleset, shown, plan, by_line
+        self.known = known or {}
+        self.telling = telling
+        self.done = Folded(state)
+        self.count = 0
+        self.naming = _Naming()
+        self.seen: dict[str, tuple[int | None, bool]] = {}  # id or ref -> (line, is a void) of the first
+        self.doomed: set[str] = set()  # refs that a void later in the log voids
+        self.met = 0  # voids met that were planned
+        self.blamed: dict[str, int] = {}  # a player -> the line of the first refused event about them
+        self.advance: Advance | None = None
+
+    def _place(self, entry: Entry) -> float:
+        if not self.by_line:
+            return self.count
+        return math.inf if entry.line is None else entry.line
+
+    def take(self, entry: Entry) -> None:
+        """Apply one entry (or skip it: voided, a void, refused)."""
+        place = self._place(entry)
+        self.count += 1
+        if self.advance is not None and not self.count % 1024:
+            self.advance(self.count)
+        event, done, ruleset = entry.event, self.done, self.ruleset
+        ref = self.naming.ref(entry)
         if isinstance(event, Void):
-            target = seen.get(event.target)
-            if target is None:
-                problems.append(Problem(shown, entry.line, f"void: no earlier event has the id {event.target!r}"))
-            elif isinstance(target.event, Void):
-                problems.append(Problem(shown, entry.line, f"void: {event.target!r} is a void, which cannot be voided"))
-            elif event.target in voided:
-                line = voided[event.target].line
-                problems.append(
-                    Problem(shown, entry.line, f"void: {event.target!r} is already voided (on line {line})")
-                )
-            else:
-                voided[event.target] = entry
-        if event.id is not None:
-            earlier = seen[event.id].line if event.id in seen else known.get(event.id)
+            self._void(entry, event, place)
+        key = event.id if event.id is not None else ref
+        if key not in self.seen:
+            earlier = self.known.get(event.id) if event.id is not None else None
             if earlier is not None:
-                problems.append(
-                    Problem(shown, entry.line, f"the id {event.id!r} is already used by the event on line {earlier}")
-                )
+                done.problems.append(self._used_twice(entry, earlier))
             else:
-                seen[event.id] = entry
+                self.seen[key] = (entry.line, isinstance(event, Void))
+                if not isinstance(event, Void) and any(p > place for p in self.plan.get(key, ())):
+                    self.doomed.add(key)
+        elif event.id is not None:
+            done.problems.append(self._used_twice(entry, self.seen[key][0]))
+        if event.id is not None and event.id not in done.ids:
+            done.ids[event.id] = entry.line or 0
+        is_voided = ref in self.doomed
+        if is_voided:
+            text = ruleset.untold(done.state, event)
+        elif isinstance(event, Void):
+            effective = done.voided.get(event.target) is entry
+            text = tell(ruleset, done.state, Voided(event.target, event.reason)) if effective else ""
         else:
-            seen[ref] = entry
-    return voided, problems
+            try:
+                outcome = ruleset.apply(done.state, event)
+            except RuleError as exc:
+                self._refused(entry, ref, exc)
+                return
+            text = tell(ruleset, done.state, outcome) if self.telling else ""
+        if self.telling:
+            done.history.append(told(ruleset, entry, text, is_voided, ref))
+
+    def _used_twice(self, entry: Entry, earlier: int | None) -> Problem:
+        message = f"the id {entry.event.id!r} is already used by the event on line {earlier}"
+        return Problem(self.shown, entry.line, message)
+
+    def _void(self, entry: Entry, event: Void, place: float) -> None:
+        if place not in self.plan.get(event.target, ()):
+            raise Unplanned(f"a void of {event.target!r} on line {entry.line} was not planned")
+        self.met += 1
+        problems, shown = self.done.problems, self.shown
+        target = self.seen.get(event.target)
+        if target is None:
+            problems.append(Problem(shown, entry.line, f"void: no earlier event has the id {event.target!r}"))
+        elif target[1]:
+            problems.append(Problem(shown, entry.line, f"void: {event.target!r} is a void, which cannot be voided"))
+        elif event.target in self.done.voided:
+            line = self.done.voided[event.target].line
+            problems.append(Problem(shown, entry.line, f"void: {event.target!r} is already voided (on line {line})"))
+        else:
+            self.done.voided[event.target] = entry
+
+    def _refused(self, entry: Entry, ref: str, exc: RuleError) -> None:
+        ruleset, done = self.ruleset, self.done
+        players = ruleset.involved(entry.event)
+        cause = min((self.blamed[p] for p in players if p in self.blamed), default=None)
+        problem = Problem(self.shown, entry.line, in_file_words(f"{ruleset.label(entry.event)}: {exc}"), cause)
+        done.problems.append(problem)
+        done.refused.append(Refusal(entry, ref, problem))
+        for player in players:
+            self.blamed.setdefault(player, cause if cause is not None else entry.line or 0)
+
+    def finish(self) -> Folded:
+        """What the replay made; Unplanned when a planned void was never met."""
+        if self.met != sum(len(places) for places in self.plan.values()):
+            raise Unplanned("a void planned was not met")
+        self.done.problems = root_first(self.done.problems)
+        return self.done
 
 
 def fold(
@@ -108,54 +211,12 @@ def fold(
     """Apply every entry to `state` in order (it changes in place). `known`: the ids of the
     events already folded into `state`, when these entries continue a log. Without
     `telling`, no history is written (the merge driver only needs the problems)."""
-    named = refs(entries)
-    voided, problems = voids(entries, shown, known or {}, named)
-    done = Folded(state, problems, voided=voided)
-    blamed: dict[str, int] = {}  # a player -> the line of the first refused event about them
+    replay = Replay(ruleset, state, shown, planned(entries), known=known, telling=telling)
     with task("replaying the log", len(entries)) as advance:
-        _apply_all(ruleset, entries, named, state, shown, done, blamed, telling, advance)
-    done.problems = root_first(done.problems)
-    return done
-
-
-def _apply_all(
-    ruleset: Ruleset,
-    entries: Sequence[Entry],
-    named: Sequence[str],
-    state: Any,
-    shown: str,
-    done: Folded,
-    blamed: dict[str, int],
-    telling: bool,
-    advance: Advance,
-) -> None:
-    voided = done.voided
-    for count, (entry, ref) in enumerate(zip(entries, named, strict=True)):
-        if not count % 1024:
-            advance(count)
-        event = entry.event
-        if event.id is not None and event.id not in done.ids:
-            done.ids[event.id] = entry.line or 0
-        is_voided = ref in voided
-        if is_voided:
-            text = ruleset.untold(state, event)
-        elif isinstance(event, Void):
-            text = tell(ruleset, state, Voided(event.target, event.reason)) if voided.get(event.target) is entry else ""
-        else:
-            try:
-                outcome = ruleset.apply(state, event)
-            except RuleError as exc:
-                players = ruleset.involved(event)
-                cause = min((blamed[p] for p in players if p in blamed), default=None)
-                problem = Problem(shown, entry.line, in_file_words(f"{ruleset.label(event)}: {exc}"), cause)
-                done.problems.append(problem)
-                done.refused.append(Refusal(entry, ref, problem))
-                for player in players:
-                    blamed.setdefault(player, cause if cause is not None else entry.line or 0)
-                continue
-            text = tell(ruleset, state, outcome) if telling else ""
-        if telling:
-            done.history.append(told(ruleset, entry, text, is_voided, ref))
+        replay.advance = advance
+        for entry in entries:
+            replay.take(entry)
+    return replay.finish()
 
 
 def tell(ruleset: Ruleset, state: Any, outcome: Any) -> str:
