@@ -139,3 +139,24 @@ def test_where_log_site_and_map_read_the_cached_state(example: Path, tmp_path: P
     cok("map", "--svg", str(tmp_path / "a.svg"))
     cok("map", "--svg", str(tmp_path / "b.svg"), "--no-cache")
     assert (tmp_path / "a.svg").read_text() == (tmp_path / "b.svg").read_text()
+
+
+def test_a_history_broken_part_way_is_told_on_from_a_replay(example: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr("cok.core.cache.CHUNK", 4)  # a line of rows every four events
+    whole = [t.text for t in open_campaign(example, use_cache=False).history()]
+    open_campaign(example)  # writes the cache
+    path = rows_file(example, "history")
+    assert path is not None
+    lines = path.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"', b"'", 1)  # the third line no longer matches its checksum
+    path.write_bytes(b"\n".join(lines))
+    told = open_campaign(example).told()
+    first = [next(told).text for _ in range(8)]  # the two good lines
+    assert [*first, *(t.text for t in told)] == whole
+
+
+def test_the_log_as_json_is_written_a_piece_at_a_time_as_the_whole_document() -> None:
+    from cok.render.documents import dumps, dumps_list
+
+    for items in ([], [{"a": 1, "b": [1, 2], "c": "x\ny"}], [{"a": {}}, {"b": []}, 3, "é"]):
+        assert "".join(dumps_list("events", items, per_piece=2)) == dumps({"events": items})

@@ -96,33 +96,34 @@ def log(
     """
     found = open_valid(campaign, no_cache)
     pid = found.ruleset.player(found.state, player) if player else None
-    history = [t for t in found.history() if pid is None or pid in t.players]
+    history = (t for t in found.told() if pid is None or pid in t.players)  # never held whole
     if as_json:
-        emit_json(
+        from cok.render.documents import dumps_list
+        from cok.render.output import write
+
+        events = (
             {
-                "events": [
-                    {
-                        "line": t.line,
-                        "id": t.id,
-                        "ref": t.ref,
-                        "type": t.type,
-                        "summary": t.text,
-                        "voided": t.voided,
-                        "event": t.event,
-                    }
-                    for t in history
-                ]
+                "line": t.line,
+                "id": t.id,
+                "ref": t.ref,
+                "type": t.type,
+                "summary": t.text,
+                "voided": t.voided,
+                "event": t.event,
             }
+            for t in history
         )
+        for piece in dumps_list("events", events):
+            write(piece)
+        write("\n")
         return
-    from cok.render.output import show, styled
+    from cok.render.output import show, styled, write_lines
     from cok.render.views import Cell, Grid, Line
 
-    if not history:
-        show("nothing recorded yet")
-        return
     if not styled():  # piped: one event a line, for grep and scripts
-        show(*(Line.of(f"{t.ref or '-':>13}  {t.text}" + ("  (voided)" if t.voided else "")) for t in history))
+        lines = (f"{t.ref or '-':>13}  {t.text}" + ("  (voided)" if t.voided else "") for t in history)
+        if not write_lines(lines):
+            show("nothing recorded yet")
         return
     table = Grid(None, [("event", "fixed"), ("what happened", "left")])
     for t in history:
@@ -130,6 +131,9 @@ def log(
             Cell(t.ref or "-", "dim"),
             Cell(t.text + (" (voided)" if t.voided else ""), "strike dim" if t.voided else None),
         )
+    if not table.rows:
+        show("nothing recorded yet")
+        return
     hint = "Cancel one with `cok void ID`: `=…` names an event written without an id, and `@LINE` works too."
     show(table, Line.of(hint, "dim"), page=True)
 
@@ -194,11 +198,12 @@ def _by_line(found: Campaign, typed: str) -> str:
     line = typed[1:]
     if not line.isdigit():
         raise RuleError(f"{typed!r}: write @ and a line number of events.yaml, like @39")
-    for told in found.history():
+    near = []
+    for told in found.told():
         if told.line == int(line) and told.ref:
             return told.ref
-    starts = [t.line for t in found.history()]
-    near = [n for n in starts if abs(n - int(line)) <= 10]
+        if abs(told.line - int(line)) <= 10:
+            near.append(told.line)
     hint = f"; events start on lines {', '.join(map(str, near))}" if near else ""
     raise RuleError(f"no event starts on line {line} of {found.shown}{hint}")
 

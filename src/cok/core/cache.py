@@ -119,34 +119,49 @@ def _lines(rows: list[Any]) -> bytes:
 def read_rows(path: Path | None, extent: Any) -> list[Any] | None:
     """The rows in the first `extent` of a rows file (lines of JSON lists, each line with
     its checksum), every line checked; None when any is wrong."""
-    if not (isinstance(extent, list) and len(extent) == 2 and all(isinstance(n, int) for n in extent)):
+    try:
+        return [row for chunk in rows_in(path, extent) for row in chunk]
+    except Broken:
         return None
+
+
+class Broken(Exception):
+    """A rows file that does not hold what its entry says (cut short, changed, corrupt)."""
+
+
+def rows_in(path: Path | None, extent: Any) -> Iterator[list[Any]]:
+    """The rows in the first `extent` of a rows file, a line (up to CHUNK rows) at a time,
+    each line checked as it is read: a long history is never held whole. Broken, possibly
+    after some lines were given, when any line is wrong."""
+    if not (isinstance(extent, list) and len(extent) == 2 and all(isinstance(n, int) for n in extent)):
+        raise Broken("no extent")
     count, size = extent
     if path is None:
-        return None
+        raise Broken("no cache")
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(size)
+        handle = open(path, "rb")  # noqa: SIM115 (closed below, also when the reader stops early)
     except OSError:
-        return None
-    if len(data) != size or (size and not data.endswith(b"\n")):
-        return None
-    lines = data.split(b"\n")[:-1] if size else []
-    if len(lines) != count:
-        return None
-    bodies = []
-    for line in lines:
-        crc, _, body = line.partition(b" ")
-        if len(crc) != 8 or crc != b"%08x" % zlib.crc32(body):
-            return None
-        bodies.append(body)
-    try:
-        chunks = json.loads(b"[" + b",".join(bodies) + b"]")
-    except (ValueError, RecursionError):
-        return None
-    if not all(isinstance(chunk, list) for chunk in chunks):
-        return None
-    return [row for chunk in chunks for row in chunk]
+        raise Broken("unreadable") from None
+    with handle:
+        lines = done = 0
+        while done < size:
+            line = handle.readline(size - done)
+            done += len(line)
+            crc, _, body = line.rstrip(b"\n").partition(b" ")
+            if not line.endswith(b"\n") or len(crc) != 8 or crc != b"%08x" % zlib.crc32(body):
+                raise Broken("a line is wrong")
+            try:
+                chunk = json.loads(body)
+            except (ValueError, RecursionError):
+                raise Broken("not JSON") from None
+            if not isinstance(chunk, list):
+                raise Broken("not a list")
+            lines += 1
+            if lines > count:
+                raise Broken("too many lines")
+            yield chunk
+        if lines != count:
+            raise Broken("too few lines")
 
 
 def write_rows(path: Path | None, rows: list[Any], after: Extent | None = None) -> Extent | None:

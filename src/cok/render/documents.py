@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from cok.core.errors import Problem
@@ -11,6 +12,22 @@ from cok.core.errors import Problem
 
 def dumps(document: Any) -> str:
     return json.dumps(document, ensure_ascii=False, indent=2, default=_default)
+
+
+def dumps_list(key: str, items: Iterable[Any], per_piece: int = 1024) -> Iterator[str]:
+    """`dumps({key: list(items)})`, in pieces, never holding the items all at once (the
+    history of a long campaign): the very same text."""
+    pieces: list[str] = []
+    first = True
+    for item in items:
+        body = json.dumps(item, ensure_ascii=False, indent=2, default=_default).replace("\n", "\n    ")
+        pieces.append(("{\n  " + json.dumps(key) + ": [\n    " if first else ",\n    ") + body)
+        first = False
+        if len(pieces) >= per_piece:
+            yield "".join(pieces)
+            pieces.clear()
+    pieces.append("{\n  " + json.dumps(key) + ": []\n}" if first else "\n  ]\n}")
+    yield "".join(pieces)
 
 
 def plain(value: Any) -> dict[str, Any]:

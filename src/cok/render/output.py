@@ -52,6 +52,22 @@ def write(text: str) -> None:
     _stdout().write(text)
 
 
+def write_lines(lines: Iterable[str], per_write: int = 2048) -> int:
+    """Write plain lines (made safe for a terminal) as they come, a block at a time; how
+    many were written. For output too long to hold whole (the log of a long campaign)."""
+    out = _stdout()
+    block: list[str] = []
+    count = 0
+    for line in lines:
+        block.append(for_terminal(line) + "\n")
+        count += 1
+        if len(block) >= per_write:
+            out.write("".join(block))
+            block.clear()
+    out.write("".join(block))
+    return count
+
+
 def _stdout() -> TextIO:
     """Standard output; OSError when it is closed (Python then has none)."""
     if sys.stdout is None:
