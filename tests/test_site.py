@@ -270,14 +270,20 @@ def test_at_390_px_the_standings_scroll_in_their_box_and_the_map_keeps_readable_
 
 
 def test_the_log_is_in_pages_of_whole_weeks_each_no_longer_than_the_limit() -> None:
+    from cok.rulesets.clash_of_kings.site.views import log_pages, page_label
+
+    pages = log_pages({5: 2, 6: 6, 7: 1, 8: 4, 9: 3}, per_page=5)
+    assert [p.groups for p in pages] == [(9,), (7, 8), (6,), (5,)]  # a 6-entry week alone
+    assert [p.file for p in pages] == ["log.html", "log-3.html", "log-2.html", "log-1.html"]
+    assert [page_label(p) for p in pages] == ["week 9", "weeks 7–8", "week 6", "week 5"]
+
+
+def test_the_log_pages_are_counted_from_the_oldest_week_so_a_full_page_never_changes() -> None:
     from cok.rulesets.clash_of_kings.site.views import log_pages
 
-    weeks = [(w, [object()] * n) for w, n in ((9, 3), (8, 4), (7, 1), (6, 6), (5, 2))]
-    pages = log_pages(weeks, per_page=5)  # type: ignore[arg-type]
-    assert [[w for w, _ in p.weeks] for p in pages] == [[9], [8, 7], [6], [5]]  # a 6-entry week alone
-    assert [p.file for p in pages] == ["log.html", "log-2.html", "log-3.html", "log-4.html"]
-    assert [p.label for p in pages] == ["week 9", "weeks 7–8", "week 6", "week 5"]
-    assert sum(len(e) for p in pages for _, e in p.weeks) == 16
+    before = log_pages({1: 3, 2: 2, 3: 1}, per_page=5)
+    after = log_pages({1: 3, 2: 2, 3: 4}, per_page=5)  # the newest week grew
+    assert before[-1] == after[-1] and before[-1].groups == (1, 2) and before[-1].file == "log-1.html"
 
 
 def test_a_long_log_is_split_into_linked_pages_holding_every_entry_once(example: Path, tmp_path: Path) -> None:
@@ -285,14 +291,39 @@ def test_a_long_log_is_split_into_linked_pages_holding_every_entry_once(example:
 
     whole, paged = tmp_path / "whole", tmp_path / "paged"
     assert Cok(example)("site", str(whole)).exit_code == 0
-    views.log_pages.__defaults__ = (5,)
+    views.log_pages.__defaults__ = (5, "log.html")
     try:
         assert Cok(example)("site", str(paged)).exit_code == 0
     finally:
-        views.log_pages.__defaults__ = (views.LOG_PAGE_ENTRIES,)
+        views.log_pages.__defaults__ = (views.LOG_PAGE_ENTRIES, "log.html")
     entries = re.compile(r'<li class="(?:battle|other)[^"]*">.*?</li>', re.S)
     pages = sorted(paged.glob("log*.html"))
-    assert len(pages) > 2 and 'href="log-2.html"' in (paged / "log.html").read_text()
+    assert len(pages) > 2 and 'href="log-1.html"' in (paged / "log.html").read_text()
     paged_entries = [e for page in pages for e in entries.findall(page.read_text())]
     assert sorted(paged_entries) == sorted(entries.findall((whole / "log.html").read_text()))
+    battles = re.compile(r"<h2>Battles</h2>.*?</ul>", re.S)
+    for player in (whole / "players").glob("*.html"):
+        own = sorted(paged.glob(f"players/{player.stem}*.html"))
+        found = [li for page in own for li in re.findall(r"<li.*?</li>", battles.findall(page.read_text())[0])]
+        expected = re.findall(r"<li.*?</li>", battles.findall(player.read_text())[0])
+        assert sorted(found) == sorted(expected), player.stem
     assert not list(whole.glob("log-*.html"))
+
+
+def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(example: Path, tmp_path: Path) -> None:
+    from cok.rulesets.clash_of_kings.site import views
+
+    out = tmp_path / "public"
+    views.log_pages.__defaults__ = (5, "log.html")
+    try:
+        assert Cok(example)("site", str(out)).exit_code == 0
+        before = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in out.rglob("*") if p.is_file()}
+        assert Cok(example)("adjust", "tim", "1", "--reason", "late painting").exit_code == 0
+        rebuilt = Cok(example)("site", str(out))
+    finally:
+        views.log_pages.__defaults__ = (views.LOG_PAGE_ENTRIES, "log.html")
+    changed = sorted(
+        str(p.relative_to(out)) for p, seen in before.items() if (p.stat().st_ino, p.stat().st_mtime_ns) != seen
+    )
+    assert changed == ["index.html", "log.html", "players/tim.html"]
+    assert f"({len(before) - 1 - 3} unchanged)" in rebuilt.stdout  # not counting .cok-site, the record

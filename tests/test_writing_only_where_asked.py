@@ -103,6 +103,7 @@ def test_a_page_that_cannot_be_written_leaves_the_old_one_whole(
     cok = Cok(example)
     assert cok("site", str(out)).exit_code == 0
     before = (out / "index.html").read_text()
+    assert cok("adjust", "tim", "1", "--reason", "a ruling").exit_code == 0  # the home page changes
 
     def full_disk(source: object, target: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")

@@ -3,7 +3,7 @@ whose `cap` bounds one score. Everything a ruleset gives the core, in a few line
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -129,8 +129,8 @@ class Toy:
         totals = sorted(campaign.state.totals.items(), key=lambda item: -item[1])
         return Report([f"{p} {n}" for p, n in totals], {"players": dict(totals)})
 
-    def site_pages(self, campaign: Any) -> dict[str, str]:
-        return {"index.html": f"<h1>{campaign.name}</h1>"}
+    def site_pages(self, campaign: Any) -> Iterable[tuple[str, str]]:
+        yield "index.html", f"<h1>{campaign.name}</h1>"
 
     def map_svg(self, campaign: Any) -> str:
         return f"<svg><title>{campaign.state.board.name}</title></svg>"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -17,6 +18,8 @@ from typer.testing import CliRunner
 from cok.core.history import Told
 from cok.main import app
 from cok.rulesets.mighty_kingdoms.site.pages import periods
+
+from ..conftest import ROOT
 
 SVG = "{http://www.w3.org/2000/svg}"
 STEP = {"n": (0, -1), "ne": (1, -1), "se": (1, 0), "s": (0, 1), "sw": (-1, 1), "nw": (-1, 0)}
@@ -277,3 +280,29 @@ def test_the_same_state_gives_the_same_bytes(played: Path, site: Path, tmp_path:
     cok(played, "map", "--svg", str(tmp_path / "two.svg"))
     assert (tmp_path / "one.svg").read_bytes() == (tmp_path / "two.svg").read_bytes()
     ElementTree.fromstring((tmp_path / "one.svg").read_bytes())
+
+
+def test_a_long_log_is_in_linked_pages_of_whole_months_holding_every_event_once(tmp_path: Path) -> None:
+    from cok.rulesets.mighty_kingdoms.site import pages
+
+    example = tmp_path / "campaigns" / "mighty-kingdoms"
+    shutil.copytree(ROOT / "campaigns" / "mighty-kingdoms", example)
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    whole, paged = tmp_path / "whole", tmp_path / "paged"
+    cok(example, "site", str(whole))
+    pages.log_pages.__defaults__ = ("log.html", 40)
+    try:
+        cok(example, "site", str(paged))
+    finally:
+        pages.log_pages.__defaults__ = ("log.html", pages.LOG_PAGE_ENTRIES)
+    entry = re.compile(r"<li class=\"[a-z]+(?: voided)?\">.*?</li>")
+    found = [e for page in sorted(paged.glob("log*.html")) for e in entry.findall(page.read_text())]
+    assert len(list(paged.glob("log-*.html"))) > 2 and 'href="log-1.html"' in (paged / "log.html").read_text()
+    assert sorted(found) == sorted(entry.findall((whole / "log.html").read_text()))
+    months = [re.findall(r"<h2>([^<]*)</h2>", page.read_text()) for page in paged.glob("log*.html")]
+    assert sum(len(m) for m in months) == len({h for m in months for h in m})  # no month split over two pages
+    history = re.compile(r"<h2>History</h2>.*?</ol>", re.S)
+    for kingdom in (whole / "kingdoms").glob("*.html"):
+        own = sorted(paged.glob(f"kingdoms/{kingdom.stem}*.html"))
+        found = [li for page in own for li in re.findall(r"<li.*?</li>", history.findall(page.read_text())[0])]
+        assert sorted(found) == sorted(re.findall(r"<li.*?</li>", history.findall(kingdom.read_text())[0]))

@@ -273,9 +273,9 @@ def site(
 
     found = open_valid(campaign, no_cache)
     with task("building the site", None, size=found.position.lines):
-        pages = found.ruleset.site_pages(found)
-    written = write_site(outdir, pages, force=force)
-    show(f"Wrote {len(written)} files to {outdir}; open {outdir / 'index.html'}")
+        done = write_site(outdir, found.ruleset.site_pages(found), force=force)
+    kept = f" ({len(done.unchanged)} unchanged)" if done.unchanged else ""
+    show(f"Wrote {len(done.written)} files to {outdir}{kept}; open {outdir / 'index.html'}")
 
 
 @app.command("map")

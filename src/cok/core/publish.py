@@ -6,7 +6,8 @@ leaves the old file rather than an empty one."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from cok.core.errors import Problem, Refused, display_path
@@ -68,10 +69,21 @@ def _why_not(path: Path, made_by_cok: str) -> str | None:
     return None
 
 
-def write_site(out: Path, pages: Mapping[str, str], *, force: bool = False) -> list[Path]:
-    """Write the pages (relative path → text) into `out`, and the record of what was written.
-    A non-empty folder that is not a cok site is refused (unless forced); a symlink inside
-    `out` on the way to a page is refused; pages of an earlier build no longer made are removed."""
+@dataclass(frozen=True)
+class Written:
+    """What `write_site` did: the files it wrote, and those it left as they were (the same
+    text was there already)."""
+
+    written: list[Path]
+    unchanged: list[Path]
+
+
+def write_site(out: Path, pages: Iterable[tuple[str, str]], *, force: bool = False) -> Written:
+    """Write the pages (relative path, text), as they come, into `out`, and the record of
+    what was written. A page whose file already holds that very text is not written again
+    (a rebuild after one new event rewrites the pages it changed). A non-empty folder that
+    is not a cok site is refused (unless forced); a symlink inside `out` on the way to a
+    page is refused; pages of an earlier build no longer made are removed."""
     shown = display_path(out)
     if out.exists() and not out.is_dir():
         raise Refused(Problem(shown, None, "this is a file, not a folder for the site"))
@@ -80,19 +92,37 @@ def write_site(out: Path, pages: Mapping[str, str], *, force: bool = False) -> l
         raise Refused(
             Problem(shown, None, "this folder is not empty and holds no cok site: choose an empty folder, or --force")
         )
-    written = []
-    for relative, text in pages.items():
+    ours = set(before or ())
+    done = Written([], [])
+    made: list[str] = []
+    for relative, text in pages:
+        made.append(relative)
         target = out / relative
         _no_symlink_between(out, target.parent, shown)
+        if relative in ours and _holds(target, text):
+            done.unchanged.append(target)
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(target, text)
-        written.append(target)
-    for stale in sorted(set(before or ()) - set(pages)):
+        done.written.append(target)
+    for stale in sorted(ours - set(made)):
         path = out / stale
         if path.is_file() or path.is_symlink():
             path.unlink()
-    write_atomically(out / MANIFEST, MANIFEST_HEAD + "".join(f"{r}\n" for r in sorted(pages)))
-    return written
+    manifest = MANIFEST_HEAD + "".join(f"{r}\n" for r in sorted(made))
+    if not _holds(out / MANIFEST, manifest):
+        write_atomically(out / MANIFEST, manifest)
+    return done
+
+
+def _holds(path: Path, text: str) -> bool:
+    """Whether the file (not a symlink) holds exactly this text."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        return path.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def _manifest(out: Path) -> list[str] | None:

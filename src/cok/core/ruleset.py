@@ -8,7 +8,7 @@ game is opened.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -121,8 +121,9 @@ class Ruleset(Protocol):
     def standings(self, campaign: Campaign, as_json: bool) -> Report:
         """`cok standings`: the players, ranked."""
 
-    def site_pages(self, campaign: Campaign) -> dict[str, str]:
-        """`cok site`: the static site's files, by path relative to its folder."""
+    def site_pages(self, campaign: Campaign) -> Iterable[tuple[str, str]]:
+        """`cok site`: the static site's files (path relative to its folder, text), one at a
+        time, so that a long campaign's site is never held whole."""
 
     def map_svg(self, campaign: Campaign) -> str:
         """`cok map --svg`: the map as a standalone SVG document."""

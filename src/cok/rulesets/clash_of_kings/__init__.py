@@ -6,7 +6,7 @@ use (pydantic's event models, PyYAML, Jinja) is imported when it is first needed
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -140,7 +140,7 @@ class ClashOfKings:
 
         return standings_report(campaign, as_json)
 
-    def site_pages(self, campaign: Campaign) -> dict[str, str]:
+    def site_pages(self, campaign: Campaign) -> Iterable[tuple[str, str]]:
         from cok.rulesets.clash_of_kings.site.build import site_pages
 
         return site_pages(campaign)

@@ -7,7 +7,7 @@ views are imported when a command first needs them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -132,7 +132,7 @@ class MightyKingdoms:
 
         return standings_report(campaign, as_json)
 
-    def site_pages(self, campaign: Campaign) -> dict[str, str]:
+    def site_pages(self, campaign: Campaign) -> Iterable[tuple[str, str]]:
         from cok.rulesets.mighty_kingdoms.site import site_pages
 
         return site_pages(campaign)

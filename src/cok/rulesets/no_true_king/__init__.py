@@ -6,7 +6,7 @@ This module stays light: what a command does not use is imported when first need
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -125,7 +125,7 @@ class NoTrueKing:
 
         return standings_report(campaign, as_json)
 
-    def site_pages(self, campaign: Campaign) -> dict[str, str]:
+    def site_pages(self, campaign: Campaign) -> Iterable[tuple[str, str]]:
         from cok.rulesets.no_true_king.site import site_pages
 
         return site_pages(campaign)

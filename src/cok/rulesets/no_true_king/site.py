@@ -8,6 +8,7 @@ the style sheet is `site_assets/style.css`. The same state always gives the same
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable
 from html import escape
 from importlib.resources import files
 from typing import TYPE_CHECKING
@@ -327,7 +328,8 @@ def _page(state: State, name: str, title: str, body: str) -> str:
     )
 
 
-def site_pages(campaign: Campaign) -> dict[str, str]:
+def site_pages(campaign: Campaign) -> Iterable[tuple[str, str]]:
+    """The site's files: a game is a few hundred events, so its log is one page."""
     state: State = campaign.state
     name = campaign.name
     return {
@@ -335,7 +337,7 @@ def site_pages(campaign: Campaign) -> dict[str, str]:
         "log.html": _page(state, name, f"{name}: the log", _log(campaign)),
         "board.svg": board_svg(state, name),
         "style.css": _style(),
-    }
+    }.items()
 
 
 def _index(state: State, name: str) -> str:
@@ -420,7 +422,7 @@ def _players(state: State) -> str:
 
 def _log(campaign: Campaign) -> str:
     rows = ['<section>\n<h1>The log</h1>\n<ol class="log">']
-    for told in campaign.history():
+    for told in campaign.told():
         style = ' class="voided"' if told.voided else ""
         rows.append(f"<li{style}>{_e(told.text)}</li>")
     rows.append("</ol>\n</section>")

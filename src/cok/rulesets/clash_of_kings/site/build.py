@@ -3,24 +3,27 @@ autoescaping on, so every name from the campaign's files is shown as text."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from importlib import resources
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from cok.core.campaign import Campaign
 from cok.core.text import for_markup
+from cok.render.paging import Filler, Page
 from cok.rulesets.clash_of_kings.site.views import (
-    LogPage,
+    LOG_PAGE_ENTRIES,
     MapPicture,
+    PlayerPage,
     SiteData,
     colours,
     cp_chart,
     log_pages,
     map_picture,
+    page_label,
     site_data,
+    weeks_of,
 )
-
-LATEST = 10
 
 
 def environment() -> Environment:
@@ -35,11 +38,6 @@ def environment() -> Environment:
     )
 
 
-def map_svg(site: SiteData, env: Environment | None = None) -> str:
-    """The map picture alone, as a standalone SVG document."""
-    return _svg(map_picture(site.state, site.colours, f"{site.name} — week {site.week}"), env or environment())
-
-
 def campaign_map_svg(campaign: Campaign) -> str:
     """`cok map --svg`: the map of the campaign's state (no history needed)."""
     state = campaign.state
@@ -50,26 +48,55 @@ def _svg(picture: MapPicture, env: Environment) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + env.get_template("map.svg").render(m=picture)
 
 
-def site_pages(campaign: Campaign) -> dict[str, str]:
-    """The site's files, by path relative to its folder (the core writes them)."""
+def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
+    """The site's files, by path relative to its folder, one at a time (the core writes
+    each as it comes). The log and each player's battles are in pages of whole weeks,
+    filled from the history read a second time, so one page is held at a time."""
     site = site_data(campaign)
     env = environment()
     picture = map_picture(site.state, site.colours, f"{site.name} — week {site.week}")
-    pages: dict[str, str] = {
-        "index.html": env.get_template("index.html").render(
-            site=site, root="", m=picture, latest=[e for e in site.entries if e.battle][:LATEST]
-        ),
-        "map.svg": map_svg(site, env),
-        "style.css": resources.files("cok.rulesets.clash_of_kings.site")
-        .joinpath("templates/style.css")
-        .read_text(encoding="utf-8"),
-    }
-    logs: list[LogPage | None] = [*log_pages(site.weeks)] or [None]  # an empty log: one empty page
-    for log in logs:
-        name = log.file if log else "log.html"
-        pages[name] = env.get_template("log.html").render(site=site, root="", page=log, pages=logs)
-    for page in site.players:
-        pages[f"players/{page.id}.html"] = env.get_template("player.html").render(
-            site=site, root="../", p=page, chart=cp_chart(page.cp_by_week)
-        )
-    return pages
+    yield (
+        "index.html",
+        env.get_template("index.html").render(site=site, root="", m=picture, latest=site.latest, built=site.built),
+    )
+    yield "map.svg", _svg(picture, env)  # the picture on the home page, placed once
+    yield (
+        "style.css",
+        resources.files("cok.rulesets.clash_of_kings.site").joinpath("templates/style.css").read_text(encoding="utf-8"),
+    )
+    logs = log_pages(site.week_entries)
+    players = {p.id: (p, log_pages(p.battle_weeks, LOG_PAGE_ENTRIES, f"players/{p.id}.html")) for p in site.players}
+    fillers = {pid: Filler(pages, p.last_battles) for pid, (p, pages) in players.items()}
+    log = Filler(logs, site.last_entries)
+    for at, (week, told) in enumerate(weeks_of(campaign.told())):
+        entry = site.entry(told)
+        for page in log.add(week, entry, at):
+            yield page.file, _log_page(env, site, page, logs)
+        if entry.battle:
+            for pid in told.players:
+                if pid in fillers:
+                    for page in fillers[pid].add(week, entry, at):
+                        yield page.file, _player_page(env, site, players[pid], page)
+    for page in log.close():
+        yield page.file, _log_page(env, site, page, logs)
+    for pid, filler in fillers.items():
+        for page in filler.close():
+            yield page.file, _player_page(env, site, players[pid], page)
+
+
+def _log_page(env: Environment, site: SiteData, page: Page, pages: list[Page]) -> str:
+    return env.get_template("log.html").render(site=site, root="", page=page, pages=pages, label=page_label, built="")
+
+
+def _player_page(env: Environment, site: SiteData, player: tuple[PlayerPage, list[Page]], page: Page) -> str:
+    p, pages = player
+    return env.get_template("player.html").render(
+        site=site,
+        root="../",
+        p=p,
+        chart=cp_chart(p.cp_by_week),
+        page=page,
+        pages=pages,
+        label=page_label,
+        built="",
+    )

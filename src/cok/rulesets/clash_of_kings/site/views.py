@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from cok.core.campaign import Campaign
 from cok.core.history import Told
+from cok.render.paging import Page, plan
 from cok.rulesets.clash_of_kings.rules.scoring import standings
 from cok.rulesets.clash_of_kings.rules.state import State
+
+#: The latest battles on the home page.
+LATEST = 10
 
 #: A colour for each faction, and a palette for players who share one.
 FACTION_COLOURS = {
@@ -56,7 +62,8 @@ class PlayerPage:
     wins: int
     losses: int
     supply_lines: bool
-    history: list[Entry] = field(default_factory=list)
+    battle_weeks: dict[int, int] = field(default_factory=dict)  # week -> their battles in it
+    last_battles: dict[int, int] = field(default_factory=dict)  # week -> the place of their last battle in it
     cp_by_week: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -68,51 +75,52 @@ class SiteData:
     built: str
     state: State
     players: list[PlayerPage]
-    entries: list[Entry]  # newest first
     colours: dict[str, str]
+    latest: list[Entry]  # the latest battles, newest first
+    week_entries: dict[int, int]  # week -> entries of the log in it
+    last_entries: dict[int, int]  # week -> the place in the log of its last entry
+    void_reasons: dict[str, str]  # a voided event's reference -> the void's reason
 
-    @property
-    def weeks(self) -> list[tuple[int, list[Entry]]]:
-        """The entries by week, newest week first (an entry that names no week, a void,
-        belongs to the week of the one before it in the log)."""
-        grouped: dict[int, list[Entry]] = {}
-        week = 1
-        for entry in reversed(self.entries):
-            week = entry.week or week
-            grouped.setdefault(week, []).append(entry)
-        return [(w, list(reversed(grouped[w]))) for w in sorted(grouped, reverse=True)]
+    def entry(self, told: Told) -> Entry:
+        return Entry(told, self.void_reasons.get(told.ref or "", "") if told.voided else "")
 
 
-#: Entries on one page of the site's log: a 100,000-event campaign's log in pages of
-#: whole weeks, each well under a megabyte, instead of one page a browser cannot hold.
+#: Entries on one page of the site's log (and of a player's battles): a 100,000-event
+#: campaign's log in pages of whole weeks, each well under a megabyte, instead of one page
+#: a browser cannot hold.
 LOG_PAGE_ENTRIES = 2000
 
 
-@dataclass(frozen=True)
-class LogPage:
-    """One page of the site's log: whole weeks, newest first."""
-
-    file: str  # log.html for the newest, then log-2.html, log-3.html …
-    weeks: list[tuple[int, list[Entry]]]
-
-    @property
-    def label(self) -> str:
-        newest, oldest = self.weeks[0][0], self.weeks[-1][0]
-        return f"week {newest}" if newest == oldest else f"weeks {oldest}–{newest}"
+def page_label(page: Page) -> str:
+    """`week 9`, `weeks 7–8`: the weeks a page of the log holds."""
+    if not page.groups:
+        return "no weeks yet"
+    oldest, newest = page.groups[0], page.groups[-1]
+    return f"week {newest}" if newest == oldest else f"weeks {oldest}–{newest}"
 
 
-def log_pages(weeks: list[tuple[int, list[Entry]]], per_page: int = LOG_PAGE_ENTRIES) -> list[LogPage]:
-    """The weeks (newest first) in pages of at most `per_page` entries; a week is never split,
-    so a week longer than that is a page of its own."""
-    chunks: list[list[tuple[int, list[Entry]]]] = []
-    count = 0
-    for week, entries in weeks:
-        if not chunks or count + len(entries) > per_page:
-            chunks.append([])
-            count = 0
-        chunks[-1].append((week, entries))
-        count += len(entries)
-    return [LogPage("log.html" if i == 0 else f"log-{i + 1}.html", chunk) for i, chunk in enumerate(chunks)]
+def log_pages(week_entries: dict[int, int], per_page: int = LOG_PAGE_ENTRIES, base: str = "log.html") -> list[Page]:
+    """The log's pages (newest first), whole weeks, at most `per_page` entries each (a week
+    longer than that is a page of its own), counted from the oldest week."""
+    return plan(sorted(week_entries.items()), base, per_page)
+
+
+def weeks_of(history: Iterable[Told]) -> Iterator[tuple[int, Told]]:
+    """Each event with its week: the week its sentence begins with, else (a void) the week
+    of the one before it in the log."""
+    week = 1
+    for told in history:
+        week = week_of(told.text) or week
+        yield week, told
+
+
+def week_of(text: str) -> int | None:
+    """The week a sentence of the log begins with (`week 3 — …`, `week 4 begins …`)."""
+    match = _WEEK.match(text)
+    return int(match[1]) if match else None
+
+
+_WEEK = re.compile(r"week (\d+)\b")
 
 
 def colours(state: State) -> dict[str, str]:
@@ -130,15 +138,27 @@ def colours(state: State) -> dict[str, str]:
 
 
 def site_data(campaign: Campaign) -> SiteData:
-    """The pages' data: the state, the history in words (from the cache when it fits), and
-    every player's CP at the end of each week."""
+    """The pages' data: the state, every player's CP at the end of each week, and what the
+    history holds (read once, a chunk at a time: how many entries each week has, the latest
+    battles, why events were voided). The entries themselves are read again page by page."""
     state: State = campaign.state
-    history = campaign.history()
-    reasons = {
-        str(t.event.get("target")): str(t.event.get("reason", "")) for t in history if t.type == "void" and t.text
-    }
-    entries = [Entry(t, reasons.get(t.ref or "", "") if t.voided else "") for t in history]
-    entries.reverse()
+    week_entries: dict[int, int] = {}
+    last_entries: dict[int, int] = {}
+    battle_weeks: dict[str, dict[int, int]] = {}
+    last_battles: dict[str, dict[int, int]] = {}
+    reasons: dict[str, str] = {}
+    latest: deque[Told] = deque(maxlen=LATEST)
+    for at, (week, t) in enumerate(weeks_of(campaign.told())):
+        week_entries[week] = week_entries.get(week, 0) + 1
+        last_entries[week] = at
+        if t.type == "void" and t.text:
+            reasons[str(t.event.get("target"))] = str(t.event.get("reason", ""))
+        elif t.type == "battle":
+            latest.append(t)
+            for pid in t.players:
+                counts = battle_weeks.setdefault(pid, {})
+                counts[week] = counts.get(week, 0) + 1
+                last_battles.setdefault(pid, {})[week] = at
     palette = colours(state)
     pages = []
     for s in standings(state):
@@ -165,12 +185,17 @@ def site_data(campaign: Campaign) -> SiteData:
                 wins=s.wins,
                 losses=s.losses,
                 supply_lines=s.supply_lines,
-                history=[e for e in entries if e.battle and pid in e.players],
+                battle_weeks=battle_weeks.get(pid, {}),
+                last_battles=last_battles.get(pid, {}),
                 cp_by_week=sorted(weekly.items()),
             )
         )
     built = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return SiteData(campaign.name, state.week, state.limit, built, state, pages, entries, palette)
+    site = SiteData(
+        campaign.name, state.week, state.limit, built, state, pages, palette, [], week_entries, last_entries, reasons
+    )
+    site.latest = [site.entry(t) for t in reversed(latest)]
+    return site
 
 
 @dataclass(frozen=True)
@@ -179,12 +204,6 @@ class Entry:
 
     told: Told
     void_reason: str = ""  # why it was voided (the void's reason), when it was
-
-    @property
-    def week(self) -> int | None:
-        """The week its sentence begins with (`week 3 — …`, `week 4 begins …`)."""
-        match = re.match(r"week (\d+)\b", self.told.text)
-        return int(match[1]) if match else None
 
     @property
     def text(self) -> str:

@@ -7,6 +7,7 @@ the same log gives the same files, byte for byte.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from importlib import resources
 from typing import TYPE_CHECKING
 
@@ -48,24 +49,46 @@ def campaign_map_svg(campaign: Campaign) -> str:
     return _svg(picture(campaign.name, campaign.state), environment())
 
 
-def site_pages(campaign: Campaign) -> dict[str, str]:
-    """The site's files, by path relative to its folder (the core writes them)."""
-    from cok.rulesets.mighty_kingdoms.site.pages import site_data, when
+def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
+    """The site's files, by path relative to its folder, one at a time (the core writes
+    each as it comes). The log and each kingdom's history are in pages of whole months,
+    filled from the history read a second time, so one page is held at a time."""
+    from cok.render.paging import Filler, Page
+    from cok.rulesets.mighty_kingdoms.site.pages import log_pages, periods_of, site_data, when
 
     site = site_data(campaign)
     env = environment()
     m = picture(site.name, site.state)
     now = when(site.state)
-    pages: dict[str, str] = {
-        "index.html": env.get_template("index.html").render(site=site, root="", m=m, now=now),
-        "log.html": env.get_template("log.html").render(site=site, root="", now=now),
-        "map.svg": _svg(m, env),
-        "style.css": resources.files("cok.rulesets.mighty_kingdoms.site")
+    yield "index.html", env.get_template("index.html").render(site=site, root="", m=m, now=now)
+    yield "map.svg", _svg(m, env)
+    yield (
+        "style.css",
+        resources.files("cok.rulesets.mighty_kingdoms.site")
         .joinpath("templates/style.css")
         .read_text(encoding="utf-8"),
-    }
-    for page in site.kingdoms:
-        pages[f"kingdoms/{page.id}.html"] = env.get_template("kingdom.html").render(
-            site=site, root="../", k=page, now=now
-        )
-    return pages
+    )
+    logs = log_pages(site.period_entries)
+    kingdoms = {k.id: (k, log_pages(k.periods, f"kingdoms/{k.id}.html")) for k in site.kingdoms}
+    fillers = {pid: Filler(pages, k.last) for pid, (k, pages) in kingdoms.items()}
+    log = Filler(logs, site.last)
+
+    def log_page(page: Page) -> str:
+        return env.get_template("log.html").render(site=site, root="", now=now, page=page, pages=logs)
+
+    def kingdom_page(pid: str, page: Page) -> str:
+        k, pages = kingdoms[pid]
+        return env.get_template("kingdom.html").render(site=site, root="../", k=k, now=now, page=page, pages=pages)
+
+    for at, (period, _, told) in enumerate(periods_of(campaign.told())):
+        for page in log.add(period, told, at):
+            yield page.file, log_page(page)
+        for pid in told.players:
+            if pid in fillers:
+                for page in fillers[pid].add(period, told, at):
+                    yield page.file, kingdom_page(pid, page)
+    for page in log.close():
+        yield page.file, log_page(page)
+    for pid, filler in fillers.items():
+        for page in filler.close():
+            yield page.file, kingdom_page(pid, page)

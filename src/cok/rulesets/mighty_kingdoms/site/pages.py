@@ -4,10 +4,12 @@ log grouped by the month it was recorded in."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cok.core.history import Told
+from cok.render.paging import Page, plan
 from cok.rulesets.mighty_kingdoms.reports import ranked
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.state import Army, Gathered, State
@@ -57,7 +59,8 @@ class KingdomPage:
     armies: list[ArmyRow]
     gathered: list[Gathered]
     artefacts: list[ArtefactRow]
-    history: list[Told] = field(default_factory=list)
+    periods: dict[int, int] = field(default_factory=dict)  # period -> its events about this kingdom
+    last: dict[int, int] = field(default_factory=dict)  # period -> the place of its last one in the log
 
 
 @dataclass(frozen=True)
@@ -79,14 +82,48 @@ class SiteData:
     order: list[str]  # kingdom names, in player order
     waiting: str
     kingdoms: list[KingdomPage]  # ranked
-    log: list[Period]
     battles: int
+    period_entries: dict[int, int] = field(default_factory=dict)  # period -> events in it
+    headings: dict[int, str] = field(default_factory=dict)  # period -> `Year 1, month 3`
+    last: dict[int, int] = field(default_factory=dict)  # period -> the place of its last event in the log
+
+    def label(self, page: Page) -> str:
+        """The months a page of the log holds: `Year 2, month 3 – The winter of year 2`."""
+        if not page.groups:
+            return "nothing yet"
+        first, last = self.headings[page.groups[0]], self.headings[page.groups[-1]]
+        return first if first == last else f"{first} – {last}"
+
+
+#: Events on one page of the site's log (and of a kingdom's history): a 100,000-event
+#: campaign's log in pages of whole months, each well under a megabyte.
+LOG_PAGE_ENTRIES = 2000
+
+
+def log_pages(period_entries: dict[int, int], base: str = "log.html", per_page: int = LOG_PAGE_ENTRIES) -> list[Page]:
+    """Pages of whole periods (newest page first), counted from the first period."""
+    return plan(sorted(period_entries.items()), base, per_page)
 
 
 def site_data(campaign: Campaign) -> SiteData:
+    """The pages' data: the state, and what the history holds (read once, a chunk at a
+    time: the periods and how many events each has, in all and about each kingdom). The
+    events themselves are read again page by page."""
     state: State = campaign.state
-    history = campaign.history()
     colours = kingdom_colours(state)
+    period_entries: dict[int, int] = {}
+    headings: dict[int, str] = {}
+    last: dict[int, int] = {}
+    about: dict[str, dict[int, int]] = {}
+    last_about: dict[str, dict[int, int]] = {}
+    for at, (period, heading, told) in enumerate(periods_of(campaign.told())):
+        period_entries[period] = period_entries.get(period, 0) + 1
+        headings[period] = heading
+        last[period] = at
+        for player in told.players:
+            counts = about.setdefault(player, {})
+            counts[period] = counts.get(period, 0) + 1
+            last_about.setdefault(player, {})[period] = at
     pages = []
     for rank, row in ranked(state):
         player = row["id"]
@@ -113,7 +150,8 @@ def site_data(campaign: Campaign) -> SiteData:
                     for a in sorted(state.artefacts.values(), key=lambda a: _number(a.id))
                     if a.holder == player
                 ],
-                history=[t for t in history if player in t.players],
+                periods=about.get(player, {}),
+                last=last_about.get(player, {}),
             )
         )
     return SiteData(
@@ -126,8 +164,10 @@ def site_data(campaign: Campaign) -> SiteData:
         order=[_name(state, p) for p in state.order],
         waiting=waiting_words(state),
         kingdoms=pages,
-        log=periods(history),
         battles=state.battles,
+        period_entries=period_entries,
+        headings=headings,
+        last=last,
     )
 
 
@@ -140,13 +180,21 @@ def when(state: State) -> str:
     return f"Year {state.year}, month {state.month} of summer"
 
 
-def periods(history: list[Told]) -> list[Period]:
-    """The log cut where the year moves on: `begin` and `spring` open a month 1, a `reform`
-    closes its month (after the sixth comes winter), `winter` opens the winter if nothing
-    did. A voided event moves nothing."""
-    found: list[Period] = []
+def periods(history: Iterable[Told]) -> list[Period]:
+    """The log cut into its periods (see `periods_of`)."""
+    found: dict[int, Period] = {}
+    for period, heading, told in periods_of(history):
+        found.setdefault(period, Period(heading, [])).entries.append(told)
+    return list(found.values())
+
+
+def periods_of(history: Iterable[Told]) -> Iterator[tuple[int, str, Told]]:
+    """Each event with its period (numbered from 0) and the period's heading. The log is
+    cut where the year moves on: `begin` and `spring` open a month 1, a `reform` closes its
+    month (after the sixth comes winter), `winter` opens the winter if nothing did. A
+    voided event moves nothing."""
     year, month, winter = 0, 0, False
-    current: list[Told] = []
+    period, filled = 0, False
 
     def heading() -> str:
         if year == 0:
@@ -154,10 +202,9 @@ def periods(history: list[Told]) -> list[Period]:
         return f"The winter of year {year}" if winter else f"Year {year}, month {month}"
 
     def close() -> None:
-        nonlocal current
-        if current:
-            found.append(Period(heading(), current))
-        current = []
+        nonlocal period, filled
+        if filled:
+            period, filled = period + 1, False
 
     for told in history:
         live = not told.voided
@@ -167,15 +214,14 @@ def periods(history: list[Told]) -> list[Period]:
         elif live and told.type == "winter" and not winter and year:
             close()
             winter = True
-        current.append(told)
+        yield period, heading(), told
+        filled = True
         if live and told.type == "reform" and year and not winter:
             close()
             if month >= MONTHS:
                 winter = True
             else:
                 month += 1
-    close()
-    return found
 
 
 def _army_row(state: State, army: Army) -> ArmyRow:

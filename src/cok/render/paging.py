@@ -1,0 +1,83 @@
+"""Long lists on the site in pages: whole groups (a week, a month), at most `per_page`
+entries a page, so that no page of a long campaign is too big for a browser.
+
+Pages are counted from the oldest entry, so a page once full never changes again: a
+rebuild after one new event rewrites the newest page only. The newest page has the plain
+name (`log.html`); older ones are numbered from the oldest (`log-1.html`, `log-2.html` …).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its file, the groups on it (oldest first) and the entries of each group,
+    once filled (see `Filler`)."""
+
+    file: str
+    groups: tuple[Any, ...]
+    entries: dict[Any, list[Any]] = field(default_factory=dict, compare=False)
+
+    @property
+    def oldest_first(self) -> list[tuple[Any, list[Any]]]:
+        """The groups and their entries, in the order they were recorded."""
+        return [(g, self.entries.get(g, [])) for g in self.groups]
+
+    @property
+    def newest_first(self) -> list[tuple[Any, list[Any]]]:
+        """The groups and their entries, newest first (as the site shows them)."""
+        return [(g, list(reversed(self.entries.get(g, [])))) for g in reversed(self.groups)]
+
+
+def plan(counts: Sequence[tuple[Hashable, int]], base: str, per_page: int) -> list[Page]:
+    """The pages for groups of these sizes (oldest first), newest page first. A group is
+    never split: one larger than `per_page` is a page of its own. No groups: one empty page."""
+    chunks: list[list[Any]] = []
+    size = 0
+    for group, count in counts:
+        if not chunks or size + count > per_page:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(group)
+        size += count
+    if not chunks:
+        return [Page(base, ())]
+    stem, dot, suffix = base.rpartition(".")
+    names = [f"{stem}-{n}{dot}{suffix}" for n in range(1, len(chunks))] + [base]
+    return [Page(name, tuple(chunk)) for name, chunk in reversed(list(zip(names, chunks, strict=True)))]
+
+
+class Filler:
+    """Fills planned pages with their entries, given in the log's order, and hands each page
+    over as soon as its last entry is in: only the pages still being filled are held. The
+    groups need not come in order (a battle of last week recorded after this week's), so
+    each group's last place in the log, counted beforehand, says when its page is done."""
+
+    def __init__(self, pages: Sequence[Page], last: Mapping[Any, int]) -> None:
+        self.pages = pages
+        self.page_of = {group: page for page in pages for group in page.groups}
+        self.ends = {page.file: max((last[g] for g in page.groups if g in last), default=-1) for page in pages}
+        self.handed: set[str] = set()
+
+    def add(self, group: Hashable, entry: Any, at: int) -> Iterator[Page]:
+        """File the entry at place `at` of the log under its group; yields its page when
+        this was the page's last entry."""
+        page = self.page_of[group]
+        page.entries.setdefault(group, []).append(entry)
+        if at == self.ends[page.file]:
+            yield from self._hand_over(page)
+
+    def close(self) -> Iterator[Page]:
+        """At the end of the entries: the pages not handed over yet (those left empty)."""
+        for page in self.pages:
+            if page.file not in self.handed:
+                yield from self._hand_over(page)
+
+    def _hand_over(self, page: Page) -> Iterator[Page]:
+        self.handed.add(page.file)
+        yield page
+        page.entries.clear()  # shown: not held any longer
