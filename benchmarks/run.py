@@ -493,6 +493,7 @@ def main() -> int:
     cok = cok_command()
 
     results = []
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch_dir:
         scratch = Path(scratch_dir)
         os.environ["COK_CACHE_DIR"] = str(scratch / "cache")
@@ -508,6 +509,7 @@ def main() -> int:
     if not results:
         raise SystemExit(f"no row's label contains {args.only!r}")
     print(f"machine: {machine()}")
+    print(f"load average (1 min): {load_before:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")
     if rounds:
         quick = " (quick mode: campaigns too small to judge the targets)" if args.quick else ""
         print(f"rounds: {rounds}, medians{quick}")
