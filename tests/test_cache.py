@@ -160,3 +160,12 @@ def test_the_log_as_json_is_written_a_piece_at_a_time_as_the_whole_document() ->
 
     for items in ([], [{"a": 1, "b": [1, 2], "c": "x\ny"}], [{"a": {}}, {"b": []}, 3, "é"]):
         assert "".join(dumps_list("events", items, per_piece=2)) == dumps({"events": items})
+
+
+def test_the_first_replay_writes_the_history_to_the_cache_as_it_goes_and_keeps_none_of_it(example: Path) -> None:
+    whole = [t.text for t in open_campaign(example, use_cache=False).history()]
+    first = open_campaign(example)  # no cache yet: a full replay
+    assert first._history is None and first._history_rows is None
+    assert [t.text for t in first.told()] == whole
+    leftovers = [p.name for p in rows_file(example, "history").parent.iterdir() if p.name.endswith(".tmp")]
+    assert leftovers == []

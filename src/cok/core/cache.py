@@ -185,6 +185,70 @@ def write_rows(path: Path | None, rows: list[Any], after: Extent | None = None) 
         return None
 
 
+class RowsWriter:
+    """Rows written as they are made, a line of CHUNK rows at a time, into a file of this
+    command's own beside the rows file (a long history is never held whole); `keep` puts
+    it in place. A file that cannot be written is simply no cache."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        self.rows: list[Any] = []
+        self.extent: Extent | None = (0, 0)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.handle: Any = open(self.temp, "wb")  # noqa: SIM115 (closed by keep or discard)
+        except OSError:
+            self.handle, self.extent = None, None
+
+    def add(self, row: Any) -> None:
+        self.rows.append(row)
+        if len(self.rows) >= CHUNK:
+            self._flush()
+
+    def _flush(self) -> None:
+        rows, self.rows = self.rows, []
+        if self.handle is None or self.extent is None:
+            return
+        data = _lines(rows)
+        try:
+            self.handle.write(data)
+        except OSError:
+            self.extent = None
+            return
+        self.extent = (self.extent[0] + data.count(b"\n"), self.extent[1] + len(data))
+
+    def keep(self) -> Extent | None:
+        """Put the rows in place of the rows file: their extent, or None when they could
+        not be written."""
+        self._flush()
+        extent = self.extent
+        try:
+            if self.handle is None or extent is None:
+                return None
+            self.handle.close()
+            os.replace(self.temp, self.path)
+            return extent
+        except OSError:
+            return None
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Throw the rows away (also what `keep` leaves behind)."""
+        if self.handle is not None:
+            self.handle.close()
+            self.handle = None
+        with suppress(OSError):
+            self.temp.unlink(missing_ok=True)
+
+
+def rows_writer(folder: Path, kind: str) -> RowsWriter | None:
+    """A writer of the campaign's rows of this kind, or None when there is no cache."""
+    path = rows_file(folder, kind)
+    return None if path is None else RowsWriter(path)
+
+
 @contextmanager
 def writing(folder: Path) -> Iterator[bool]:
     """Hold the campaign's cache-writing lock, without waiting: True when held. A cache

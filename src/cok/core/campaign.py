@@ -56,6 +56,7 @@ class Campaign:
     _history: list[Told] | None = None
     _extents: dict[str, Any] = field(default_factory=dict)  # the cache's rows: kind -> extent
     _version: tuple[int, int, int] | None = None  # which write of the cache entry this came from
+    _history_rows: cache.RowsWriter | None = None  # the history, written as it was replayed, not kept yet
 
     @property
     def events_file(self) -> Path:
@@ -173,9 +174,14 @@ def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
             if found is not None:
                 return found
     with _bulk():
-        campaign = _replay(folder, files, telling=use_cache)
-        if use_cache:
-            campaign.save()
+        writer = cache.rows_writer(folder, "history") if use_cache else None
+        try:
+            campaign = _replay(folder, files, telling=use_cache, history_to=writer)
+            if use_cache:
+                campaign.save()
+        finally:
+            if writer is not None:
+                writer.discard()  # unless kept
     return campaign
 
 
@@ -305,12 +311,15 @@ def _bulk() -> Iterator[None]:
             gc.enable()
 
 
-def _replay(folder: Path, files: Files, *, telling: bool = True) -> Campaign:
+def _replay(
+    folder: Path, files: Files, *, telling: bool = True, history_to: cache.RowsWriter | None = None
+) -> Campaign:
     """Read and replay everything (problems in the log are kept, not raised). Without
     `telling`, no history in words is made (a command without the cache that does not
-    show it: `cok check --no-cache`). Each event is applied as it is read, so the events
-    are never held all at once; only a log whose voids could not be found beforehand is
-    read whole first."""
+    show it: `cok check --no-cache`); with `history_to`, it is written to the cache's rows
+    as it is made, not kept (the first command on a long campaign stays small). Each event
+    is applied as it is read, so the events are never held all at once; only a log whose
+    voids could not be found beforehand is read whole first."""
     from cok.core.fold import Folded, Replay, Unplanned, fold
     from cok.core.log import Log, planned_voids, read_log
     from cok.core.yamlfile import decode
@@ -324,12 +333,17 @@ def _replay(folder: Path, files: Files, *, telling: bool = True) -> Campaign:
         text = decode(files.events, shown, "event log")
         plan = planned_voids(text, shown, setup.ruleset)
         if plan is not None:
-            replay = Replay(setup.ruleset, setup.state, shown, plan, by_line=True, telling=telling)
+            writer = history_to
+            told_to = None if writer is None else (lambda t: writer.add(_history_row(t)))
+            replay = Replay(setup.ruleset, setup.state, shown, plan, by_line=True, telling=telling, told_to=told_to)
             try:
                 log = read_log(files.events, text, shown, setup.ruleset, take=replay.take)
                 done = replay.finish()
             except Unplanned:
                 setup = set_up(folder, files)  # the state was changed in place: a fresh one
+                if history_to is not None:
+                    history_to.discard()
+                    history_to = None
         if done is None:
             log = read_log(files.events, text, shown, setup.ruleset)
     if done is None:
@@ -339,7 +353,10 @@ def _replay(folder: Path, files: Files, *, telling: bool = True) -> Campaign:
         folder, setup.ruleset, setup.name, setup.map_file, done.state, log.position, setup.digests, problems
     )
     campaign._ids = done.ids
-    campaign._history = done.history if telling else None
+    if telling and history_to is not None:
+        campaign._history_rows = history_to
+    else:
+        campaign._history = done.history if telling else None
     return campaign
 
 
@@ -371,10 +388,17 @@ def save_campaign(
                     return
                 extents[kind] = cache.write_rows(cache.rows_file(folder, kind), rows, (old[0], old[1]))
         else:
-            if campaign._ids is None or campaign._history is None:
+            if campaign._ids is None or (campaign._history is None and campaign._history_rows is None):
                 return
             extents["ids"] = cache.write_rows(cache.rows_file(folder, "ids"), _id_rows(campaign._ids))
-            extents["history"] = cache.write_rows(cache.rows_file(folder, "history"), _history_rows(campaign._history))
+            if campaign._history_rows is not None:
+                extents["history"] = campaign._history_rows.keep()
+                campaign._history_rows = None
+            else:
+                assert campaign._history is not None
+                extents["history"] = cache.write_rows(
+                    cache.rows_file(folder, "history"), _history_rows(campaign._history)
+                )
         if any(extent is None for extent in extents.values()):
             return
         campaign._extents = {kind: list(extent) for kind, extent in extents.items()}
@@ -417,4 +441,8 @@ def _id_rows(ids: dict[str, int]) -> list[Any]:
 
 
 def _history_rows(history: list[Told]) -> list[Any]:
-    return [[t.line, t.id, t.ref, t.type, t.text, t.voided, list(t.players), t.event] for t in history]
+    return [_history_row(t) for t in history]
+
+
+def _history_row(t: Told) -> list[Any]:
+    return [t.line, t.id, t.ref, t.type, t.text, t.voided, list(t.players), t.event]

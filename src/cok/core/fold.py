@@ -14,7 +14,7 @@ must be known before they are applied: the replay is given the voids' targets be
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -92,7 +92,8 @@ class Replay:
     """Applies entries one at a time to `state` (it changes in place). `planned`: the voids'
     targets, each with the lines (`by_line`) or list places of its voids; `known`: the ids (and
     lines) of the events already folded into `state`, when these entries continue a log.
-    Without `telling`, no history is written (`check --no-cache`, the merge driver)."""
+    Without `telling`, no history is written (`check --no-cache`, the merge driver); with
+    `told_to`, each event in words is handed to it instead of being kept."""
 
     def __init__(
         self,
@@ -104,11 +105,13 @@ class Replay:
         by_line: bool = False,
         known: Mapping[str, int] | None = None,
         telling: bool = True,
+        told_to: Callable[[Told], None] | None = None,
     ) -> None:
         self.ruleset, self.shown, self.plan, self.by_line = ruleset, shown, plan, by_line
         self.known = known or {}
         self.telling = telling
         self.done = Folded(state)
+        self.told_to = told_to or self.done.history.append  # the history in words: kept, or handed on
         self.count = 0
         self.naming = _Naming()
         self.seen: dict[str, tuple[int | None, bool]] = {}  # id or ref -> (line, is a void) of the first
@@ -159,7 +162,7 @@ class Replay:
                 return
             text = tell(ruleset, done.state, outcome) if self.telling else ""
         if self.telling:
-            done.history.append(told(ruleset, entry, text, is_voided, ref))
+            self.told_to(told(ruleset, entry, text, is_voided, ref))
 
     def _used_twice(self, entry: Entry, earlier: int | None) -> Problem:
         message = f"the id {entry.event.id!r} is already used by the event on line {earlier}"
