@@ -430,10 +430,21 @@ def save_campaign(
 
 
 def _told(row: list[Any]) -> Told:
+    """A history row of the cache as the history keeps it; TypeError or ValueError when it
+    is not one (then the cache is not trusted)."""
     from cok.core.history import Told
 
     line, event_id, ref, kind, text, voided, players, event = row
-    return Told(int(line), event_id, ref, str(kind), str(text), bool(voided), tuple(players), dict(event))
+    if not (
+        type(line) is int
+        and type(kind) is str
+        and type(text) is str
+        and type(voided) is bool
+        and type(players) is list
+        and type(event) is dict
+    ):
+        raise TypeError("not a history row")
+    return Told(line, event_id, ref, kind, text, voided, tuple(players), event)
 
 
 def _id_rows(ids: dict[str, int]) -> list[Any]:

@@ -89,12 +89,15 @@ def _log_page(env: Environment, site: SiteData, page: Page, pages: list[Page]) -
 
 
 def _player_page(env: Environment, site: SiteData, player: tuple[PlayerPage, list[Page]], page: Page) -> str:
+    """A player's page: who they are, what they hold, their CP week by week and their
+    latest battles; their older battles on pages of their own, with the battles alone."""
     p, pages = player
+    newest = page.file == pages[0].file
     return env.get_template("player.html").render(
         site=site,
         root="../",
         p=p,
-        chart=cp_chart(p.cp_by_week),
+        chart=cp_chart(p.cp_by_week) if newest else None,
         page=page,
         pages=pages,
         label=page_label,
