@@ -108,3 +108,13 @@ def test_piped_output_never_imports_rich(cached_standings: set[str]) -> None:
 
 def test_only_the_site_loads_templates_and_only_schema_loads_schemas(cached_standings: set[str]) -> None:
     assert not loaded(cached_standings, "jinja2", "markupsafe", "cok.core.schemas", "cok.render.documents")
+
+
+def test_piped_output_is_never_paged(cached_standings: set[str]) -> None:
+    """The pager is started (with `subprocess`) only for long output at a terminal."""
+    assert not loaded(cached_standings, "subprocess", "selectors", "threading")
+
+
+def test_only_a_name_typed_wrong_is_matched_to_close_ones(cached_standings: set[str]) -> None:
+    """`difflib` suggests a known name for an unknown one: a cached campaign's names all match."""
+    assert not loaded(cached_standings, "difflib")
