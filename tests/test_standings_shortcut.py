@@ -113,6 +113,16 @@ def test_any_other_line_is_left_to_typer(example: Path) -> None:
         assert shortcut.read(args) is None, args
 
 
+def test_on_windows_a_wildcard_is_left_to_typer_which_expands_it(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    line = ["standings", "-C", str(example.parent / "ex*")]
+    assert shortcut.read(line) is not None
+    monkeypatch.setattr(os, "name", "nt")
+    assert shortcut.read(line) is None
+    assert shortcut.read(["standings", "-C", str(example)]) is not None
+
+
 def test_while_a_shell_completes_typer_reads_every_line(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("_COK_COMPLETE", "complete_bash")
     assert shortcut.read(["standings", "-C", str(example)]) is None

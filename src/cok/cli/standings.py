@@ -48,6 +48,8 @@ def read(args: Sequence[str]) -> tuple[str | None, dict[str, str | bool]] | None
         return None  # a shell asking Click for completions
     if COMMAND not in args:
         return None
+    if os.name == "nt" and any(magic in arg for arg in args for magic in "*?["):
+        return None  # Click expands wildcards on Windows
     at = list(args).index(COMMAND)
     root = _options(args[:at], ROOT_VALUES, {})
     given = _options(args[at + 1 :], VALUES, FLAGS)
