@@ -2,70 +2,33 @@
 
 Clash of Kings' commands are the top-level ones; a game with `command` set gets a group
 (`cok mk …`). Commands import what they use when they run: `cok standings` on a cached
-campaign never loads pydantic, PyYAML or the rules, so it starts as fast as Typer allows.
+campaign never loads pydantic, PyYAML or the rules; and a plain `cok standings` line is read
+without Typer at all (`cok.cli.standings`), which costs more than the standings themselves.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING
 
-import typer
-
-from cok import __version__
 from cok.core import ruleset as registry
 from cok.core.errors import Refused, RuleError
 from cok.rulesets import install
 
-_APP_SETTINGS: dict[str, Any] = {
-    "no_args_is_help": True,
-    "add_completion": True,  # Typer's own: --install-completion, --show-completion
-    "pretty_exceptions_enable": False,
-    "rich_markup_mode": None,
-    "context_settings": {"help_option_names": ["-h", "--help"]},
-}
+if TYPE_CHECKING:
+    import typer
 
 install()
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"cok {__version__}")
-        raise typer.Exit()
-
-
-def _color(value: str | None) -> str | None:
-    from cok.render.output import COLORS, set_color
-
-    if value is not None and value not in COLORS:
-        raise typer.BadParameter(f"choose one of {', '.join(COLORS)}", param_hint="--color")
-    set_color(value or "auto")
-    return value
-
-
-def _root(
-    version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
-    ] = False,
-    color: Annotated[
-        str | None,
-        typer.Option(
-            "--color",
-            metavar="WHEN",
-            callback=_color,
-            is_eager=True,
-            help="Colours and tables: auto (at a terminal, unless NO_COLOR is set), always, never.",
-        ),
-    ] = None,
-) -> None:
-    """A campaign ledger for tabletop wargame campaigns."""
 
 
 def build(only: str | None = None) -> typer.Typer:
     """The whole command line: the shared commands, then each game's. With `only` (the
     command a command line runs), a game's group is built only when it is that one: a game's
     commands are imported when they can run."""
+    import typer
+
+    from cok.cli.root import SETTINGS, root
     from cok.cli.shared import app as shared
 
     app = typer.Typer(
@@ -79,9 +42,9 @@ def build(only: str | None = None) -> typer.Typer:
             "  cok where tim matt\n\n"
             "  cok battle tim matt --at Starfall --winner tim"
         ),
-        **_APP_SETTINGS,
+        **SETTINGS,
     )
-    app.callback()(_root)
+    app.callback()(root)
     first, *rest = shared.registered_commands  # `init`, then a game night's commands, then the rest
     app.registered_commands.append(first)
     for ruleset_id in registry.known():
@@ -112,17 +75,21 @@ def __getattr__(name: str) -> typer.Typer:
 def _only(name: str) -> typer.Typer:
     """The app with just one command: Typer builds every registered command's options from
     its signature at start-up, and a command line only ever runs one of them."""
+    import typer
+
+    from cok.cli.root import SETTINGS
+
     app = build(only=name)
     for info in app.registered_commands:
         command_name = info.name or (info.callback.__name__.replace("_", "-") if info.callback else "")
         if command_name == name:
-            single = typer.Typer(**{k: getattr(app.info, k) for k in ("name", "help")}, **_APP_SETTINGS)
+            single = typer.Typer(**{k: getattr(app.info, k) for k in ("name", "help")}, **SETTINGS)
             single.registered_callback = app.registered_callback
             single.registered_commands = [info]
             return single
     for group in app.registered_groups:  # a game's group (`cok ntk …`): that group alone
         if group.name == name:
-            single = typer.Typer(**{k: getattr(app.info, k) for k in ("name", "help")}, **_APP_SETTINGS)
+            single = typer.Typer(**{k: getattr(app.info, k) for k in ("name", "help")}, **SETTINGS)
             single.registered_callback = app.registered_callback
             single.registered_groups = [group]
             return single
@@ -132,23 +99,32 @@ def _only(name: str) -> typer.Typer:
 def main() -> None:
     """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
     args = sys.argv[1:]
+    from cok.cli.standings import shortcut
     from cok.render.progress import install as show_progress
 
     show_progress(args)
     words = [arg for i, arg in enumerate(args) if not arg.startswith("-") and (i == 0 or args[i - 1] != "--color")]
     try:
-        (_only(words[0]) if words else build())()
+        if not shortcut(args):  # a plain `cok standings` runs without Typer
+            (_only(words[0]) if words else build())()
     except (Refused, RuleError) as error:
-        typer.echo(f"cok: {error}", err=True)
+        _say(f"cok: {error}")
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
     except OSError as error:  # the machine said no (a full disk, a permission, a missing folder)
         where = f" ({error.filename})" if error.filename else ""
-        typer.echo(f"cok: {error.strerror or error}{where}", err=True)
+        _say(f"cok: {error.strerror or error}{where}")
         sys.exit(1)
     except Exception as error:  # a bug: say so plainly, without a traceback
         if os.environ.get("COK_DEBUG"):
             raise
-        typer.echo(f"cok: internal error ({type(error).__name__}: {error}); please report it", err=True)
+        _say(f"cok: internal error ({type(error).__name__}: {error}); please report it")
         sys.exit(1)
+
+
+def _say(text: str) -> None:
+    """A line on standard error, as Typer's commands write theirs."""
+    from typer import echo
+
+    echo(text, err=True)

@@ -1,20 +1,20 @@
 """What every command shares: the options, reporting refusals, printing JSON, and opening
-the campaign the command is about."""
+the campaign the command is about (those two from `cok.cli.basics`, which needs no Typer)."""
 
 from __future__ import annotations
 
 import functools
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
+from cok.cli.basics import emit_json as emit_json
+from cok.cli.basics import open_valid as open_valid
+from cok.cli.basics import refusal
 from cok.core.errors import Refused, RuleError
 from cok.core.folders import find_campaign
-
-if TYPE_CHECKING:
-    from cok.core.campaign import Campaign
 
 CampaignOpt = Annotated[
     str | None,
@@ -43,14 +43,9 @@ def refusals(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except Refused as refused:
-            for problem in refused.problems:
-                typer.echo(str(problem), err=True)
-            raise typer.Exit(1) from None
-        except RuleError as error:  # what the command line asked for: said in its words
-            from cok.core.text import in_command_line_words
-
-            typer.echo(f"cok: {in_command_line_words(str(error))}", err=True)
+        except (Refused, RuleError) as error:  # a RuleError: what the command line asked for
+            for line in refusal(error):
+                typer.echo(line, err=True)
             raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
@@ -75,20 +70,6 @@ def complete(kind: str) -> Callable[[typer.Context, str], list[str]]:
         return [name for name in offered if normalize(name).startswith(typed)]
 
     return offer
-
-
-def open_valid(campaign: str | None, no_cache: bool = False) -> Campaign:
-    """The campaign the command is about (cached when it fits), refusing an invalid log."""
-    from cok.core.campaign import open_campaign
-
-    return open_campaign(find_campaign(campaign), use_cache=not no_cache).valid()
-
-
-def emit_json(document: Any) -> None:
-    from cok.render.documents import dumps
-    from cok.render.output import write
-
-    write(dumps(document) + "\n")
 
 
 def interactive() -> bool:

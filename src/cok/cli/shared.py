@@ -69,14 +69,9 @@ def standings(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_jso
 
     Example: cok standings --json
     """
-    found = open_valid(campaign, no_cache)
-    report = found.ruleset.standings(found, as_json)
-    if as_json:
-        emit_json(report.document)
-        return
-    from cok.render.output import show
+    from cok.cli.standings import show
 
-    show(*report.lines)
+    show(campaign, no_cache, as_json)  # also run without Typer: see `cok.cli.standings`
 
 
 @app.command()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from cok.core.errors import RuleError
@@ -23,6 +22,8 @@ LISTED = 30
 
 def suggest(name: str, known: Iterable[str], n: int = 3) -> list[str]:
     """The closest known names, best first: only those nearly as close as the best one."""
+    import difflib  # only for a name typed wrong: every command matches names, few miss
+
     by_key: dict[str, str] = {}
     for k in known:
         by_key.setdefault(normalize(k), k)

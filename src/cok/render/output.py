@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import errno
 import os
-import subprocess
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
@@ -96,6 +95,8 @@ def show(*views: View | str, page: bool = False) -> None:
 def _page(command: str, text: str) -> None:
     """Hand the text to the pager (through the shell, as git does); printed as it is when
     the pager cannot be started. A reader who quits early is no error."""
+    import subprocess  # only at a terminal, for long output: piped output never pages
+
     env = dict(os.environ)
     env.setdefault("LESS", "FRX")
     try:

@@ -1,0 +1,204 @@
+"""`cok standings` read without Typer (`cok.cli.standings`) does what Typer's command does:
+the same output, the same words on standard error, the same exit code; and every line it
+does not plainly understand is left to Typer."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cok.cli import standings as shortcut
+from cok.core.errors import RuleError
+from cok.main import main
+
+from .conftest import EXAMPLE, ROOT
+
+Outcome = tuple[object, str, str]
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A copy of the example campaign, its map beside it."""
+    folder = tmp_path / "campaigns" / "example"
+    shutil.copytree(EXAMPLE, folder)
+    shutil.copyfile(ROOT / "maps" / "westeros.yaml", tmp_path / "maps-westeros.yaml")
+    settings = folder / "campaign.yaml"
+    settings.write_text(settings.read_text().replace("../../maps/westeros.yaml", "../../maps-westeros.yaml"))
+    return folder
+
+
+def by_main(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *, typer: bool = False
+) -> Outcome:
+    """The exit code, output and errors of `cok ARGS`; with `typer`, never taking the shortcut."""
+    with monkeypatch.context() as patched:
+        patched.setattr("sys.argv", ["cok", *args])
+        if typer:
+            patched.setattr(shortcut, "shortcut", lambda args: False)
+        try:
+            main()
+            code: object = 0
+        except SystemExit as exit:
+            code = exit.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def plain_lines(folder: Path) -> list[list[str]]:
+    c = str(folder)
+    return [
+        ["standings", "-C", c],
+        ["standings", "--campaign", c, "--json"],
+        ["standings", f"--campaign={c}", "--no-cache"],
+        ["standings", "--json", "--no-cache", "-C", c],
+        ["--color", "never", "standings", "-C", c],
+        ["--color=always", "standings", "-C", c],
+        ["--color", "auto", "standings", "--json", "-C", c],
+    ]
+
+
+def other_lines(folder: Path) -> list[list[str]]:
+    c = str(folder)
+    return [
+        ["standings", "-C", c, "--help"],
+        ["-h", "standings"],
+        ["--color", "sometimes", "standings", "-C", c],
+        ["--color", "never", "--color", "always", "standings", "-C", c],
+        ["standings", "-C"],
+        ["standings", "-C", c, "-C", c],
+        ["standings", "-C", c, "--jsn"],
+        ["standings", "-C", c, "extra"],
+        ["standings", "-C", c, "--", "--json"],
+        ["standings", f"-C{c}"],
+        ["standings", f"-C={c}"],
+        ["standings", "--campaign="],
+        ["standings", "-C", "--json"],
+        ["standings", "--json=yes", "-C", c],
+        ["-C", c, "standings"],
+        ["standing", "-C", c],
+        ["locations", "-C", c],
+    ]
+
+
+def test_a_plain_line_is_read_as_typer_reads_it(example: Path) -> None:
+    c = str(example)
+    assert shortcut.read(["standings", "-C", c]) == (None, {"campaign": c})
+    assert shortcut.read(["--color=never", "standings", "--json", f"--campaign={c}", "--no-cache"]) == (
+        "never",
+        {"as_json": True, "campaign": c, "no_cache": True},
+    )
+    assert shortcut.read(["standings"]) == (None, {})
+
+
+def test_the_shortcut_knows_every_option_of_the_command_and_no_other() -> None:
+    """Typer's `standings` and the shortcut must agree on the options: a new option there is
+    then either known here too, or left to Typer (an unknown option is)."""
+    import typer.main
+
+    from cok.cli.shared import app
+
+    command = typer.main.get_command(app).commands["standings"]  # type: ignore[attr-defined]
+    spelled = {name: param.name for param in command.params for name in param.opts if name not in ("-h", "--help")}
+    assert spelled == {**shortcut.VALUES, **shortcut.FLAGS}
+
+
+def test_any_other_line_is_left_to_typer(example: Path) -> None:
+    for args in other_lines(example):
+        assert shortcut.read(args) is None, args
+
+
+def test_on_windows_a_wildcard_is_left_to_typer_which_expands_it(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    line = ["standings", "-C", str(example.parent / "ex*")]
+    assert shortcut.read(line) is not None
+    monkeypatch.setattr(os, "name", "nt")
+    assert shortcut.read(line) is None
+    assert shortcut.read(["standings", "-C", str(example)]) is not None
+
+
+def test_while_a_shell_completes_typer_reads_every_line(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("_COK_COMPLETE", "complete_bash")
+    assert shortcut.read(["standings", "-C", str(example)]) is None
+
+
+def test_the_shortcut_says_and_shows_what_typer_does(
+    example: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for args in [*plain_lines(example), *other_lines(example)]:
+        assert by_main(args, monkeypatch, capsys) == by_main(args, monkeypatch, capsys, typer=True), args
+
+
+def _rule_broken(campaign: object, as_json: bool) -> object:
+    raise RuleError("no standings for `player: tim`")
+
+
+def _bug(campaign: object, as_json: bool) -> object:
+    raise ZeroDivisionError("a bug")
+
+
+def _machine_says_no(campaign: object, as_json: bool) -> object:
+    raise PermissionError(13, "Permission denied", "somewhere")
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda folder: (folder / "events.yaml").write_text("- type: week\n  limit: lots\n"), id="bad log"),
+        pytest.param(lambda folder: (folder / "campaign.yaml").unlink(), id="no campaign"),
+        pytest.param(lambda folder: (folder / "events.yaml").unlink() or (folder / "events.yaml").mkdir(), id="dir"),
+        pytest.param(_rule_broken, id="rule"),
+        pytest.param(_bug, id="bug"),
+        pytest.param(_machine_says_no, id="os"),
+    ],
+)
+def test_a_refused_standings_says_what_typer_says(
+    example: Path, spoil: Callable[..., object], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if spoil in (_rule_broken, _bug, _machine_says_no):
+        monkeypatch.setattr("cok.rulesets.clash_of_kings.reports.standings_report", spoil)
+    else:
+        spoil(example)
+    monkeypatch.delenv("COK_DEBUG", raising=False)
+    for args in plain_lines(example)[:3]:
+        got = by_main(args, monkeypatch, capsys)
+        assert got[0] == 1 and got[2], got
+        assert got == by_main(args, monkeypatch, capsys, typer=True), args
+
+
+LONG_STANDINGS = """
+import sys
+from cok.cli import standings
+from cok.core.ruleset import Report
+from cok.rulesets.clash_of_kings import reports
+reports.standings_report = lambda campaign, as_json: Report([f"line {i}" for i in range(100_000)], {})
+if sys.argv[1] == "typer":
+    standings.shortcut = lambda args: False
+sys.argv = ["cok", *sys.argv[2:]]
+from cok.main import main
+main()
+"""
+
+
+@pytest.mark.parametrize("way", ["shortcut", "typer"])
+def test_a_reader_gone_away_ends_it_quietly_with_1(example: Path, way: str) -> None:
+    """`cok standings | head -1` on a long table: exit 1, not a word on standard error."""
+    reading, writing = os.pipe()
+    os.close(reading)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-c", LONG_STANDINGS, way, "standings", "-C", str(example)],
+            stdout=writing,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(writing)
+    assert (run.returncode, run.stderr) == (1, "")
