@@ -118,3 +118,18 @@ def test_piped_output_is_never_paged(cached_standings: set[str]) -> None:
 def test_only_a_name_typed_wrong_is_matched_to_close_ones(cached_standings: set[str]) -> None:
     """`difflib` suggests a known name for an unknown one: a cached campaign's names all match."""
     assert not loaded(cached_standings, "difflib")
+
+
+@pytest.mark.parametrize("game", ["mighty-kingdoms", "no-true-king-example"])
+def test_every_games_cached_standings_read_no_event_models_and_no_rules_of_play(
+    game: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = EXAMPLE.parent / game
+    env = {**os.environ, "COK_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
+    env.pop("COK_NO_CACHE", None)
+    subprocess.run(
+        [sys.executable, "-m", "cok", "standings", "-C", str(folder)], env=env, check=True, capture_output=True
+    )
+    modules = imported("standings", "-C", str(folder), env=env)
+    assert not loaded(modules, "pydantic", "yaml", "typer", "cok.core.events", "cok.core.fold")
+    assert not {m for m in modules if m.endswith((".events", ".rules.battle", ".rules.summer", ".rules.apply"))}

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
-from cok.rulesets.mighty_kingdoms.rules.battle import board_size, defence
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 
 #: The defended tile's benefit by settlement (section 5.3; a capital uses the City row).
@@ -119,6 +118,8 @@ def armies_doc(state: State, player: str | None) -> dict[str, Any]:
 
 def battles_doc(state: State) -> dict[str, Any]:
     """The contested tiles: who chooses next, each side's armies, Defence, board, benefit."""
+    from cok.rulesets.mighty_kingdoms.rules.battle import board_size, defence  # the battle rules: here only
+
     now = phases.phase(state)
     battles = []
     for tile in state.contested():

@@ -7,7 +7,6 @@ from typing import Any
 from cok.render.views import Cell, Grid, Line
 from cok.rulesets.mighty_kingdoms.documents import armies_doc, battles_doc, kingdoms_doc, status_doc
 from cok.rulesets.mighty_kingdoms.rules.state import State
-from cok.rulesets.mighty_kingdoms.rules.summer import describe
 
 
 def status_views(name: str, state: State) -> list[Any]:
@@ -21,6 +20,8 @@ def status_views(name: str, state: State) -> list[Any]:
     lines: list[Any] = [Line.of(f"{name} — {when}, {doc['phase']} phase", "bold")]
     if state.order:
         lines.append(f"player order: {', '.join(state.kingdoms[p].name for p in state.order)}")
+    from cok.rulesets.mighty_kingdoms.rules.summer import describe  # the summer rules: here only
+
     lines.append(f"next: {describe(state).split(': waiting for ', 1)[1]}")
     return lines
 
