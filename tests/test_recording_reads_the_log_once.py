@@ -3,11 +3,22 @@ campaign was opened: the new position, the fresh id and the cache come from thos
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cok.core import campaign as campaign_module
+from cok.core import write
+from cok.core.cache import load_entry
+from cok.core.campaign import open_campaign
+from cok.core.ledger import record
 from cok.core.position import Position, digest, running
+from cok.rulesets.clash_of_kings.events import Adjust
+
+from .conftest import Cok
 
 
 @given(before=st.binary(max_size=200), appended=st.binary(max_size=200), column=st.integers(0, 4))
@@ -22,3 +33,62 @@ def test_the_position_after_an_append_is_what_reading_the_whole_log_says(
 def test_the_position_of_an_empty_flow_list_is_never_extended() -> None:
     with pytest.raises(ValueError, match="rewritten"):
         Position.of(b"[]\n", 0, (0, 2)).after(b"- type: week\n", running(b"[]\n"))
+
+
+def log_reads(monkeypatch: pytest.MonkeyPatch, log: Path) -> list[int]:
+    """Count every whole read of the log file, through either way cok reads a file."""
+    reads: list[int] = []
+    real_read_bytes, real_path_read_bytes = campaign_module.read_bytes, Path.read_bytes
+
+    def counted(path: Path, what: str) -> bytes:
+        reads.extend([1] if path == log else [])
+        return real_read_bytes(path, what)
+
+    def path_counted(path: Path) -> bytes:
+        reads.extend([1] if path == log else [])
+        return real_path_read_bytes(path)
+
+    monkeypatch.setattr(campaign_module, "read_bytes", counted)
+    monkeypatch.setattr(Path, "read_bytes", path_counted)
+    return reads
+
+
+def test_recording_reads_the_log_once_under_the_lock(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    open_campaign(example)  # the cache is written
+    opened = open_campaign(example)
+    with monkeypatch.context() as patched:
+        reads = log_reads(patched, example / "events.yaml")
+        done = record(opened, Adjust(player="tim", cp=1, reason="once"))
+    assert len(reads) == 1
+    data = (example / "events.yaml").read_bytes()
+    assert done.campaign.position == Position.of(data, opened.position.item_column)
+    entry = load_entry(example)
+    assert entry is not None and entry["log"]["digest"] == digest(data)
+    assert Cok(example)("standings", "--json").stdout == Cok(example)("standings", "--json", "--no-cache").stdout
+
+
+def test_a_same_size_edit_between_opening_and_recording_is_noticed(example: Path) -> None:
+    open_campaign(example)
+    opened = open_campaign(example)
+    log = example / "events.yaml"
+    before = log.stat()
+    data = log.read_bytes()
+    assert data.count(b"cp: 1\n") == 1
+    with open(log, "r+b") as handle:  # same size, same inode, the old mtime put back
+        handle.write(data.replace(b"cp: 1\n", b"cp: 5\n", 1))
+    os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns))
+    done = record(opened, Adjust(player="tim", cp=1, reason="after an edit"))
+    assert done.campaign is not opened  # opened again from the files as they are now
+    fresh = open_campaign(example, use_cache=False)
+    assert done.campaign.state.bonus == fresh.state.bonus
+    assert Cok(example)("standings", "--json").stdout == Cok(example)("standings", "--json", "--no-cache").stdout
+
+
+def test_a_fresh_id_is_never_one_the_log_mentions(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    opened = open_campaign(example)
+    taken = next(iter(opened.ids()))
+    offered = iter([taken, "0123456789ab"])
+    monkeypatch.setattr(write, "new_id", lambda: next(offered))
+    done = record(opened, Adjust(player="tim", cp=1, reason="fresh"))
+    assert done.event.id == "0123456789ab"
+    assert (example / "events.yaml").read_bytes().count(taken.encode()) >= 1

@@ -23,9 +23,11 @@ from cok.core import ruleset as registry
 from cok.core.append import recover_if_needed, torn_at
 from cok.core.errors import Problem, Refused, display_path, root_first
 from cok.core.folders import EVENTS_FILE, SETTINGS_FILE, read_bytes
-from cok.core.position import Position, digest
+from cok.core.position import Position, digest, running
 
 if TYPE_CHECKING:
+    from hashlib import _Hash
+
     from cok.core.history import Told
     from cok.core.log import Log
     from cok.core.ruleset import Ruleset
@@ -38,6 +40,15 @@ class Files:
     settings: bytes
     map: bytes  # empty when the map's path was not known yet (it is named in the settings)
     events: bytes
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """The log read again, found to be what the campaign was made from: its bytes (a fresh
+    id is checked against them) and their running digest (extended by what is appended)."""
+
+    events: bytes
+    hashed: _Hash
 
 
 @dataclass
@@ -115,11 +126,17 @@ class Campaign:
 
     def current(self) -> bool:
         """Whether the campaign's files still hold exactly what this campaign was made from."""
+        return self.unchanged() is not None
 
+    def unchanged(self) -> Unchanged | None:
+        """The log as it is now when the campaign's files still hold exactly what this
+        campaign was made from, else None: read and hashed once, so that recording needs to
+        do neither again (see `Unchanged`)."""
         files = read(self.folder, self.map_file)
-        return (digest(files.settings), digest(files.map)) == self.digests and digest(
-            files.events
-        ) == self.position.digest
+        if (digest(files.settings), digest(files.map)) != self.digests:
+            return None
+        hashed = running(files.events)
+        return Unchanged(files.events, hashed) if hashed.hexdigest() == self.position.digest else None
 
     def save(
         self, *, new_ids: dict[str, int] | None = None, new_history: list[Told] | None = None, grown: bool = False
