@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cok.core.plain import Decoder, Unreadable, encode
+from cok.core.plain import Decoder, Kept, Unreadable, encode
 
 
 @dataclass(frozen=True)
@@ -74,3 +74,99 @@ def test_a_dataclass_is_built_by_its_constructor_so_derived_fields_are_recompute
 def test_anything_else_is_unreadable(data: Any) -> None:
     with pytest.raises(Unreadable):
         DECODE(data)
+
+
+def shown(value: Any) -> str:
+    """The value with every scalar's type in sight (True, 1 and 1.0 differ), sets sorted."""
+    if isinstance(value, (set, frozenset)):
+        return f"{type(value).__name__}({sorted(shown(v) for v in value)})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{shown(k)}: {shown(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return f"{type(value).__name__}({[shown(v) for v in value]})"
+    if isinstance(value, Holder):
+        return f"Holder({shown(value.name)}, {shown(value.points)}, {shown(value.seen)}, {shown(value.by_week)})"
+    return repr(value)
+
+
+def kept_and_decoded(value: Any) -> tuple[Kept, Any]:
+    kept = Kept()
+    return kept, Decoder([Point, Holder], kept)(json.loads(json.dumps(encode(value))))
+
+
+def flat_collections(value: Any) -> list[Any]:
+    """The sets and dicts inside a value, the value itself first."""
+    found = []
+    if isinstance(value, (set, dict)):
+        found.append(value)
+    if isinstance(value, dict):
+        for v in value.values():
+            found += flat_collections(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            found += flat_collections(v)
+    elif isinstance(value, Holder):
+        found += [value.seen, value.by_week, *value.by_week.values()]
+    return found
+
+
+def twin(value: Any) -> Any:
+    """An equal value of another type (1 and True, 2 and 2.0), or in a tuple; None if none."""
+    if type(value) in (bool, int, float):
+        other = {bool: float, float: int, int: bool}[type(value)](value)
+        return other if other == value else None
+    if type(value) is tuple:
+        for at, member in enumerate(value):
+            if (other := twin(member)) is not None:
+                return (*value[:at], other, *value[at + 1 :])
+    return None
+
+
+@given(values, st.data())
+def test_a_value_encoded_with_what_it_was_decoded_from_is_what_it_holds_now(value: Any, data: st.DataObject) -> None:
+    kept, decoded = kept_and_decoded(value)
+    for collection in flat_collections(decoded):
+        change = data.draw(st.sampled_from(["none", "add", "remove", "twin", "same"]))
+        members = list(collection)
+        if change == "add":
+            new = data.draw(flat)
+            if isinstance(collection, set):
+                collection.add(new)
+            else:
+                collection[new] = data.draw(flat)
+        elif change == "remove" and members:
+            gone = data.draw(st.sampled_from(members))
+            collection.discard(gone) if isinstance(collection, set) else collection.pop(gone)
+        elif change == "twin" and isinstance(collection, set):
+            old = next((m for m in members if twin(m) is not None), None)
+            if old is not None:
+                collection.discard(old)
+                collection.add(twin(old))
+        elif change == "twin":  # an equal value of another type, the key kept
+            key = next((k for k in members if twin(collection[k]) is not None), None)
+            if key is not None:
+                collection[key] = twin(collection[key])
+        elif change == "same" and members:
+            again = data.draw(st.sampled_from(members))
+            if isinstance(collection, dict):
+                collection[again] = collection[again]  # the very same object: no change
+    assert shown(DECODE(json.loads(json.dumps(encode(decoded, kept))))) == shown(decoded)
+
+
+def test_a_flat_collection_unchanged_since_decoded_gives_its_data_back_without_a_pass() -> None:
+    holder = Holder("h", seen={("a", 1), ("b", 2)}, by_week={"a": {1: 3, 2: 4}})
+    kept, decoded = kept_and_decoded(holder)
+    before = json.loads(json.dumps(encode(holder)))
+    again = encode(decoded, kept)
+    assert again["v"]["seen"] is kept.data(decoded.seen)
+    assert again["v"]["seen"] == before["v"]["seen"]
+    decoded.by_week["a"][2] = 5
+    assert kept.data(decoded.by_week["a"]) is None
+    assert encode(decoded, kept)["v"]["by_week"] == encode(decoded)["v"]["by_week"]
+
+
+def test_a_set_given_an_equal_member_of_another_type_is_encoded_again() -> None:
+    kept, decoded = kept_and_decoded({1, 2})
+    decoded.discard(1)
+    decoded.add(True)
+    assert shown(DECODE(json.loads(json.dumps(encode(decoded, kept))))) == shown({True, 2})

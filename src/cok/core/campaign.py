@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from cok.core.history import Told
     from cok.core.log import Log
+    from cok.core.plain import Kept
     from cok.core.ruleset import Ruleset
 
 
@@ -67,6 +68,7 @@ class Campaign:
     _history: list[Told] | None = None
     _extents: dict[str, Any] = field(default_factory=dict)  # the cache's rows: kind -> extent
     _version: tuple[int, int, int] | None = None  # which write of the cache entry this came from
+    _kept: Kept | None = None  # what the cached state was decoded from: encoded again only where changed
 
     @property
     def events_file(self) -> Path:
@@ -199,7 +201,7 @@ def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
 def _reuse(folder: Path, entry: dict[str, Any], files: Files, version: tuple[int, int, int] | None) -> Campaign | None:
     """The cached campaign when the settings and map are unchanged and the log is the same
     or only grew (then its new events are replayed); None when anything else changed."""
-    from cok.core.plain import Decoder, Unreadable
+    from cok.core.plain import Decoder, Kept, Unreadable
 
     try:
         if entry["ruleset"] not in registry.known() or entry["settings"] != digest(files.settings):
@@ -220,13 +222,15 @@ def _reuse(folder: Path, entry: dict[str, Any], files: Files, version: tuple[int
         if digest(memoryview(files.events)[: position.size]) != position.digest:
             return None
         ruleset = registry.get(entry["ruleset"])
-        state = Decoder(ruleset.cached_types)(entry["state"])
+        kept = Kept()
+        state = Decoder(ruleset.cached_types, kept)(entry["state"])
         extents = {kind: entry[kind] for kind in ("ids", "history")}
         campaign = Campaign(
             folder, ruleset, str(entry["name"]), map_file, state, position, (entry["settings"], entry["map"])
         )
         campaign._extents = extents
         campaign._version = version
+        campaign._kept = kept
     except (KeyError, TypeError, ValueError, IndexError, OSError, Unreadable):
         return None
     if len(files.events) == position.size:
@@ -402,7 +406,7 @@ def save_campaign(
         position = campaign.position
         try:
             with _bulk():
-                state = encode(campaign.state)
+                state = encode(campaign.state, campaign._kept)
         except TypeError:
             return
         cache.save_entry(

@@ -10,12 +10,16 @@ A set, frozenset or dict holding only flat values — scalars, or tuples of scal
 one length — is written by columns: {"fs": [n, columns]}, {"ff": ..}, {"fd": [n, keys, m,
 values]} (n, m: the tuples' length, or -1 for scalars, whose one column is the values
 themselves). A long campaign's state is mostly such collections, and zip reads them back.
+Recording an event changes few of them: `Kept` remembers what each was decoded from, so
+that encoding the state again passes over only those that changed.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from itertools import chain
+from operator import is_
 from typing import Any
 
 
@@ -23,29 +27,62 @@ class Unreadable(ValueError):
     """The data is not something `decode` can build back: treat it as no cache."""
 
 
-def encode(value: Any) -> Any:
-    """The value as JSON-ready data (see the module's table)."""
+def encode(value: Any, kept: Kept | None = None) -> Any:
+    """The value as JSON-ready data (see the module's table). With `kept`, a flat collection
+    that still holds exactly what it was decoded from gives that data back as it was."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, list):
-        return [encode(v) for v in value]
+        return [encode(v, kept) for v in value]
     if isinstance(value, tuple):
-        return {"t": [encode(v) for v in value]}
+        return {"t": [encode(v, kept) for v in value]}
+    if isinstance(value, (set, frozenset, dict)) and kept is not None and (same := kept.data(value)) is not None:
+        return same
     if isinstance(value, (set, frozenset)):
         tag = "f" if isinstance(value, frozenset) else "s"
         shape = _shape(value)
         if shape is not None:
             return {f"f{tag}": [shape, _columns(value, shape)]}
-        return {tag: [encode(v) for v in value]}
+        return {tag: [encode(v, kept) for v in value]}
     if isinstance(value, dict):
         keys, values = _shape(value), _shape(value.values())
         if keys is not None and values is not None:
             return {"fd": [keys, _columns(value, keys), values, _columns(value.values(), values)]}
-        return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+        return {"d": [[encode(k, kept), encode(v, kept)] for k, v in value.items()]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        fields = {f.name: encode(getattr(value, f.name), kept) for f in dataclasses.fields(value) if f.init}
         return {"c": type(value).__name__, "v": fields}
     raise TypeError(f"cannot keep a {type(value).__name__} in the cache")
+
+
+class Kept:
+    """The flat collections a Decoder built, each with the data it was built from and the
+    very objects it held then, in order. Holding each collection keeps its id its own."""
+
+    def __init__(self) -> None:
+        self._built: dict[int, tuple[Any, Any, tuple[Any, ...]]] = {}
+
+    def keep(self, value: Any, data: Any) -> Any:
+        """Remember `value` as built from `data`; `value` is returned."""
+        self._built[id(value)] = (value, data, () if isinstance(value, frozenset) else _members(value))
+        return value
+
+    def data(self, value: Any) -> Any:
+        """The data `value` was built from if it still holds the same objects in the same
+        order (then it is equal, and encodes the same: its members are immutable), else None."""
+        found = self._built.get(id(value))
+        if found is None or found[0] is not value:
+            return None
+        _, data, held = found
+        if isinstance(value, frozenset):
+            return data
+        size = 2 * len(value) if isinstance(value, dict) else len(value)
+        return data if size == len(held) and all(map(is_, _members(value), held)) else None
+
+
+def _members(value: Any) -> tuple[Any, ...]:
+    """A set's members, or a dict's keys and then its values, in their order."""
+    return tuple(chain(value, value.values()) if isinstance(value, dict) else value)
 
 
 _SCALARS = frozenset({type(None), bool, int, float, str})
@@ -87,8 +124,9 @@ def _rows(shape: Any, data: Any) -> list[Any]:
 class Decoder:
     """Builds values back, allowing only the given dataclasses."""
 
-    def __init__(self, classes: Iterable[type]) -> None:
+    def __init__(self, classes: Iterable[type], kept: Kept | None = None) -> None:
         self.classes = {cls.__name__: cls for cls in classes}
+        self.kept = kept
 
     def __call__(self, data: Any) -> Any:
         try:
@@ -114,10 +152,10 @@ class Decoder:
         if tag == "d":
             return {self._decode(k): self._decode(v) for k, v in items}
         if tag == "fd" and len(items) == 4:
-            return dict(zip(_rows(items[0], items[1]), _rows(items[2], items[3]), strict=True))
+            return self._built(dict(zip(_rows(items[0], items[1]), _rows(items[2], items[3]), strict=True)), data)
         if tag in ("fs", "ff") and len(items) == 2:
             rows = _rows(items[0], items[1])
-            return set(rows) if tag == "fs" else frozenset(rows)
+            return self._built(set(rows) if tag == "fs" else frozenset(rows), data)
         decoded = [self._decode(v) for v in items]
         if tag == "t":
             return tuple(decoded)
@@ -126,3 +164,6 @@ class Decoder:
         if tag == "f":
             return frozenset(decoded)
         raise Unreadable(f"unknown tag {tag[:10]!r}")
+
+    def _built(self, value: Any, data: Any) -> Any:
+        return value if self.kept is None else self.kept.keep(value, data)
