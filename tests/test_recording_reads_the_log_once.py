@@ -4,16 +4,18 @@ campaign was opened: the new position, the fresh id and the cache come from thos
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cok.core import campaign as campaign_module
 from cok.core import write
 from cok.core.cache import load_entry
-from cok.core.campaign import open_campaign
+from cok.core.campaign import Streamed, open_campaign, stream
 from cok.core.ledger import record
 from cok.core.position import Position, digest, running
 from cok.rulesets.clash_of_kings.events import Adjust
@@ -35,31 +37,75 @@ def test_the_position_of_an_empty_flow_list_is_never_extended() -> None:
         Position.of(b"[]\n", 0, (0, 2)).after(b"- type: week\n", running(b"[]\n"))
 
 
-def log_reads(monkeypatch: pytest.MonkeyPatch, log: Path) -> list[int]:
-    """Count every whole read of the log file, through either way cok reads a file."""
-    reads: list[int] = []
-    real_read_bytes, real_path_read_bytes = campaign_module.read_bytes, Path.read_bytes
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.binary(max_size=200),
+    size=st.integers(0, 220),
+    chunk=st.integers(1, 9),
+    picks=st.lists(st.tuples(st.integers(0, 200), st.integers(1, 12)), max_size=3),
+    other=st.binary(min_size=1, max_size=5),
+)
+def test_streaming_the_log_says_what_reading_it_whole_says(
+    data: bytes, size: int, chunk: int, picks: list[tuple[int, int]], other: bytes
+) -> None:
+    looking_for = {data[at : at + length] for at, length in picks if data[at : at + length]} | {other}
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patched:
+        patched.setattr(campaign_module, "CHUNK", chunk)  # texts across many chunks' edges
+        path = Path(folder) / "events.yaml"
+        path.write_bytes(data)
+        read = stream(path, size, looking_for)
+    assert read is not None
+    assert read.hashed.hexdigest() == digest(data[:size])
+    assert read.last == data[:size][-1:]
+    assert read.rest == data[size:]
+    assert read.found == {text for text in looking_for if text in data[:size]}
+
+
+def test_a_missing_log_streams_as_an_empty_one(tmp_path: Path) -> None:
+    read = stream(tmp_path / "events.yaml", 0, [b"abc"])
+    assert read is not None and (read.hashed.hexdigest(), read.rest, read.found) == (digest(b""), b"", frozenset())
+
+
+def log_reads(monkeypatch: pytest.MonkeyPatch, log: Path) -> list[str]:
+    """Note every read of the log file: "whole" (through either way cok reads a whole
+    file) or "streamed" (a chunk at a time)."""
+    reads: list[str] = []
+    real_read_bytes, real_path_read_bytes, real_stream = campaign_module.read_bytes, Path.read_bytes, stream
 
     def counted(path: Path, what: str) -> bytes:
-        reads.extend([1] if path == log else [])
+        reads.extend(["whole"] if path == log else [])
         return real_read_bytes(path, what)
 
     def path_counted(path: Path) -> bytes:
-        reads.extend([1] if path == log else [])
+        reads.extend(["whole"] if path == log else [])
         return real_path_read_bytes(path)
+
+    def streamed(path: Path, *args: Any) -> Streamed | None:
+        reads.extend(["streamed"] if path == log else [])
+        return real_stream(path, *args)
 
     monkeypatch.setattr(campaign_module, "read_bytes", counted)
     monkeypatch.setattr(Path, "read_bytes", path_counted)
+    monkeypatch.setattr(campaign_module, "stream", streamed)
     return reads
 
 
-def test_recording_reads_the_log_once_under_the_lock(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_warm_open_streams_the_log_and_never_holds_it_whole(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    open_campaign(example)  # the cache is written
+    with monkeypatch.context() as patched:
+        reads = log_reads(patched, example / "events.yaml")
+        opened = open_campaign(example)
+    assert reads == ["streamed"]
+    assert opened.position == Position.of((example / "events.yaml").read_bytes(), opened.position.item_column)
+
+
+def test_recording_streams_the_log_once_under_the_lock(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     open_campaign(example)  # the cache is written
     opened = open_campaign(example)
     with monkeypatch.context() as patched:
         reads = log_reads(patched, example / "events.yaml")
         done = record(opened, Adjust(player="tim", cp=1, reason="once"))
-    assert len(reads) == 1
+    assert reads == ["streamed"]
     data = (example / "events.yaml").read_bytes()
     assert done.campaign.position == Position.of(data, opened.position.item_column)
     entry = load_entry(example)

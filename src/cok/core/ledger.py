@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from cok.core import write
 from cok.core.append import append, locked, recover, stamp
-from cok.core.campaign import Campaign, open_campaign, read, read_entries, set_up
+from cok.core.campaign import Campaign, Unchanged, open_campaign, read, read_entries, set_up
 from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, Refusal, fold, tell, told
@@ -97,10 +98,11 @@ def record_all(
                 )
             )
         expected = stamp(campaign.events_file)  # before reading: a change after it is refused on append
-        now = campaign.unchanged()
+        fresh = [write.new_id() for event in events if event.id is None]  # looked for as the log is read
+        now = campaign.unchanged([f.encode() for f in fresh])
         if now is None:
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
-        done = _decide(campaign, events, written=True, again=again, log=None if now is None else now.events)
+        done = _decide(campaign, events, written=True, again=again, now=now, fresh=fresh)
         position = campaign.position
         appended = append(
             campaign.events_file,
@@ -114,10 +116,18 @@ def record_all(
 
 
 def _decide(
-    campaign: Campaign, events: Sequence[EventBase], *, written: bool, again: bool, log: bytes | None = None
+    campaign: Campaign,
+    events: Sequence[EventBase],
+    *,
+    written: bool,
+    again: bool,
+    now: Unchanged | None = None,
+    fresh: Sequence[str] = (),
 ) -> list[Recorded]:
     """The events stamped with fresh ids and applied to the campaign's state, in order.
-    `log`: the log's bytes when they are in hand (read under the lock), else it is read."""
+    `fresh`: ids to give first, which `now` (the log read under the lock) says whether the
+    log mentions; any other id is looked for in the file."""
+    offered = list(fresh)
     campaign.valid()
     ruleset = campaign.ruleset
     before = ruleset.tally(campaign.state)
@@ -130,8 +140,10 @@ def _decide(
                 raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")
             if event.id in taken:
                 raise RuleError(f"the id {event.id!r} is given to two of the events recorded together")
+        elif offered:
+            event = event.model_copy(update={"id": offered.pop(0)})
         event = with_metadata(event, recorder())
-        while event.id is not None and (event.id in taken or _mentioned(campaign, event.id, log)):  # one in 2^48
+        while event.id is not None and (event.id in taken or _mentioned(campaign, event.id, now)):  # one in 2^48
             event = with_metadata(event.model_copy(update={"id": None}), event.by)
         stamped.append(event)
     voids = [e for e in stamped if isinstance(e, Void)]
@@ -151,11 +163,13 @@ def _decide(
     return done
 
 
-def _mentioned(campaign: Campaign, event_id: str, log: bytes | None = None) -> bool:
+def _mentioned(campaign: Campaign, event_id: str, now: Unchanged | None = None) -> bool:
     """Whether the log holds the text of this id anywhere (a cheap, cautious test for a
-    fresh id: it never loads the id index). `log`: its bytes, when just read under the
-    lock (the file is not read again)."""
-    return event_id.encode() in (campaign.events_file.read_bytes() if log is None else log)
+    fresh id: it never loads the id index). `now`: the log as read under the lock, which
+    answers for the ids looked for in it (the file is not read again)."""
+    text = event_id.encode()
+    said = None if now is None else now.mentions(text)
+    return text in campaign.events_file.read_bytes() if said is None else said
 
 
 def _without(campaign: Campaign, voids: Sequence[Void]) -> Folded:
