@@ -217,7 +217,8 @@ def stream(path: Path, size: int, looking_for: Collection[bytes] = ()) -> Stream
     if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
         return None
     cut = torn_at(path)
-    hashed, last, found = running(b""), b"", set()
+    hashed, last = running(b""), b""
+    found: set[bytes] = set()
     width = max(map(len, looking_for), default=1) - 1  # an occurrence across two chunks
     carry = b""
     buffer = bytearray(CHUNK)
@@ -228,9 +229,8 @@ def stream(path: Path, size: int, looking_for: Collection[bytes] = ()) -> Stream
             while left and (count := handle.readinto(view[: min(left, CHUNK)])):
                 hashed.update(view[:count])
                 last, left = bytes(view[count - 1 : count]), left - count
-                for text in looking_for:
-                    if text not in found and (buffer.find(text, 0, count) >= 0 or text in carry + view[:width]):
-                        found.add(text)
+                edge = carry + view[: min(count, width)]  # where a text may run across two chunks
+                found.update(t for t in looking_for if buffer.find(t, 0, count) >= 0 or t in edge)
                 if width:  # the last bytes read, for the next chunk's edge
                     carry = (carry + view[max(0, count - width) : count])[-width:]
             rest = handle.read(max(0, MAX_BYTES + 1 - size if cut is None else cut - size))
