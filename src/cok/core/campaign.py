@@ -290,7 +290,7 @@ def _reuse(folder: Path, entry: dict[str, Any], version: tuple[int, int, int] | 
             return None
         ruleset = registry.get(entry["ruleset"])
         kept = Kept()
-        state = Decoder(ruleset.cached_types, kept)(entry["state"])
+        state = Decoder(ruleset.cached_types, kept, entry["blobs"])(entry["state"])
         extents = {kind: entry[kind] for kind in ("ids", "history")}
         campaign = Campaign(
             folder, ruleset, str(entry["name"]), map_file, state, position, (entry["settings"], entry["map"])
@@ -472,9 +472,10 @@ def save_campaign(
             return
         campaign._extents = {kind: list(extent) for kind, extent in extents.items()}
         position = campaign.position
+        blobs: list[Any] = []
         try:
             with _bulk():
-                state = encode(campaign.state, campaign._kept)
+                state = encode(campaign.state, campaign._kept, blobs)
         except TypeError:
             return
         cache.save_entry(
@@ -495,6 +496,7 @@ def save_campaign(
                 "state": state,
                 **campaign._extents,
             },
+            blobs,
         )
         campaign._version = cache.entry_version(folder)
 
