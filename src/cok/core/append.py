@@ -123,11 +123,13 @@ def append(
     expected: Stamp | None,
     item_column: int = 0,
     empty_flow: tuple[int, int] | None = None,
-) -> None:
+) -> bytes | None:
     """Append one event, or several as one block, to the log. Call with the lock held.
     `expected` is the log's stamp (size, mtime, inode) when it was read: if the file changed
     since, nothing is written. The block is journaled first, so that a crash at any moment
-    leaves the log with all of the events or none of them (see `recover`)."""
+    leaves the log with all of the events or none of them (see `recover`). Returns the bytes
+    now at the log's end that were not there before, so that the caller knows the new log
+    without reading it again (None when an empty `[]` was rewritten as a block list)."""
     from cok.core.events import EventBase
     from cok.core.write import to_yaml
 
@@ -143,7 +145,7 @@ def append(
         text = path.read_bytes().decode("utf-8-sig")
         head = (text[:start] + text[end:]).rstrip()
         _replace(path, (head + "\n" if head else "") + block)
-        return
+        return None
     size, last = _end_of(path)
     data = (b"" if last in (b"", b"\n") else b"\n") + block.encode("utf-8")
     journal = journal_path(path)
@@ -162,6 +164,7 @@ def append(
             Problem(shown, None, f"nothing was recorded: cannot append to the log ({exc.strerror})")
         ) from None
     journal.unlink()
+    return data
 
 
 def _end_of(path: Path) -> tuple[int, bytes]:

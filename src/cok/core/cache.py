@@ -2,8 +2,10 @@
 loads; `core.campaign` decides whether what it holds still fits the campaign's files.
 
 No pickle: an entry is JSON, checked against a digest written beside it, so a corrupt or
-planted file is never trusted and never runs anything. Rows (the id index, the history
-in words) are JSON lines, each with its own checksum, so that a growing log only appends.
+planted file is never trusted and never runs anything. Its large flat collections are
+JSON lines of their own after it ("blobs"), so that one unchanged since it was read is
+written back as the very text it was read from. Rows (the id index, the history in
+words) are JSON lines, each with its own checksum, so that a growing log only appends.
 A cache that cannot be read or written is no cache, never an error.
 """
 
@@ -20,7 +22,7 @@ from typing import Any
 
 from cok import __version__
 
-FORMAT = f"cok-cache 6 {__version__}"  # 6: smaller states (fewer keys kept for repeats)
+FORMAT = f"cok-cache 7 {__version__}"  # 7: large flat collections on lines of their own
 
 
 def cache_dir() -> Path | None:
@@ -67,31 +69,41 @@ def entry_version(folder: Path) -> tuple[int, int, int] | None:
 
 def load_entry(folder: Path) -> dict[str, Any] | None:
     """The cached entry of this campaign, or None: missing, corrupt, another format or
-    another folder's."""
+    another folder's. Its blobs are under "blobs", as the lines of text they were written
+    as (parsed where the state refers to them)."""
     path = entry_file(folder)
     if path is None:
         return None
     try:
         data = path.read_bytes()
-        head, _, body = data.partition(b"\n")
-        if head != _sum(body):
+        head, _, rest = data.partition(b"\n")
+        if head != _sum(rest):
             return None
+        body, *blobs = rest.split(b"\n")
         entry = json.loads(body)
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("folder") != str(folder.resolve()):
         return None
+    entry["blobs"] = blobs
     return entry
 
 
-def save_entry(folder: Path, entry: dict[str, Any]) -> None:
-    """Write the entry atomically (a temporary file, then a rename)."""
+def save_entry(folder: Path, entry: dict[str, Any], blobs: list[Any] | None = None) -> None:
+    """Write the entry atomically (a temporary file, then a rename), each blob on a line
+    after it: text kept from a read as it is, any other value as JSON."""
     entry = {**entry, "format": FORMAT, "folder": str(folder.resolve())}
-    body = json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode()
+    lines = [_json(entry), *(blob if isinstance(blob, bytes) else _json(blob) for blob in blobs or [])]
+    rest = b"\n".join(lines)
     path = entry_file(folder)
     if path is not None:
         with suppress(OSError):
-            _replace(path, _sum(body) + b"\n" + body)
+            _replace(path, _sum(rest) + b"\n" + rest)
+
+
+def _json(value: Any) -> bytes:
+    """One line of compact JSON (a newline inside a string is written escaped)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _replace(target: Path, data: bytes) -> None:

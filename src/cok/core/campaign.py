@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator
+import stat
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,12 +23,15 @@ from cok.core import cache
 from cok.core import ruleset as registry
 from cok.core.append import recover_if_needed, torn_at
 from cok.core.errors import Problem, Refused, display_path, root_first
-from cok.core.folders import EVENTS_FILE, SETTINGS_FILE, read_bytes
-from cok.core.position import Position, digest
+from cok.core.folders import EVENTS_FILE, MAX_BYTES, SETTINGS_FILE, read_bytes
+from cok.core.position import Position, digest, running
 
 if TYPE_CHECKING:
+    from hashlib import _Hash
+
     from cok.core.history import Told
     from cok.core.log import Log
+    from cok.core.plain import Kept
     from cok.core.ruleset import Ruleset
 
 
@@ -38,6 +42,20 @@ class Files:
     settings: bytes
     map: bytes  # empty when the map's path was not known yet (it is named in the settings)
     events: bytes
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """The log read again, found to be what the campaign was made from: its running digest
+    (extended by what is appended), and which of the texts looked for in it were found."""
+
+    hashed: _Hash
+    looked_for: frozenset[bytes]
+    found: frozenset[bytes]
+
+    def mentions(self, text: bytes) -> bool | None:
+        """Whether the log holds this text; None when it was not looked for."""
+        return (text in self.found) if text in self.looked_for else None
 
 
 @dataclass
@@ -57,6 +75,7 @@ class Campaign:
     _extents: dict[str, Any] = field(default_factory=dict)  # the cache's rows: kind -> extent
     _version: tuple[int, int, int] | None = None  # which write of the cache entry this came from
     _history_rows: cache.RowsWriter | None = None  # the history, written as it was replayed, not kept yet
+    _kept: Kept | None = None  # what the cached state was decoded from: encoded again only where changed
 
     @property
     def events_file(self) -> Path:
@@ -116,11 +135,24 @@ class Campaign:
 
     def current(self) -> bool:
         """Whether the campaign's files still hold exactly what this campaign was made from."""
+        return self.unchanged() is not None
 
-        files = read(self.folder, self.map_file)
-        return (digest(files.settings), digest(files.map)) == self.digests and digest(
-            files.events
-        ) == self.position.digest
+    def unchanged(self, looking_for: Collection[bytes] = ()) -> Unchanged | None:
+        """When the campaign's files still hold exactly what this campaign was made from,
+        what recording needs to know of the log (see `Unchanged`), else None. The log is
+        read once, through a small buffer, and searched for the texts `looking_for` (fresh
+        ids) on the way."""
+        settings = read_bytes(self.folder / SETTINGS_FILE, "campaign settings")
+        try:
+            map_bytes = self.map_file.read_bytes()
+        except OSError:
+            map_bytes = b""
+        if (digest(settings), digest(map_bytes)) != self.digests:
+            return None
+        read = stream(self.events_file, self.position.size, looking_for)
+        if read is None or read.rest or read.hashed.hexdigest() != self.position.digest:
+            return None
+        return Unchanged(read.hashed, frozenset(looking_for), read.found)
 
     def save(
         self, *, new_ids: dict[str, int] | None = None, new_history: list[Told] | None = None, grown: bool = False
@@ -159,20 +191,71 @@ def read(folder: Path, map_file: Path | None = None) -> Files:
     return Files(settings, map_bytes, events if cut is None else events[:cut])
 
 
+@dataclass(frozen=True)
+class Streamed:
+    """The log read once through a small buffer (see `stream`)."""
+
+    hashed: _Hash  # the running digest of the first bytes asked for
+    last: bytes  # the last of those bytes (b"" when none)
+    rest: bytes  # everything after them
+    found: frozenset[bytes]  # the texts looked for that are among those first bytes
+
+
+CHUNK = 1 << 18  # bytes read at a time: a long log is hashed without a buffer its size
+
+
+def stream(path: Path, size: int, looking_for: Collection[bytes] = ()) -> Streamed | None:
+    """The log's first `size` bytes hashed (and searched for the texts `looking_for`) as
+    they are read, a chunk at a time, and the bytes after them; an interrupted append that
+    could not be cut is read around. A missing log is empty. None when the log is not a
+    regular file of at most MAX_BYTES, or cannot be read: `read` then says why."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return Streamed(running(b""), b"", b"", frozenset())
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+        return None
+    cut = torn_at(path)
+    hashed, last = running(b""), b""
+    found: set[bytes] = set()
+    width = max(map(len, looking_for), default=1) - 1  # an occurrence across two chunks
+    carry = b""
+    buffer = bytearray(CHUNK)
+    view = memoryview(buffer)
+    try:
+        with open(path, "rb") as handle:
+            left = size if cut is None else min(size, cut)
+            while left and (count := handle.readinto(view[: min(left, CHUNK)])):
+                hashed.update(view[:count])
+                last, left = bytes(view[count - 1 : count]), left - count
+                edge = carry + view[: min(count, width)]  # where a text may run across two chunks
+                found.update(t for t in looking_for if buffer.find(t, 0, count) >= 0 or t in edge)
+                if width:  # the last bytes read, for the next chunk's edge
+                    carry = (carry + view[max(0, count - width) : count])[-width:]
+            rest = handle.read(max(0, MAX_BYTES + 1 - size if cut is None else cut - size))
+    except OSError:
+        return None
+    if size + len(rest) > MAX_BYTES:
+        return None
+    return Streamed(hashed, last, rest, frozenset(found))
+
+
 def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     """The campaign in `folder`, from the cache when it still fits the files' content, else
     by replaying what it must. Problems in the log are kept on the campaign (for `check`);
     settings and map problems are refused at once."""
     use_cache = use_cache and not os.environ.get("COK_NO_CACHE")
     recover_if_needed(folder / EVENTS_FILE)
-    files = read(folder)
     if use_cache:
         version = cache.entry_version(folder)  # before reading: a write after it is seen
-        entry = cache.load_entry(folder)
-        if entry is not None:
-            found = _reuse(folder, entry, files, version)
-            if found is not None:
-                return found
+        with _bulk():
+            entry = cache.load_entry(folder)
+            found = None if entry is None else _reuse(folder, entry, version)
+        if found is not None:
+            return found
+    files = read(folder)
     with _bulk():
         writer = cache.rows_writer(folder, "history") if use_cache else None
         try:
@@ -185,13 +268,15 @@ def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     return campaign
 
 
-def _reuse(folder: Path, entry: dict[str, Any], files: Files, version: tuple[int, int, int] | None) -> Campaign | None:
+def _reuse(folder: Path, entry: dict[str, Any], version: tuple[int, int, int] | None) -> Campaign | None:
     """The cached campaign when the settings and map are unchanged and the log is the same
-    or only grew (then its new events are replayed); None when anything else changed."""
-    from cok.core.plain import Decoder, Unreadable
+    or only grew (then its new events are replayed); None when anything else changed. The
+    log is read through a small buffer: only what was appended since is ever held."""
+    from cok.core.plain import Decoder, Kept, Unreadable
 
+    settings = read_bytes(folder / SETTINGS_FILE, "campaign settings")
     try:
-        if entry["ruleset"] not in registry.known() or entry["settings"] != digest(files.settings):
+        if entry["ruleset"] not in registry.known() or entry["settings"] != digest(settings):
             return None
         map_file = Path(entry["map_file"])
         map_bytes = map_file.read_bytes()
@@ -206,35 +291,39 @@ def _reuse(folder: Path, entry: dict[str, Any], files: Files, version: tuple[int
             int(log["item_column"]),
             None if flow is None else (int(flow[0]), int(flow[1])),
         )
-        if digest(memoryview(files.events)[: position.size]) != position.digest:
+        read = stream(folder / EVENTS_FILE, position.size)
+        if read is None or read.hashed.hexdigest() != position.digest:
             return None
         ruleset = registry.get(entry["ruleset"])
-        state = Decoder(ruleset.cached_types)(entry["state"])
+        kept = Kept()
+        state = Decoder(ruleset.cached_types, kept, entry["blobs"])(entry["state"])
         extents = {kind: entry[kind] for kind in ("ids", "history")}
         campaign = Campaign(
             folder, ruleset, str(entry["name"]), map_file, state, position, (entry["settings"], entry["map"])
         )
         campaign._extents = extents
         campaign._version = version
+        campaign._kept = kept
     except (KeyError, TypeError, ValueError, IndexError, OSError, Unreadable):
         return None
-    if len(files.events) == position.size:
+    if not read.rest:
         return campaign
-    return _extend(campaign, files.events)
+    return _extend(campaign, read)
 
 
-def _extend(campaign: Campaign, events: bytes) -> Campaign | None:
-    """Replay only what was appended since the cached position; None when that is not
-    plainly safe (a void, a problem, a different list layout): then everything is replayed."""
+def _extend(campaign: Campaign, read: Streamed) -> Campaign | None:
+    """Replay only what was appended since the cached position (`read.rest`); None when that
+    is not plainly safe (a void, a problem, a different list layout): then everything is
+    replayed."""
     from cok.core.events import Void
     from cok.core.fold import fold
     from cok.core.log import read_log
     from cok.core.yamlfile import decode
 
     old = campaign.position
-    if old.empty_flow is not None or (old.size and events[old.size - 1 : old.size] != b"\n"):
+    if old.empty_flow is not None or (old.size and read.last != b"\n"):
         return None
-    tail = events[old.size :]
+    tail = read.rest
     try:
         text = decode(tail, campaign.shown, "event log", old.lines + 1)
         log = read_log(tail, text, campaign.shown, campaign.ruleset, first_line=old.lines + 1)
@@ -248,7 +337,7 @@ def _extend(campaign: Campaign, events: bytes) -> Campaign | None:
     done = fold(campaign.ruleset, log.entries, campaign.state, campaign.shown, known=ids)
     if done.problems:
         return None
-    campaign.position = Position.of(events, old.item_column)
+    campaign.position = old.after(tail, read.hashed)
     campaign._ids = {**ids, **done.ids}
     campaign.save(new_ids=done.ids, new_history=done.history, grown=True)
     return campaign
@@ -301,12 +390,16 @@ def read_entries(folder: Path, files: Files, ruleset: Ruleset) -> Log:
 def _bulk() -> Iterator[None]:
     """No cyclic garbage collection while a whole log is read, replayed and cached: that
     makes hundreds of thousands of objects that all stay alive, and the collector would
-    scan them again and again (a quarter of a cold replay of 100,000 events)."""
+    scan them again and again (a quarter of a cold replay of 100,000 events). After, what
+    was made goes straight to the oldest generation: else the first collection would still
+    scan all of it once, young (10 ms for a cached state of 100,000 events)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()  # and at once back: frozen objects are never collected, old ones are
+        gc.unfreeze()
         if enabled:
             gc.enable()
 
@@ -403,8 +496,10 @@ def save_campaign(
             return
         campaign._extents = {kind: list(extent) for kind, extent in extents.items()}
         position = campaign.position
+        blobs: list[Any] = []
         try:
-            state = encode(campaign.state)
+            with _bulk():
+                state = encode(campaign.state, campaign._kept, blobs)
         except TypeError:
             return
         cache.save_entry(
@@ -425,6 +520,7 @@ def save_campaign(
                 "state": state,
                 **campaign._extents,
             },
+            blobs,
         )
         campaign._version = cache.entry_version(folder)
 

@@ -7,10 +7,11 @@ import getpass
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cok.core import write
 from cok.core.append import append, locked, recover, stamp
-from cok.core.campaign import Campaign, open_campaign, read, read_entries, set_up
+from cok.core.campaign import Campaign, Unchanged, open_campaign, read, read_entries, set_up
 from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, Refusal, fold, tell, told
@@ -18,6 +19,9 @@ from cok.core.history import Voided
 from cok.core.position import Position
 from cok.core.ruleset import repeats
 from cok.core.write import with_metadata
+
+if TYPE_CHECKING:
+    from hashlib import _Hash
 
 
 @dataclass(frozen=True)
@@ -94,22 +98,36 @@ def record_all(
                 )
             )
         expected = stamp(campaign.events_file)  # before reading: a change after it is refused on append
-        if not campaign.current():
+        fresh = [write.new_id() for event in events if event.id is None]  # looked for as the log is read
+        now = campaign.unchanged([f.encode() for f in fresh])
+        if now is None:
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
-        done = _decide(campaign, events, written=True, again=again)
+        done = _decide(campaign, events, written=True, again=again, now=now, fresh=fresh)
         position = campaign.position
-        append(
+        appended = append(
             campaign.events_file,
             [d.event for d in done],
             expected=expected,
             item_column=position.item_column,
             empty_flow=position.empty_flow,
         )
-        _grown(done, use_cache)
+        _grown(done, use_cache, None if now is None else now.hashed, appended)
         return done
 
 
-def _decide(campaign: Campaign, events: Sequence[EventBase], *, written: bool, again: bool) -> list[Recorded]:
+def _decide(
+    campaign: Campaign,
+    events: Sequence[EventBase],
+    *,
+    written: bool,
+    again: bool,
+    now: Unchanged | None = None,
+    fresh: Sequence[str] = (),
+) -> list[Recorded]:
+    """The events stamped with fresh ids and applied to the campaign's state, in order.
+    `fresh`: ids to give first, which `now` (the log read under the lock) says whether the
+    log mentions; any other id is looked for in the file."""
+    offered = list(fresh)
     campaign.valid()
     ruleset = campaign.ruleset
     before = ruleset.tally(campaign.state)
@@ -122,8 +140,10 @@ def _decide(campaign: Campaign, events: Sequence[EventBase], *, written: bool, a
                 raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")
             if event.id in taken:
                 raise RuleError(f"the id {event.id!r} is given to two of the events recorded together")
+        elif offered:
+            event = event.model_copy(update={"id": offered.pop(0)})
         event = with_metadata(event, recorder())
-        while event.id is not None and (event.id in taken or _mentioned(campaign, event.id)):  # one in 2^48
+        while event.id is not None and (event.id in taken or _mentioned(campaign, event.id, now)):  # one in 2^48
             event = with_metadata(event.model_copy(update={"id": None}), event.by)
         stamped.append(event)
     voids = [e for e in stamped if isinstance(e, Void)]
@@ -143,10 +163,13 @@ def _decide(campaign: Campaign, events: Sequence[EventBase], *, written: bool, a
     return done
 
 
-def _mentioned(campaign: Campaign, event_id: str) -> bool:
+def _mentioned(campaign: Campaign, event_id: str, now: Unchanged | None = None) -> bool:
     """Whether the log holds the text of this id anywhere (a cheap, cautious test for a
-    fresh id: it never loads the id index)."""
-    return event_id.encode() in campaign.events_file.read_bytes()
+    fresh id: it never loads the id index). `now`: the log as read under the lock, which
+    answers for the ids looked for in it (the file is not read again)."""
+    text = event_id.encode()
+    said = None if now is None else now.mentions(text)
+    return text in campaign.events_file.read_bytes() if said is None else said
 
 
 def _without(campaign: Campaign, voids: Sequence[Void]) -> Folded:
@@ -165,15 +188,23 @@ def _without(campaign: Campaign, voids: Sequence[Void]) -> Folded:
     return again
 
 
-def _grown(recorded: Sequence[Recorded], use_cache: bool) -> None:
+def _grown(
+    recorded: Sequence[Recorded], use_cache: bool, hashed: _Hash | None = None, appended: bytes | None = None
+) -> None:
     """Bring the campaign up to date with the events just appended (its state already holds
-    them), and keep it in the cache."""
+    them), and keep it in the cache. With the bytes `appended` and the running digest of
+    the log before them, the new position comes from those bytes alone; else the log is
+    read again."""
     done = recorded[0]
     campaign = done.campaign
-    data = campaign.events_file.read_bytes()
     old = campaign.position
-    line = old.lines + 1 + (1 if data[old.size : old.size + 1] == b"\n" else 0)
-    campaign.position = Position.of(data, old.item_column if old.empty_flow is None else 0)
+    if hashed is None or appended is None:
+        data = campaign.events_file.read_bytes()
+        appended = data[old.size :]
+        campaign.position = Position.of(data, old.item_column if old.empty_flow is None else 0)
+    else:
+        campaign.position = old.after(appended, hashed)
+    line = old.lines + 1 + (1 if appended[:1] == b"\n" else 0)
     if len(recorded) > 1 or isinstance(done.event, Void):
         campaign._ids = None
         campaign._history = None

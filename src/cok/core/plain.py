@@ -10,12 +10,20 @@ A set, frozenset or dict holding only flat values — scalars, or tuples of scal
 one length — is written by columns: {"fs": [n, columns]}, {"ff": ..}, {"fd": [n, keys, m,
 values]} (n, m: the tuples' length, or -1 for scalars, whose one column is the values
 themselves). A long campaign's state is mostly such collections, and zip reads them back.
+
+A large flat collection can be kept apart, as a "blob" (a JSON text of its own, on a
+line of the cache entry), written {"b": [i]} where it is. Recording an event changes few
+of them: `Kept` remembers the text each was decoded from, and encoding the state again
+gives that text back for each one still exactly as it was, without a pass over it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable
+from itertools import chain
+from operator import is_
 from typing import Any
 
 
@@ -23,29 +31,78 @@ class Unreadable(ValueError):
     """The data is not something `decode` can build back: treat it as no cache."""
 
 
-def encode(value: Any) -> Any:
-    """The value as JSON-ready data (see the module's table)."""
+#: Members from which a flat collection is kept apart as a blob, when blobs are made.
+BLOB = 256
+
+
+def encode(value: Any, kept: Kept | None = None, blobs: list[Any] | None = None) -> Any:
+    """The value as JSON-ready data (see the module's table). With `blobs`, each large flat
+    collection is appended to it and referred to, and with `kept`, one that still holds
+    exactly what it was decoded from is appended as the text it was read from."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, list):
-        return [encode(v) for v in value]
+        return [encode(v, kept, blobs) for v in value]
     if isinstance(value, tuple):
-        return {"t": [encode(v) for v in value]}
+        return {"t": [encode(v, kept, blobs) for v in value]}
+    if isinstance(value, (set, frozenset, dict)) and blobs is not None and kept is not None:
+        text = kept.text(value)
+        if text is not None:
+            return _blob(blobs, text)
     if isinstance(value, (set, frozenset)):
         tag = "f" if isinstance(value, frozenset) else "s"
         shape = _shape(value)
         if shape is not None:
-            return {f"f{tag}": [shape, _columns(value, shape)]}
-        return {tag: [encode(v) for v in value]}
+            return _blob(blobs, {f"f{tag}": [shape, _columns(value, shape)]}, len(value))
+        return {tag: [encode(v, kept, blobs) for v in value]}
     if isinstance(value, dict):
         keys, values = _shape(value), _shape(value.values())
         if keys is not None and values is not None:
-            return {"fd": [keys, _columns(value, keys), values, _columns(value.values(), values)]}
-        return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+            data = {"fd": [keys, _columns(value, keys), values, _columns(value.values(), values)]}
+            return _blob(blobs, data, len(value))
+        return {"d": [[encode(k, kept, blobs), encode(v, kept, blobs)] for k, v in value.items()]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        fields = {f.name: encode(getattr(value, f.name), kept, blobs) for f in dataclasses.fields(value) if f.init}
         return {"c": type(value).__name__, "v": fields}
     raise TypeError(f"cannot keep a {type(value).__name__} in the cache")
+
+
+def _blob(blobs: list[Any] | None, data: Any, size: int = BLOB) -> Any:
+    """The flat collection's data, or with `blobs` and from BLOB members, a reference to
+    it appended there."""
+    if blobs is None or size < BLOB:
+        return data
+    blobs.append(data)
+    return {"b": [len(blobs) - 1]}
+
+
+class Kept:
+    """The blobs a Decoder built, each with the text it was built from and the very objects
+    it held then, in order. Holding each collection keeps its id its own."""
+
+    def __init__(self) -> None:
+        self._built: dict[int, tuple[Any, bytes, tuple[Any, ...]]] = {}
+
+    def keep(self, value: Any, text: bytes) -> None:
+        """Remember `value` as built from `text`."""
+        self._built[id(value)] = (value, text, () if isinstance(value, frozenset) else tuple(_members(value)))
+
+    def text(self, value: Any) -> bytes | None:
+        """The text `value` was built from if it still holds the same objects in the same
+        order (then it is equal, and encodes the same: its members are immutable), else None."""
+        found = self._built.get(id(value))
+        if found is None or found[0] is not value:
+            return None
+        _, text, held = found
+        if isinstance(value, frozenset):
+            return text
+        size = 2 * len(value) if isinstance(value, dict) else len(value)
+        return text if size == len(held) and all(map(is_, _members(value), held)) else None
+
+
+def _members(value: Any) -> Iterable[Any]:
+    """A set's members, or a dict's keys and then its values, in their order."""
+    return chain(value, value.values()) if isinstance(value, dict) else value
 
 
 _SCALARS = frozenset({type(None), bool, int, float, str})
@@ -87,8 +144,10 @@ def _rows(shape: Any, data: Any) -> list[Any]:
 class Decoder:
     """Builds values back, allowing only the given dataclasses."""
 
-    def __init__(self, classes: Iterable[type]) -> None:
+    def __init__(self, classes: Iterable[type], kept: Kept | None = None, blobs: list[bytes] | None = None) -> None:
         self.classes = {cls.__name__: cls for cls in classes}
+        self.kept = kept
+        self.blobs = blobs or []
 
     def __call__(self, data: Any) -> Any:
         try:
@@ -113,6 +172,8 @@ class Decoder:
             raise Unreadable("a tagged value must hold a list")
         if tag == "d":
             return {self._decode(k): self._decode(v) for k, v in items}
+        if tag == "b" and len(items) == 1 and type(items[0]) is int and 0 <= items[0] < len(self.blobs):
+            return self._blob(self.blobs[items[0]])
         if tag == "fd" and len(items) == 4:
             return dict(zip(_rows(items[0], items[1]), _rows(items[2], items[3]), strict=True))
         if tag in ("fs", "ff") and len(items) == 2:
@@ -126,3 +187,13 @@ class Decoder:
         if tag == "f":
             return frozenset(decoded)
         raise Unreadable(f"unknown tag {tag[:10]!r}")
+
+    def _blob(self, text: bytes) -> Any:
+        """The flat collection a blob holds (nothing else may be kept apart)."""
+        data = json.loads(text)
+        if not (isinstance(data, dict) and len(data) == 1 and next(iter(data)) in ("fs", "ff", "fd")):
+            raise Unreadable("a blob holds a flat collection")
+        value = self._decode(data)
+        if self.kept is not None:
+            self.kept.keep(value, text)
+        return value
