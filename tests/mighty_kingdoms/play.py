@@ -22,6 +22,43 @@ PLAYERS = (("ana", "Ana"), ("bo", "Bo"), ("cy", "Cyrus"), ("dag", "Dagny"), ("ei
 SHIPPED = Path(__file__).resolve().parents[2] / "maps" / "ember-reaches.yaml"
 
 
+def indexes_agree(state: State) -> None:
+    """The state's indexes say what a scan of every army says (they are kept by the rules,
+    and rebuilt when a state is built): who has which armies, who stands where, where
+    battles may be fought, and by whom."""
+    armies = list(state.armies.values())
+    players = {a.player for a in armies} | set(state.kingdoms)
+    for player in players:
+        mine = sorted((a for a in armies if a.player == player), key=lambda a: a.number)
+        assert [a.id for a in state.armies_of(player)] == [a.id for a in mine]
+        assert all(x is y for x, y in zip(state.armies_of(player), mine, strict=True))
+    deployed = [a for a in armies if a.deployed]
+    tiles = {a.tile for a in deployed}
+    assert set(state.occupied()) == tiles
+    for tile in tiles | set(state.map.tiles):
+        here = sorted((a for a in deployed if a.tile == tile), key=lambda a: (a.player, a.number))
+        assert [a.id for a in state.armies_in(tile)] == [a.id for a in here]
+        assert state.kingdoms_in(tile) == {a.player for a in here}
+    contested = sorted(
+        (t for t in tiles if len(state.kingdoms_in(t)) > 1 and any(a.upright for a in state.armies_in(t))),
+        key=lambda t: tuple(int(n) for n in t.split(",")),
+    )
+    assert state.contested() == contested
+    for player in players:
+        may = [
+            t
+            for t in contested
+            if any(a.player == player and a.upright for a in state.armies_in(t))
+            and any(a.player != player for a in state.armies_in(t))
+        ]
+        assert state.may_attack(player) == may
+        assert (player in state.attackers()) == bool(may)
+    for player in state.kingdoms:
+        for kind in ("village", "city", "fortress", "capital"):
+            scan = sum(1 for t in state.tiles_of(player) if state.settlement_for(t, player) == kind)
+            assert state.count(player, kind) == scan
+
+
 def new_state(settings: Settings, map_path: Path = SHIPPED) -> State:
     return State(read_map(map_path.read_text(encoding="utf-8"), str(map_path)), settings)
 

@@ -112,7 +112,7 @@ def fight(state: State, event: Battle) -> Fought:
     for army in involved:
         army.points = dice.points[army.id]
     for army_id in destroyed:
-        del state.armies[army_id]
+        state.remove_army(army_id)
     for army_id, unit, change in _strength_changes(event):
         changed = state.armies.get(army_id)
         if changed is not None:
@@ -121,16 +121,16 @@ def fight(state: State, event: Battle) -> Fought:
     for army_id, target in moves.retreats.items():
         army = state.armies[army_id]
         if target is None:
-            del state.armies[army_id]
+            state.remove_army(army_id)
             lost_by_retreat.append(army_id)
             continue
-        army.tile = target
+        state.move_army(army, target)
         if winner is not None:
             army.upright = False
     if winner is not None:
         state.control[tile] = winner
     if moves.advance is not None:
-        state.armies[moves.advance[0]].tile = moves.advance[1]
+        state.move_army(state.armies[moves.advance[0]], moves.advance[1])
     return Fought(
         tile,
         attacker,
@@ -160,7 +160,7 @@ def _slaughter(state: State, event: Battle, tile: str, attacker: str, defender: 
         raise RuleError(f"the army slaughtered is one of {defender}'s in {state.map.label(tile)}: {names}")
     state.last_attacker = attacker
     state.battles += 1
-    del state.armies[event.slaughter]
+    state.remove_army(event.slaughter)
     return Fought(
         tile,
         attacker,

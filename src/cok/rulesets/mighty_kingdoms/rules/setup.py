@@ -87,8 +87,8 @@ def found(state: State, event: Kingdom) -> Founded:
         list=event.list,
     )
     army_id = f"{event.player}-1"
-    state.armies[army_id] = Army(
-        army_id, event.player, army_tile, list=event.list, units=dict(event.units) if event.units else None
+    state.add_army(
+        Army(army_id, event.player, army_tile, list=event.list, units=dict(event.units) if event.units else None)
     )
     state.order.append(event.player)
     return Founded(event.player, capital, tiles, army_id, army_tile)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 
 from cok.rulesets.mighty_kingdoms.hexes import HexMap
@@ -118,19 +119,75 @@ class State:
     artefacts: dict[str, ArtefactHeld] = field(default_factory=dict)
     gathered: dict[str, list[Gathered]] = field(default_factory=dict)
     battles: int = 0  # battles recorded so far (the site's count)
+    # Indexes of `armies`, kept by add_army, remove_army and move_army (the rules change the
+    # armies only through them) and rebuilt whenever a state is built, as the cache does: the
+    # questions below are asked for every event, and scanning and sorting every army each
+    # time was most of a replay.
+    _by_player: dict[str, list[Army]] = field(init=False, repr=False, compare=False)  # by number
+    _by_tile: dict[str, list[Army]] = field(init=False, repr=False, compare=False)  # deployed, by player, number
+
+    def __post_init__(self) -> None:
+        self.reindex()
+
+    def reindex(self) -> None:
+        """The indexes made again from `armies` (a state built, or armies changed by hand)."""
+        self._by_player, self._by_tile = {}, {}
+        for army in self.armies.values():
+            self._index(army)
+
+    # -------------------------------------------------------- the only ways armies change
+
+    def add_army(self, army: Army) -> None:
+        """A new army: founded with its kingdom or recruited."""
+        self.armies[army.id] = army
+        self._index(army)
+
+    def remove_army(self, army_id: str) -> None:
+        """An army gone: destroyed, slaughtered, disbanded, unfed or lost."""
+        self._unindex(self.armies.pop(army_id))
+
+    def move_army(self, army: Army, tile: str, deployed: bool | None = None) -> None:
+        """An army on another tile: a move, a retreat or an advance; recalled (`deployed`
+        False) or deployed (True)."""
+        self._unindex_tile(army)
+        army.tile = tile
+        if deployed is not None:
+            army.deployed = deployed
+        if army.deployed:
+            insort(self._by_tile.setdefault(tile, []), army, key=_in_tile)
+
+    def _index(self, army: Army) -> None:
+        insort(self._by_player.setdefault(army.player, []), army, key=_in_kingdom)
+        if army.deployed:
+            insort(self._by_tile.setdefault(army.tile, []), army, key=_in_tile)
+
+    def _unindex(self, army: Army) -> None:
+        _drop(self._by_player[army.player], army)
+        self._unindex_tile(army)
+
+    def _unindex_tile(self, army: Army) -> None:
+        if army.deployed:
+            here = self._by_tile[army.tile]
+            _drop(here, army)
+            if not here:
+                del self._by_tile[army.tile]
 
     # ------------------------------------------------------------- questions the rules ask
 
     def armies_of(self, player: str) -> list[Army]:
-        return sorted((a for a in self.armies.values() if a.player == player), key=lambda a: a.number)
+        """The kingdom's armies, deployed or not, by number."""
+        return list(self._by_player.get(player, ()))
 
     def armies_in(self, tile: str) -> list[Army]:
-        return sorted(
-            (a for a in self.armies.values() if a.tile == tile and a.deployed), key=lambda a: (a.player, a.number)
-        )
+        """The armies deployed on the tile, by kingdom and number."""
+        return list(self._by_tile.get(tile, ()))
 
     def kingdoms_in(self, tile: str) -> set[str]:
-        return {a.player for a in self.armies_in(tile)}
+        return {a.player for a in self._by_tile.get(tile, ())}
+
+    def occupied(self) -> list[str]:
+        """The tiles with deployed armies, in no particular order."""
+        return list(self._by_tile)
 
     def has_capital(self, player: str) -> bool:
         """A kingdom has a capital while it controls its own (section 5.8)."""
@@ -153,16 +210,8 @@ class State:
 
     def contested(self) -> list[str]:
         """Tiles where some kingdom has an upright army and another kingdom has armies."""
-        tiles: dict[str, list[Army]] = {}
-        for army in self.armies.values():
-            if army.deployed:
-                tiles.setdefault(army.tile, []).append(army)
         return sorted(
-            (
-                t
-                for t, armies in tiles.items()
-                if len({a.player for a in armies}) > 1 and any(a.upright for a in armies)
-            ),
+            (t for t, armies in self._by_tile.items() if _kingdoms_meet(armies) and any(a.upright for a in armies)),
             key=_tile_order,
         )
 
@@ -170,10 +219,33 @@ class State:
         """The tiles where `player` may choose a battle: an upright army of theirs and an enemy's armies."""
         found = []
         for tile in self.contested():
-            armies = self.armies_in(tile)
+            armies = self._by_tile[tile]
             if any(a.player == player and a.upright for a in armies) and any(a.player != player for a in armies):
                 found.append(tile)
         return found
+
+    def attackers(self) -> set[str]:
+        """The kingdoms that may choose a battle somewhere (those whose may_attack is not
+        empty): an upright army on a tile where another kingdom has armies."""
+        return {a.player for armies in self._by_tile.values() if _kingdoms_meet(armies) for a in armies if a.upright}
+
+
+def _in_kingdom(army: Army) -> int:
+    return army.number
+
+
+def _in_tile(army: Army) -> tuple[str, int]:
+    return army.player, army.number
+
+
+def _drop(armies: list[Army], army: Army) -> None:
+    """Take the army itself out of an index (`list.remove` would compare every field)."""
+    del armies[next(i for i, a in enumerate(armies) if a is army)]
+
+
+def _kingdoms_meet(armies: list[Army]) -> bool:
+    """Two kingdoms or more among a tile's armies (sorted by kingdom: the first and last differ)."""
+    return armies[0].player != armies[-1].player
 
 
 def _tile_order(tile: str) -> tuple[int, int]:

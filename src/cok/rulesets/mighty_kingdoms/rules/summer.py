@@ -170,7 +170,7 @@ def resolve(state: State, event: Resolve) -> Resolved:
 
 
 def _enter(state: State, army: Army, origin: str, target: str) -> None:
-    army.tile = target
+    state.move_army(army, target)
     army.slowed = state.map.slows(origin, target)
 
 
@@ -207,7 +207,7 @@ def reform(state: State, event: Reform) -> Reformed:
         army.failed_raze = army.defending = army.slowed = army.resolved = False
         army.order = army.to = None
     taken = []
-    for tile in sorted({a.tile for a in state.armies.values()}):
+    for tile in sorted(state.occupied()):  # an army not deployed is on no tile (none are in summer)
         kingdoms = state.kingdoms_in(tile)
         if len(kingdoms) == 1:
             (holder,) = kingdoms
@@ -220,7 +220,7 @@ def reform(state: State, event: Reform) -> Reformed:
             army.units.pop(unit, None)
             army.changes.pop(unit, None)
     for army_id in lost_armies:
-        del state.armies[army_id]
+        state.remove_army(army_id)
     state.order = new_order
     state.last_resolver = state.last_attacker = None
     month = state.month
