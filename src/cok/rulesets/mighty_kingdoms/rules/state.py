@@ -206,7 +206,19 @@ class State:
 
     def count(self, player: str, kind: str) -> int:
         """Settlements of a kind the kingdom controls, as it sees them (its own capital apart)."""
-        return sum(1 for t in self.tiles_of(player) if self.settlement_for(t, player) == kind)
+        return self.holdings(player).get(kind, 0)
+
+    def holdings(self, player: str) -> dict[str, int]:
+        """The kingdom's settlements by kind, as it sees them: one pass for what winter
+        gathers, instead of one for each kind."""
+        found: dict[str, int] = {}
+        kingdom = self.kingdoms.get(player)
+        control, own = self.control, kingdom.capital if kingdom is not None else None
+        for tile, kind in self.settlement.items():
+            if control.get(tile) == player:
+                seen = "city" if kind == "capital" and tile != own else kind
+                found[seen] = found.get(seen, 0) + 1
+        return found
 
     def contested(self) -> list[str]:
         """Tiles where some kingdom has an upright army and another kingdom has armies."""

@@ -53,8 +53,9 @@ def begin_winter(state: State, event: Winter) -> WinterBegun:
         state.move_army(army, home, deployed=False)
     gathered = []
     for player in state.order:
-        gold = state.count(player, "city") + state.count(player, "capital") + (1 if state.has_capital(player) else 0)
-        food = state.count(player, "village")
+        held = state.holdings(player)
+        gold = held.get("city", 0) + held.get("capital", 0) + (1 if state.has_capital(player) else 0)
+        food = held.get("village", 0)
         kingdom = state.kingdoms[player]
         kingdom.gold, kingdom.food = gold, food
         state.gathered.setdefault(player, []).append(Gathered(state.year, gold, food))
