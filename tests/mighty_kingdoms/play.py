@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cok.core.events import EventBase
+from cok.core.names import normalize
 from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
 from cok.rulesets.mighty_kingdoms.hexes import distance
 from cok.rulesets.mighty_kingdoms.mapfile import read_map
@@ -57,6 +58,10 @@ def indexes_agree(state: State) -> None:
         for kind in ("village", "city", "fortress", "capital"):
             scan = sum(1 for t in state.tiles_of(player) if state.settlement_for(t, player) == kind)
             assert state.count(player, kind) == scan
+    for pid, kingdom in state.kingdoms.items():
+        for typed in (pid, kingdom.name, kingdom.name.upper()):
+            first = next(p for p, k in state.kingdoms.items() if normalize(typed) in (normalize(p), normalize(k.name)))
+            assert state.player_named(typed) == first
 
 
 def new_state(settings: Settings, map_path: Path = SHIPPED) -> State:

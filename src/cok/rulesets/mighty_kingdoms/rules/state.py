@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import insort
 from dataclasses import dataclass, field
 
+from cok.core.names import normalize
 from cok.rulesets.mighty_kingdoms.hexes import HexMap
 
 PHASES = ("setup", "orders", "resolution", "battles", "reform", "winter", "deploy")
@@ -125,13 +126,15 @@ class State:
     # time was most of a replay.
     _by_player: dict[str, list[Army]] = field(init=False, repr=False, compare=False)  # by number
     _by_tile: dict[str, list[Army]] = field(init=False, repr=False, compare=False)  # deployed, by player, number
+    _players: dict[str, str] = field(init=False, repr=False, compare=False)  # find_player's names -> id
+    _players_of: int = field(init=False, repr=False, compare=False)  # kingdoms when _players was made
 
     def __post_init__(self) -> None:
         self.reindex()
 
     def reindex(self) -> None:
         """The indexes made again from `armies` (a state built, or armies changed by hand)."""
-        self._by_player, self._by_tile = {}, {}
+        self._by_player, self._by_tile, self._players, self._players_of = {}, {}, {}, -1
         for army in self.armies.values():
             self._index(army)
 
@@ -188,6 +191,17 @@ class State:
     def occupied(self) -> list[str]:
         """The tiles with deployed armies, in no particular order."""
         return list(self._by_tile)
+
+    def player_named(self, typed: str) -> str | None:
+        """The kingdom a name stands for, as find_player matches it (id or display name, any
+        case); the first founded when two kingdoms share a name. None when no kingdom has it."""
+        if self._players_of != len(self.kingdoms):
+            names: dict[str, str] = {}
+            for pid, kingdom in self.kingdoms.items():
+                names.setdefault(normalize(pid), pid)
+                names.setdefault(normalize(kingdom.name), pid)
+            self._players, self._players_of = names, len(self.kingdoms)
+        return self._players.get(normalize(typed))
 
     def has_capital(self, player: str) -> bool:
         """A kingdom has a capital while it controls its own (section 5.8)."""
