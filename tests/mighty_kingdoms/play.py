@@ -33,6 +33,10 @@ def indexes_agree(state: State) -> None:
         mine = sorted((a for a in armies if a.player == player), key=lambda a: a.number)
         assert [a.id for a in state.armies_of(player)] == [a.id for a in mine]
         assert all(x is y for x, y in zip(state.armies_of(player), mine, strict=True))
+    assert state.unordered() == sum(1 for a in armies if a.order is None)
+    assert state.unresolved() == sum(1 for a in armies if not a.resolved)
+    for player in players:
+        assert state.has_unresolved(player) == any(not a.resolved for a in armies if a.player == player)
     deployed = [a for a in armies if a.deployed]
     tiles = {a.tile for a in deployed}
     assert set(state.occupied()) == tiles

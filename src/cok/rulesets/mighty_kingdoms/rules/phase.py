@@ -16,10 +16,9 @@ def phase(state: State) -> str:
         return "setup"
     if state.winter:
         return "deploy" if state.winter_begun and state.fed >= set(state.kingdoms) else "winter"
-    armies = state.armies.values()
-    if any(a.order is None for a in armies):
+    if state.unordered():
         return "orders"
-    if any(not a.resolved for a in armies):
+    if state.unresolved():
         return "resolution"
     attackers = state.attackers()
     if any(p in attackers for p in state.order):
@@ -47,8 +46,7 @@ def next_round_the_table(state: State, after: str | None, has_something: Any) ->
 
 def resolver(state: State) -> str | None:
     """Whose turn it is to resolve an order (5.3: round the table, skipping the done)."""
-    unresolved = {a.player for a in state.armies.values() if not a.resolved}
-    return next_round_the_table(state, state.last_resolver, unresolved.__contains__)
+    return next_round_the_table(state, state.last_resolver, state.has_unresolved)
 
 
 def attacker(state: State) -> str | None:

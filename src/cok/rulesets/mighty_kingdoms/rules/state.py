@@ -120,12 +120,14 @@ class State:
     artefacts: dict[str, ArtefactHeld] = field(default_factory=dict)
     gathered: dict[str, list[Gathered]] = field(default_factory=dict)
     battles: int = 0  # battles recorded so far (the site's count)
-    # Indexes of `armies`, kept by add_army, remove_army and move_army (the rules change the
-    # armies only through them) and rebuilt whenever a state is built, as the cache does: the
-    # questions below are asked for every event, and scanning and sorting every army each
-    # time was most of a replay.
+    # Indexes of `armies`, kept by the methods below (the rules change where armies are, and
+    # their orders, only through them) and rebuilt whenever a state is built, as the cache
+    # does: the questions below are asked for every event, and scanning and sorting every
+    # army each time was most of a replay.
     _by_player: dict[str, list[Army]] = field(init=False, repr=False, compare=False)  # by number
     _by_tile: dict[str, list[Army]] = field(init=False, repr=False, compare=False)  # deployed, by player, number
+    _unordered: int = field(init=False, repr=False, compare=False)  # armies with no order this month
+    _unresolved: int = field(init=False, repr=False, compare=False)  # armies whose order is not resolved
     _players: dict[str, str] = field(init=False, repr=False, compare=False)  # find_player's names -> id
     _players_of: int = field(init=False, repr=False, compare=False)  # kingdoms when _players was made
 
@@ -135,6 +137,7 @@ class State:
     def reindex(self) -> None:
         """The indexes made again from `armies` (a state built, or armies changed by hand)."""
         self._by_player, self._by_tile, self._players, self._players_of = {}, {}, {}, -1
+        self._unordered = self._unresolved = 0
         for army in self.armies.values():
             self._index(army)
 
@@ -159,14 +162,35 @@ class State:
         if army.deployed:
             insort(self._by_tile.setdefault(tile, []), army, key=_in_tile)
 
+    def give_order(self, army: Army, order: str, to: str | None) -> None:
+        """The army's order this month (phase() asks whether every army has one)."""
+        self._unordered -= army.order is None
+        army.order, army.to = order, to
+
+    def resolve_order(self, army: Army) -> None:
+        """The army's order is resolved (phase() asks whether every one is)."""
+        self._unresolved -= not army.resolved
+        army.resolved = True
+
+    def new_month(self) -> None:
+        """Reform: every army is without an order again (and so not resolved either)."""
+        for army in self.armies.values():
+            army.failed_raze = army.defending = army.slowed = army.resolved = False
+            army.order = army.to = None
+        self._unordered = self._unresolved = len(self.armies)
+
     def _index(self, army: Army) -> None:
         insort(self._by_player.setdefault(army.player, []), army, key=_in_kingdom)
         if army.deployed:
             insort(self._by_tile.setdefault(army.tile, []), army, key=_in_tile)
+        self._unordered += army.order is None
+        self._unresolved += not army.resolved
 
     def _unindex(self, army: Army) -> None:
         _drop(self._by_player[army.player], army)
         self._unindex_tile(army)
+        self._unordered -= army.order is None
+        self._unresolved -= not army.resolved
 
     def _unindex_tile(self, army: Army) -> None:
         if army.deployed:
@@ -187,6 +211,18 @@ class State:
 
     def kingdoms_in(self, tile: str) -> set[str]:
         return {a.player for a in self._by_tile.get(tile, ())}
+
+    def unordered(self) -> int:
+        """How many armies have no order this month."""
+        return self._unordered
+
+    def unresolved(self) -> int:
+        """How many armies' orders are not resolved this month."""
+        return self._unresolved
+
+    def has_unresolved(self, player: str) -> bool:
+        """The kingdom has an army whose order is not resolved."""
+        return any(not a.resolved for a in self._by_player.get(player, ()))
 
     def occupied(self) -> list[str]:
         """The tiles with deployed armies, in no particular order."""
