@@ -40,6 +40,8 @@ def distance(a: str, b: str) -> int:
 
 @dataclass(frozen=True)
 class Tile:
+    """One hex of the map as the map file draws it."""
+
     key: str
     name: str | None = None
     start: bool = False
@@ -56,6 +58,8 @@ class Tile:
 
 @dataclass(frozen=True)
 class HexMap:
+    """The campaign's map: its tiles by `q,r`, and what the rules ask of them."""
+
     name: str
     tiles: dict[str, Tile]
     _by_name: dict[str, str] = field(init=False, repr=False, compare=False)

@@ -271,6 +271,8 @@ def _simple_result(dice: Dice, involved: list[Army], attacker: str, defender: st
 
 @dataclass
 class Moves:
+    """The Results table worked out before anything moves: retreats, who stays, the advance."""
+
     retreats: dict[str, str | None]  # army -> tile, None: destroyed for want of one
     stayed: list[str]
     advance: tuple[str, str] | None

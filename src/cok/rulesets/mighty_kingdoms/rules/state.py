@@ -33,6 +33,8 @@ class Settings:
 
 @dataclass
 class Army:
+    """An army: where it stands, its points and Unit Strength, and this month's order."""
+
     id: str
     player: str
     tile: str
@@ -61,6 +63,8 @@ class Army:
 
 @dataclass
 class Kingdom:
+    """A player's kingdom: its capital while it stands, and its winter's gold and food."""
+
     id: str
     name: str
     race: str
@@ -74,6 +78,8 @@ class Kingdom:
 
 @dataclass
 class ArtefactHeld:
+    """An artefact brought back from a quest, and who holds it."""
+
     id: str  # art-1, art-2 …
     name: str | None
     points: str  # 5-15 | 20-30 | rare
