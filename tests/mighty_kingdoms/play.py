@@ -57,6 +57,7 @@ def indexes_agree(state: State) -> None:
             and any(a.player != player for a in state.armies_in(t))
         ]
         assert state.may_attack(player) == may
+        assert all(state.may_attack_in(player, t) == (t in may) for t in tiles)
         assert (player in state.attackers()) == bool(may)
     for player in state.kingdoms:
         for kind in ("village", "city", "fortress", "capital"):

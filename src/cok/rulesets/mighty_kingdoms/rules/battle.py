@@ -54,7 +54,7 @@ def check_sides(state: State, tile: str, attacker: str, defender: str) -> None:
         raise RuleError(
             f"it is {turn}'s turn to choose a battle (in {', '.join(state.may_attack(turn or ''))}), not {attacker}'s"
         )
-    if tile not in state.may_attack(attacker):
+    if not state.may_attack_in(attacker, tile):
         raise RuleError(
             f"{attacker} has no upright army facing an enemy in {state.map.label(tile)}; "
             f"{attacker} may fight in {', '.join(state.may_attack(attacker))}"

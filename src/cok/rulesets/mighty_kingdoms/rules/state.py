@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import insort
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from cok.core.names import normalize
 from cok.rulesets.mighty_kingdoms.hexes import HexMap
@@ -52,8 +53,10 @@ class Army:
     failed_raze: bool = False
     deployed: bool = True  # False in winter until its `deploy`
 
-    @property
+    @cached_property
     def number(self) -> int:
+        """The number in its id (`ana-3`: 3): the indexes sort by it. Worked out once, as the id
+        never changes; not a field, so neither the cache nor == sees it."""
         return int(self.id.rsplit("-", 1)[1])
 
     def strength(self, unit: str) -> int:
@@ -291,6 +294,11 @@ class State:
             if any(a.player == player and a.upright for a in armies) and any(a.player != player for a in armies):
                 found.append(tile)
         return found
+
+    def may_attack_in(self, player: str, tile: str) -> bool:
+        """`tile in may_attack(player)`, asked of that tile's armies alone (a battle's check)."""
+        armies = self._by_tile.get(tile, ())
+        return any(a.player == player and a.upright for a in armies) and any(a.player != player for a in armies)
 
     def attackers(self) -> set[str]:
         """The kingdoms that may choose a battle somewhere (those whose may_attack is not
