@@ -3,7 +3,7 @@ result, and the Results table (loss, draw, win; retreats and the advance)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.events import Battle
@@ -26,9 +26,9 @@ def defence(army: Army) -> int:
     return army.points // 100 + (1 if army.defending else 0)
 
 
-@dataclass
-class Dice:
-    """A simple battle worked out from the dice and the allocations, before anything changes."""
+class Dice(NamedTuple):
+    """A simple battle worked out from the dice and the allocations, before anything changes
+    (a NamedTuple, like Moves: made at each start for less than a dataclass)."""
 
     hits: list[Hit]
     points: dict[str, int]  # each involved army's points afterwards
@@ -269,8 +269,7 @@ def _simple_result(dice: Dice, involved: list[Army], attacker: str, defender: st
     return winner, f"{winner} caused more reduction, {max(a, d)} points to {min(a, d)}"
 
 
-@dataclass
-class Moves:
+class Moves(NamedTuple):
     """The Results table worked out before anything moves: retreats, who stays, the advance."""
 
     retreats: dict[str, str | None]  # army -> tile, None: destroyed for want of one
