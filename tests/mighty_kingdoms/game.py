@@ -18,6 +18,8 @@ from cok.rulesets.mighty_kingdoms.mapfile import read_map
 from cok.rulesets.mighty_kingdoms.rules.apply import apply
 from cok.rulesets.mighty_kingdoms.rules.state import Settings, State
 
+from .play import indexes_agree
+
 
 def test_map_text() -> str:
     tiles = []
@@ -60,7 +62,9 @@ class Game:
         if "from_" in fields:
             fields["from"] = fields.pop("from_")
         event = EVENT_TYPES[kind].model_validate({"type": kind, **fields})
-        return apply(self.state, event)
+        outcome = apply(self.state, event)
+        indexes_agree(self.state)  # also: a test that changed armies by hand did it through the state
+        return outcome
 
     def refused(self, kind: str, **fields: Any) -> str:
         """The rules refuse the event, and the state is exactly as it was."""
@@ -99,6 +103,10 @@ class Game:
 
     def army(self, army_id: str) -> Any:
         return self.state.armies[army_id]
+
+    def move(self, army_id: str, tile: str) -> None:
+        """Put an army on a tile by hand (through the state, which keeps its indexes)."""
+        self.state.move_army(self.army(army_id), tile)
 
 
 def to_winter(game: Game, recall: dict[str, str] | None = None) -> Game:

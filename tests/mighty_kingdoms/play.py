@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cok.core.events import EventBase
+from cok.core.names import normalize
 from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
 from cok.rulesets.mighty_kingdoms.hexes import distance
 from cok.rulesets.mighty_kingdoms.mapfile import read_map
@@ -20,6 +21,52 @@ from cok.rulesets.mighty_kingdoms.rules.state import Settings, State
 #: Players' ids and names, in founding order (ids sort as they are founded).
 PLAYERS = (("ana", "Ana"), ("bo", "Bo"), ("cy", "Cyrus"), ("dag", "Dagny"), ("eir", "Eira"), ("fen", "Fenn"))
 SHIPPED = Path(__file__).resolve().parents[2] / "maps" / "ember-reaches.yaml"
+
+
+def indexes_agree(state: State) -> None:
+    """The state's indexes say what a scan of every army says (they are kept by the rules,
+    and rebuilt when a state is built): who has which armies, who stands where, where
+    battles may be fought, and by whom."""
+    armies = list(state.armies.values())
+    players = {a.player for a in armies} | set(state.kingdoms)
+    for player in players:
+        mine = sorted((a for a in armies if a.player == player), key=lambda a: a.number)
+        assert [a.id for a in state.armies_of(player)] == [a.id for a in mine]
+        assert all(x is y for x, y in zip(state.armies_of(player), mine, strict=True))
+    assert state.unordered() == sum(1 for a in armies if a.order is None)
+    assert state.unresolved() == sum(1 for a in armies if not a.resolved)
+    for player in players:
+        assert state.has_unresolved(player) == any(not a.resolved for a in armies if a.player == player)
+    deployed = [a for a in armies if a.deployed]
+    tiles = {a.tile for a in deployed}
+    assert set(state.occupied()) == tiles
+    for tile in tiles | set(state.map.tiles):
+        here = sorted((a for a in deployed if a.tile == tile), key=lambda a: (a.player, a.number))
+        assert [a.id for a in state.armies_in(tile)] == [a.id for a in here]
+        assert state.kingdoms_in(tile) == {a.player for a in here}
+    contested = sorted(
+        (t for t in tiles if len(state.kingdoms_in(t)) > 1 and any(a.upright for a in state.armies_in(t))),
+        key=lambda t: tuple(int(n) for n in t.split(",")),
+    )
+    assert state.contested() == contested
+    for player in players:
+        may = [
+            t
+            for t in contested
+            if any(a.player == player and a.upright for a in state.armies_in(t))
+            and any(a.player != player for a in state.armies_in(t))
+        ]
+        assert state.may_attack(player) == may
+        assert all(state.may_attack_in(player, t) == (t in may) for t in tiles)
+        assert (player in state.attackers()) == bool(may)
+    for player in state.kingdoms:
+        for kind in ("village", "city", "fortress", "capital"):
+            scan = sum(1 for t in state.tiles_of(player) if state.settlement_for(t, player) == kind)
+            assert state.count(player, kind) == scan
+    for pid, kingdom in state.kingdoms.items():
+        for typed in (pid, kingdom.name, kingdom.name.upper()):
+            first = next(p for p, k in state.kingdoms.items() if normalize(typed) in (normalize(p), normalize(k.name)))
+            assert state.player_named(typed) == first
 
 
 def new_state(settings: Settings, map_path: Path = SHIPPED) -> State:

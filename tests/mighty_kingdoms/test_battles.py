@@ -25,7 +25,7 @@ def refused(game: Game, **fields: Any) -> str:
 def add_army(game: Game, army_id: str, tile: str, **fields: Any) -> Army:
     army = Army(army_id, army_id.rsplit("-", 1)[0], tile, **fields)
     army.order, army.resolved = "defend", True
-    game.state.armies[army_id] = army
+    game.state.add_army(army)
     return army
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.state import ROOM, Settings, State
 
-from .play import Table, new_state
+from .play import Table, indexes_agree, new_state
 
 GAMES = settings(max_examples=25, deadline=None, derandomize=True)
 KINDS = st.sampled_from(
@@ -97,5 +97,23 @@ def test_the_phase_machine_always_waits_for_something(seed: int, rules: Settings
     def check(state: State) -> None:
         assert phases.phase(state) in ("setup", "orders", "resolution", "battles", "reform", "winter", "deploy")
         assert phases.waiting_for(state)
+
+    play(seed, rules, kingdoms, check)
+
+
+@GAMES
+@given(seed=st.integers(0, 10**6), rules=KINDS, kingdoms=st.integers(2, 5))
+def test_the_indexes_of_the_state_agree_with_a_scan_of_every_army(seed: int, rules: Settings, kingdoms: int) -> None:
+    from cok.core.plain import Decoder, encode
+    from cok.rulesets.mighty_kingdoms import RULESET
+
+    seen = 0
+
+    def check(state: State) -> None:
+        nonlocal seen
+        indexes_agree(state)
+        seen += 1
+        if seen % 50 == 0:  # and built again from the cache's plain data
+            indexes_agree(Decoder(RULESET.cached_types)(encode(state)))
 
     play(seed, rules, kingdoms, check)

@@ -104,7 +104,7 @@ def test_a_hero_goes_on_at_most_one_quest_per_winter() -> None:
     quest(game, hero="Prince", roll=3)
     assert "already been on a quest" in game.refused("quest", player="ana", tower="-1,1", hero="prince", roll=3)
     assert Army  # the same name in another army is another hero:
-    game.state.armies["ana-2"] = Army("ana-2", "ana", "-2,0", deployed=False)
+    game.state.add_army(Army("ana-2", "ana", "-2,0", deployed=False))
     game("quest", player="ana", tower="-1,1", hero="Prince", army="ana-2", roll=3)
 
 

@@ -26,16 +26,16 @@ def test_an_upright_army_may_not_regroup() -> None:
 
 def test_raze_only_when_the_army_stands_on_a_settlement() -> None:
     game = Game().two_kingdoms()
-    game.army("ana-1").tile = "-3,0"
+    game.move("ana-1", "-3,0")
     assert "no settlement to raze" in game.refused("order", army="ana-1", order="raze")
 
 
 def test_move_only_to_a_neighbour_a_move_may_enter() -> None:
     game = Game().two_kingdoms()
     assert "not a neighbour" in game.refused("order", army="ana-1", order="move", to="2,0")
-    game.army("bo-1").tile = "0,-1"
+    game.move("bo-1", "0,-1")
     assert "water" in game.refused("order", army="bo-1", order="move", to="1,-1")
-    game.army("bo-1").tile = "1,0"
+    game.move("bo-1", "1,0")
     assert "marsh" in game.refused("order", army="bo-1", order="move", to="0,1")
 
 
@@ -63,7 +63,7 @@ def test_orders_are_resolved_in_player_order_round_the_table() -> None:
 
 def test_resolution_skips_players_with_nothing_left_and_never_restarts_from_the_first() -> None:
     game = Game().two_kingdoms()
-    game.state.armies["ana-2"] = type(game.army("ana-1"))("ana-2", "ana", "-2,0")
+    game.state.add_army(type(game.army("ana-1"))("ana-2", "ana", "-2,0"))
     game.orders(**{"ana-1": "defend", "ana-2": "defend", "bo-1": "defend"})
     game("resolve", army="ana-1")
     assert "bo's turn" in game.refused("resolve", army="ana-2")
@@ -134,8 +134,8 @@ def test_the_status_of_a_tile_is_read_at_resolution_not_at_ordering() -> None:
 
 def test_raze_removes_the_settlement_when_no_enemy_army_is_there() -> None:
     game = Game().two_kingdoms()
-    game.army("ana-1").tile = "1,0"  # bo's city
-    game.army("bo-1").tile = "2,0"
+    game.move("ana-1", "1,0")  # bo's city
+    game.move("bo-1", "2,0")
     game.orders(**{"ana-1": "raze", "bo-1": "defend"})
     game("resolve", army="ana-1")
     assert "1,0" not in game.state.settlement
@@ -143,7 +143,7 @@ def test_raze_removes_the_settlement_when_no_enemy_army_is_there() -> None:
 
 def test_a_raze_fails_when_an_enemy_army_is_in_the_tile() -> None:
     game = Game().two_kingdoms()
-    game.army("ana-1").tile = "1,0"
+    game.move("ana-1", "1,0")
     game.orders(**{"ana-1": "raze", "bo-1": "defend"})
     outcome = game("resolve", army="ana-1")
     assert outcome.failed and game.state.settlement["1,0"] == "city"
@@ -151,8 +151,8 @@ def test_a_raze_fails_when_an_enemy_army_is_in_the_tile() -> None:
 
 def test_a_razed_capital_leaves_its_kingdom_without_a_capital() -> None:
     game = Game().two_kingdoms()
-    game.army("ana-1").tile = "2,0"
-    game.army("bo-1").tile = "3,0"
+    game.move("ana-1", "2,0")
+    game.move("bo-1", "3,0")
     game.orders(**{"ana-1": "raze", "bo-1": "defend"})
     game("resolve", army="ana-1")
     assert game.state.kingdoms["bo"].capital is None and not game.state.has_capital("bo")
@@ -160,8 +160,8 @@ def test_a_razed_capital_leaves_its_kingdom_without_a_capital() -> None:
 
 def test_a_raze_whose_settlement_is_already_gone_does_nothing() -> None:
     game = Game().two_kingdoms()
-    game.army("ana-1").tile = "1,0"
-    game.army("bo-1").tile = "2,0"
+    game.move("ana-1", "1,0")
+    game.move("bo-1", "2,0")
     game.orders(**{"ana-1": "raze", "bo-1": "defend"})
     del game.state.settlement["1,0"]
     outcome = game("resolve", army="ana-1")
@@ -214,7 +214,7 @@ def test_reform_lays_on_its_side_an_army_that_moved_across_a_forest_edge() -> No
 
 def test_reform_lays_on_its_side_an_army_that_moved_into_a_river_tile() -> None:
     game = Game().two_kingdoms()
-    game.army("bo-1").tile = "1,-1"
+    game.move("bo-1", "1,-1")
     game.state.control["1,-1"] = "bo"
     game.orders(**{"ana-1": "defend", "bo-1": "move 0,0"})  # 1,-1|0,0 is a plain edge
     game("resolve", army="ana-1")
@@ -225,7 +225,7 @@ def test_reform_lays_on_its_side_an_army_that_moved_into_a_river_tile() -> None:
 
 def test_moving_out_of_a_river_tile_does_not_slow_the_army() -> None:
     game = Game().two_kingdoms()
-    game.army("bo-1").tile = "0,0"
+    game.move("bo-1", "0,0")
     game.orders(**{"ana-1": "defend", "bo-1": "move 0,-1"})
     game("resolve", army="ana-1")
     game("resolve", army="bo-1", roll=[1, 2])
@@ -251,7 +251,7 @@ def test_reform_step_1_looks_only_at_the_armys_own_move_order() -> None:
 
 def test_reform_forgets_failed_razes_and_ends_defend() -> None:
     game = Game().two_kingdoms()
-    game.army("ana-1").tile = "1,0"
+    game.move("ana-1", "1,0")
     game.state.control["0,0"] = "ana"
     game.orders(**{"ana-1": "raze", "bo-1": "defend"})
     game("resolve", army="ana-1")
@@ -272,7 +272,7 @@ def test_reform_forgets_failed_razes_and_ends_defend() -> None:
 
 def test_reform_gives_a_tile_with_armies_of_only_one_kingdom_to_that_kingdom() -> None:
     game = Game().two_kingdoms()
-    game.army("ana-1").tile = "3,0"  # bo's tile, entered earlier while bo was there
+    game.move("ana-1", "3,0")  # bo's tile, entered earlier while bo was there
     game.orders(**{"ana-1": "defend", "bo-1": "defend"})
     game("resolve", army="ana-1")
     game("resolve", army="bo-1")
@@ -282,7 +282,7 @@ def test_reform_gives_a_tile_with_armies_of_only_one_kingdom_to_that_kingdom() -
 
 def test_reform_player_order_is_most_armies_first() -> None:
     game = Game().two_kingdoms()
-    game.state.armies["bo-2"] = type(game.army("bo-1"))("bo-2", "bo", "2,0")
+    game.state.add_army(type(game.army("bo-1"))("bo-2", "bo", "2,0"))
     game.orders(**{"ana-1": "defend", "bo-1": "defend", "bo-2": "defend"})
     for army in ("ana-1", "bo-1", "bo-2"):
         game("resolve", army=army)
@@ -304,10 +304,10 @@ def test_reform_needs_the_roll_off_order_when_players_are_tied() -> None:
 
 def test_the_roll_off_order_must_agree_with_the_army_counts() -> None:
     game = Game().two_kingdoms()
-    game.state.armies["bo-2"] = type(game.army("bo-1"))("bo-2", "bo", "2,0")
+    game.state.add_army(type(game.army("bo-1"))("bo-2", "bo", "2,0"))
     game.state.kingdoms["cy"] = type(game.state.kingdoms["ana"])("cy", "cy", "x", None, 2)
     game.state.order.append("cy")
-    game.state.armies["cy-1"] = type(game.army("bo-1"))("cy-1", "cy", "0,-3")
+    game.state.add_army(type(game.army("bo-1"))("cy-1", "cy", "0,-3"))
     game.orders(**{"ana-1": "defend", "bo-1": "defend", "bo-2": "defend", "cy-1": "defend"})
     for army in ("ana-1", "bo-1", "cy-1", "bo-2"):
         game("resolve", army=army)

@@ -199,7 +199,7 @@ def test_an_allied_army_needs_three_other_non_allied_armies_and_no_allied_one() 
     from cok.rulesets.mighty_kingdoms.rules.state import Army
 
     for n in (5, 6):
-        game.state.armies[f"ana-{n}"] = Army(f"ana-{n}", "ana", "-2,0", deployed=False)
+        game.state.add_army(Army(f"ana-{n}", "ana", "-2,0", deployed=False))
     game.state.kingdoms["ana"].armies_made = 6
     game("recruit", player="ana", tile="-2,-1", list="Allies", allied=True)
     assert game.army("ana-7").allied
@@ -233,7 +233,7 @@ def test_one_feed_per_kingdom_per_winter_and_nothing_after_it() -> None:
 
 def test_feed_is_required_of_every_kingdom_even_one_with_no_armies() -> None:
     game = winter()
-    del game.state.armies["bo-1"]
+    game.state.remove_army("bo-1")
     fed(game, "ana")
     assert phase(game.state) == "winter" and waiting_for(game.state) == [{"what": "feed", "player": "bo"}]
     game("feed", player="bo", unfed=[])
@@ -262,7 +262,7 @@ def test_deploy_limits_village_1_city_2_capital_or_fortress_3() -> None:
 
     game = winter()
     for n in range(2, 12):
-        game.state.armies[f"ana-{n}"] = Army(f"ana-{n}", "ana", "-2,0", deployed=False)
+        game.state.add_army(Army(f"ana-{n}", "ana", "-2,0", deployed=False))
     game.state.kingdoms["ana"].food = 20
     fed(game)
     for tile, room in (("-1,-1", 1), ("-1,0", 2), ("-2,0", 3), ("-2,-1", 3)):
@@ -293,7 +293,7 @@ def test_spring_loses_armies_with_no_room_and_starts_the_next_year() -> None:
 
     game = winter()
     for n in range(2, 4):
-        game.state.armies[f"bo-{n}"] = Army(f"bo-{n}", "bo", "2,0", deployed=False)
+        game.state.add_army(Army(f"bo-{n}", "bo", "2,0", deployed=False))
     for tile in ("1,0", "3,-1", "2,1", "2,-1"):
         del game.state.settlement[tile]
     game.state.kingdoms["bo"].food = 3
@@ -311,7 +311,7 @@ def test_spring_orders_players_by_the_armies_they_had_when_deploy_began() -> Non
     from cok.rulesets.mighty_kingdoms.rules.state import Army
 
     game = winter()
-    game.state.armies["bo-2"] = Army("bo-2", "bo", "2,0", deployed=False)
+    game.state.add_army(Army("bo-2", "bo", "2,0", deployed=False))
     for tile in ("1,0", "3,-1", "2,1", "2,-1"):
         del game.state.settlement[tile]
     game.state.kingdoms["bo"].food = 2

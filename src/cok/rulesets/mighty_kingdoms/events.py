@@ -1,9 +1,10 @@
 """The events of a Mighty Kingdoms log (contract section 4): one frozen pydantic model per
 type; the core adds `void`. Tiles are names or `"q,r"`, resolved against the map by the rules."""
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: pydantic would then evaluate every field's
+# annotation from its text when the models are made, at each start (~10% of making them).
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
@@ -76,7 +77,7 @@ class Order(EventBase):
     to: TileRef | None = None
 
     @model_validator(mode="after")
-    def _to_only_for_moves(self) -> Order:
+    def _to_only_for_moves(self) -> Self:
         if self.order == "move" and self.to is None:
             raise ValueError("a move needs `to`: the adjacent tile the army moves into")
         if self.order != "move" and self.to is not None:
@@ -109,7 +110,7 @@ class Battle(EventBase):
     slaughter: ArmyId | None = None
 
     @model_validator(mode="after")
-    def _slaughter_alone(self) -> Battle:
+    def _slaughter_alone(self) -> Self:
         if self.slaughter is not None:
             extra = [f for f in ("result", "dice", "allocate", "retreat", "advance", "strength") if getattr(self, f)]
             if extra:

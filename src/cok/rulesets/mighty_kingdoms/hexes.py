@@ -19,6 +19,7 @@ SIDES: dict[str, tuple[int, int]] = {
 }
 OPPOSITE = {"n": "s", "ne": "sw", "se": "nw", "s": "n", "sw": "ne", "nw": "se"}
 FEATURES = ("water", "mountain", "forest")
+SLOWING = frozenset({"mountain", "forest"})
 
 
 def key(q: int, r: int) -> str:
@@ -39,6 +40,8 @@ def distance(a: str, b: str) -> int:
 
 @dataclass(frozen=True)
 class Tile:
+    """One hex of the map as the map file draws it."""
+
     key: str
     name: str | None = None
     start: bool = False
@@ -55,13 +58,23 @@ class Tile:
 
 @dataclass(frozen=True)
 class HexMap:
+    """The campaign's map: its tiles by `q,r`, and what the rules ask of them."""
+
     name: str
     tiles: dict[str, Tile]
     _by_name: dict[str, str] = field(init=False, repr=False, compare=False)
+    # What the rules ask of the map again and again (each move, retreat and reform), worked
+    # out once per map when first asked: the tiles never change.
+    _neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    _edges: dict[tuple[str, str], frozenset[str]] = field(init=False, repr=False, compare=False)
+    _entries: dict[tuple[str, str], bool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_name = {normalize(t.name): k for k, t in self.tiles.items() if t.name}
         object.__setattr__(self, "_by_name", by_name)
+        object.__setattr__(self, "_neighbours", {})
+        object.__setattr__(self, "_edges", {})
+        object.__setattr__(self, "_entries", {})
 
     def find(self, typed: str) -> str:
         """A tile's key from its name or its `q,r`, as typed; RuleError when unknown."""
@@ -86,11 +99,21 @@ class HexMap:
 
     def neighbours(self, tile: str) -> list[str]:
         """The neighbours on the map, in side order n, ne, se, s, sw, nw."""
-        q, r = coords(tile)
-        return [k for dq, dr in SIDES.values() if (k := key(q + dq, r + dr)) in self.tiles]
+        found = self._neighbours.get(tile)
+        if found is None:
+            q, r = coords(tile)
+            found = tuple(k for dq, dr in SIDES.values() if (k := key(q + dq, r + dr)) in self.tiles)
+            self._neighbours[tile] = found
+        return list(found)
 
     def edge(self, a: str, b: str) -> frozenset[str]:
         """The features of the edge a|b: drawn on either tile's side of it (section 1)."""
+        found = self._edges.get((a, b))
+        if found is None:
+            found = self._edges[a, b] = self._edge(a, b)
+        return found
+
+    def _edge(self, a: str, b: str) -> frozenset[str]:
         (aq, ar), (bq, br) = coords(a), coords(b)
         step = (bq - aq, br - ar)
         side = next((s for s, d in SIDES.items() if d == step), None)
@@ -103,12 +126,16 @@ class HexMap:
 
     def may_enter(self, a: str, b: str) -> bool:
         """A move a → b: b on the map, a neighbour, not marsh, and not across water."""
-        target = self.tiles.get(b)
-        return target is not None and distance(a, b) == 1 and not target.marsh and "water" not in self.edge(a, b)
+        found = self._entries.get((a, b))
+        if found is None:
+            target = self.tiles.get(b)
+            found = target is not None and distance(a, b) == 1 and not target.marsh and "water" not in self.edge(a, b)
+            self._entries[a, b] = found
+        return found
 
     def slows(self, a: str, b: str) -> bool:
         """Reform step 1: moving a → b crosses a mountain or forest edge, or enters a river."""
-        return bool(self.edge(a, b) & {"mountain", "forest"}) or self.tiles[b].river
+        return bool(self.edge(a, b) & SLOWING) or self.tiles[b].river
 
     def has_feature(self, tile: str, feature: str) -> bool:
         """Any of the tile's six edges carries the feature (section 5.7b)."""

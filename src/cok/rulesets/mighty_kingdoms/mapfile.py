@@ -20,7 +20,9 @@ Feature = Literal["water", "mountain", "forest"]
 class TileSpec(BaseModel):
     """One entry of `tiles:`."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Only the fields and the JSON Schema are used (read_map checks entries itself): the
+    # validator is built if ever asked for, not at every start (defer_build).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     at: tuple[int, int] = Field(description="Axial coordinates [q, r] of a flat-topped hex.")
     name: str | None = Field(default=None, min_length=1, description="Optional; the tile is always 'q,r' too.")
@@ -33,7 +35,7 @@ class TileSpec(BaseModel):
 class MapSpec(BaseModel):
     """The whole hex map file (for its JSON Schema; loading checks entry by entry)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str
     tiles: list[TileSpec]

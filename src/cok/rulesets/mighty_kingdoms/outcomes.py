@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Founded:
+    """A kingdom founded: its capital, the tiles it took and its first army."""
+
     player: str
     capital: str
     tiles: tuple[str, ...]
@@ -16,11 +18,15 @@ class Founded:
 
 @dataclass(frozen=True)
 class Begun:
+    """Setup closed: the player order of the first year."""
+
     order: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Ordered:
+    """An army's order for the month (and a move's target)."""
+
     army: str
     order: str
     to: str | None
@@ -28,6 +34,8 @@ class Ordered:
 
 @dataclass(frozen=True)
 class Resolved:
+    """An order resolved: where the army stands now, and what it found, took or burnt."""
+
     army: str
     order: str
     origin: str
@@ -41,6 +49,8 @@ class Resolved:
 
 @dataclass(frozen=True)
 class Hit:
+    """One die of a simple battle: its target, the Defence it had to reach, and the damage."""
+
     die_army: str
     target: str
     die: int
@@ -51,6 +61,8 @@ class Hit:
 
 @dataclass(frozen=True)
 class Fought:
+    """A battle: the winner and why, the dice, the armies lost, and who retreated where."""
+
     tile: str
     attacker: str
     defender: str
@@ -69,6 +81,8 @@ class Fought:
 
 @dataclass(frozen=True)
 class Reformed:
+    """The month closed: armies laid on their side, tiles taken, losses, the new player order."""
+
     month: int
     year: int
     slowed: tuple[str, ...]
@@ -81,6 +95,8 @@ class Reformed:
 
 @dataclass(frozen=True)
 class WinterBegun:
+    """Recall and gather: where each kingdom's armies went, the armies lost, what it gathered."""
+
     year: int
     recalled: tuple[tuple[str, str], ...]  # (kingdom, tile)
     lost: tuple[str, ...]  # armies with nowhere to go
@@ -89,6 +105,8 @@ class WinterBegun:
 
 @dataclass(frozen=True)
 class Tithed:
+    """Gold and food handed from one kingdom to another."""
+
     giver: str
     receiver: str
     gold: int
@@ -97,6 +115,8 @@ class Tithed:
 
 @dataclass(frozen=True)
 class Built:
+    """A settlement built or upgraded, what it replaced and what it cost."""
+
     player: str
     tile: str
     settlement: str
@@ -107,6 +127,8 @@ class Built:
 
 @dataclass(frozen=True)
 class Recruited:
+    """A new army at a fortress (and the army disbanded for it)."""
+
     player: str
     army: str
     tile: str
@@ -116,6 +138,8 @@ class Recruited:
 
 @dataclass(frozen=True)
 class Fed:
+    """A kingdom's armies fed, those left unfed, and the gold and food lost with the feed."""
+
     player: str
     fed: int
     unfed: tuple[str, ...]
@@ -125,12 +149,16 @@ class Fed:
 
 @dataclass(frozen=True)
 class Deployed:
+    """An army placed for the new year."""
+
     army: str
     tile: str
 
 
 @dataclass(frozen=True)
 class Sprung:
+    """Winter closed: the armies lost for want of room and the new player order."""
+
     year: int
     lost: tuple[str, ...]
     order: tuple[str, ...]
@@ -138,6 +166,8 @@ class Sprung:
 
 @dataclass(frozen=True)
 class Quested:
+    """A hero's quest at a wizard's tower: the roll, what came back and what was lost."""
+
     player: str
     hero: str
     army: str | None
@@ -152,6 +182,8 @@ class Quested:
 
 @dataclass(frozen=True)
 class Handed:
+    """An artefact changing hands (or lost to the pool)."""
+
     artefact: str
     name: str | None
     giver: str

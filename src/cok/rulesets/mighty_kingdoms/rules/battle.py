@@ -3,7 +3,7 @@ result, and the Results table (loss, draw, win; retreats and the advance)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.events import Battle
@@ -26,9 +26,9 @@ def defence(army: Army) -> int:
     return army.points // 100 + (1 if army.defending else 0)
 
 
-@dataclass
-class Dice:
-    """A simple battle worked out from the dice and the allocations, before anything changes."""
+class Dice(NamedTuple):
+    """A simple battle worked out from the dice and the allocations, before anything changes
+    (a NamedTuple, like Moves: made at each start for less than a dataclass)."""
 
     hits: list[Hit]
     points: dict[str, int]  # each involved army's points afterwards
@@ -54,7 +54,7 @@ def check_sides(state: State, tile: str, attacker: str, defender: str) -> None:
         raise RuleError(
             f"it is {turn}'s turn to choose a battle (in {', '.join(state.may_attack(turn or ''))}), not {attacker}'s"
         )
-    if tile not in state.may_attack(attacker):
+    if not state.may_attack_in(attacker, tile):
         raise RuleError(
             f"{attacker} has no upright army facing an enemy in {state.map.label(tile)}; "
             f"{attacker} may fight in {', '.join(state.may_attack(attacker))}"
@@ -112,7 +112,7 @@ def fight(state: State, event: Battle) -> Fought:
     for army in involved:
         army.points = dice.points[army.id]
     for army_id in destroyed:
-        del state.armies[army_id]
+        state.remove_army(army_id)
     for army_id, unit, change in _strength_changes(event):
         changed = state.armies.get(army_id)
         if changed is not None:
@@ -121,16 +121,16 @@ def fight(state: State, event: Battle) -> Fought:
     for army_id, target in moves.retreats.items():
         army = state.armies[army_id]
         if target is None:
-            del state.armies[army_id]
+            state.remove_army(army_id)
             lost_by_retreat.append(army_id)
             continue
-        army.tile = target
+        state.move_army(army, target)
         if winner is not None:
             army.upright = False
     if winner is not None:
         state.control[tile] = winner
     if moves.advance is not None:
-        state.armies[moves.advance[0]].tile = moves.advance[1]
+        state.move_army(state.armies[moves.advance[0]], moves.advance[1])
     return Fought(
         tile,
         attacker,
@@ -160,7 +160,7 @@ def _slaughter(state: State, event: Battle, tile: str, attacker: str, defender: 
         raise RuleError(f"the army slaughtered is one of {defender}'s in {state.map.label(tile)}: {names}")
     state.last_attacker = attacker
     state.battles += 1
-    del state.armies[event.slaughter]
+    state.remove_army(event.slaughter)
     return Fought(
         tile,
         attacker,
@@ -269,8 +269,9 @@ def _simple_result(dice: Dice, involved: list[Army], attacker: str, defender: st
     return winner, f"{winner} caused more reduction, {max(a, d)} points to {min(a, d)}"
 
 
-@dataclass
-class Moves:
+class Moves(NamedTuple):
+    """The Results table worked out before anything moves: retreats, who stays, the advance."""
+
     retreats: dict[str, str | None]  # army -> tile, None: destroyed for want of one
     stayed: list[str]
     advance: tuple[str, str] | None

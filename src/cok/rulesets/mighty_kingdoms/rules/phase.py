@@ -16,12 +16,12 @@ def phase(state: State) -> str:
         return "setup"
     if state.winter:
         return "deploy" if state.winter_begun and state.fed >= set(state.kingdoms) else "winter"
-    armies = list(state.armies.values())
-    if any(a.order is None for a in armies):
+    if state.unordered():
         return "orders"
-    if any(not a.resolved for a in armies):
+    if state.unresolved():
         return "resolution"
-    if any(state.may_attack(p) for p in state.order):
+    attackers = state.attackers()
+    if any(p in attackers for p in state.order):
         return "battles"
     return "reform"
 
@@ -46,12 +46,12 @@ def next_round_the_table(state: State, after: str | None, has_something: Any) ->
 
 def resolver(state: State) -> str | None:
     """Whose turn it is to resolve an order (5.3: round the table, skipping the done)."""
-    return next_round_the_table(state, state.last_resolver, lambda p: any(not a.resolved for a in state.armies_of(p)))
+    return next_round_the_table(state, state.last_resolver, state.has_unresolved)
 
 
 def attacker(state: State) -> str | None:
     """Who chooses the next battle (5.4: round the table, skipping who has no tile)."""
-    return next_round_the_table(state, state.last_attacker, lambda p: bool(state.may_attack(p)))
+    return next_round_the_table(state, state.last_attacker, state.attackers().__contains__)
 
 
 def room_left(state: State, tile: str, player: str) -> int:
@@ -61,12 +61,12 @@ def room_left(state: State, tile: str, player: str) -> int:
     kind = state.settlement_for(tile, player)
     if kind is None:
         return 0
-    taken = sum(1 for a in state.armies.values() if a.deployed and a.tile == tile)
-    return max(0, ROOM[kind] - taken)
+    return max(0, ROOM[kind] - len(state.armies_in(tile)))
 
 
 def could_deploy(state: State, army: Army) -> bool:
-    return any(room_left(state, t, army.player) > 0 for t in state.tiles_of(army.player))
+    player = army.player
+    return any(p == player and room_left(state, t, player) > 0 for t, p in state.control.items())
 
 
 def waiting_for(state: State) -> list[dict[str, Any]]:

@@ -80,7 +80,7 @@ def quest(state: State, event: Quest) -> Quested:
                 army.changes.pop(hero, None)
                 unit_lost = True
         if not army.units:
-            del state.armies[army.id]
+            state.remove_army(army.id)
             army_lost = True
     if result == "artefact":
         artefact_id = f"art-{len(state.artefacts) + 1}"

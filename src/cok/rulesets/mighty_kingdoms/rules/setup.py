@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cok.core.errors import RuleError
-from cok.core.names import did_you_mean, normalize
+from cok.core.names import did_you_mean
 from cok.rulesets.mighty_kingdoms.events import Begin, Kingdom
 from cok.rulesets.mighty_kingdoms.outcomes import Begun, Founded
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
@@ -12,10 +12,9 @@ from cok.rulesets.mighty_kingdoms.rules.state import Kingdom as KingdomState
 
 def find_player(state: State, typed: str) -> str:
     """A kingdom's id from its id or display name, typed in any case."""
-    key = normalize(typed)
-    for pid, kingdom in state.kingdoms.items():
-        if key in (normalize(pid), normalize(kingdom.name)):
-            return pid
+    found = state.player_named(typed)
+    if found is not None:
+        return found
     known = ", ".join(state.kingdoms) or "none yet"
     raise RuleError(f"unknown kingdom {typed!r}{did_you_mean(typed, state.kingdoms)}; kingdoms: {known}")
 
@@ -87,8 +86,8 @@ def found(state: State, event: Kingdom) -> Founded:
         list=event.list,
     )
     army_id = f"{event.player}-1"
-    state.armies[army_id] = Army(
-        army_id, event.player, army_tile, list=event.list, units=dict(event.units) if event.units else None
+    state.add_army(
+        Army(army_id, event.player, army_tile, list=event.list, units=dict(event.units) if event.units else None)
     )
     state.order.append(event.player)
     return Founded(event.player, capital, tiles, army_id, army_tile)

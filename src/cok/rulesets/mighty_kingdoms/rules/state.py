@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from cok.core.names import normalize
 from cok.rulesets.mighty_kingdoms.hexes import HexMap
 
 PHASES = ("setup", "orders", "resolution", "battles", "reform", "winter", "deploy")
@@ -31,6 +34,8 @@ class Settings:
 
 @dataclass
 class Army:
+    """An army: where it stands, its points and Unit Strength, and this month's order."""
+
     id: str
     player: str
     tile: str
@@ -48,8 +53,10 @@ class Army:
     failed_raze: bool = False
     deployed: bool = True  # False in winter until its `deploy`
 
-    @property
+    @cached_property
     def number(self) -> int:
+        """The number in its id (`ana-3`: 3): the indexes sort by it. Worked out once, as the id
+        never changes; not a field, so neither the cache nor == sees it."""
         return int(self.id.rsplit("-", 1)[1])
 
     def strength(self, unit: str) -> int:
@@ -59,6 +66,8 @@ class Army:
 
 @dataclass
 class Kingdom:
+    """A player's kingdom: its capital while it stands, and its winter's gold and food."""
+
     id: str
     name: str
     race: str
@@ -72,6 +81,8 @@ class Kingdom:
 
 @dataclass
 class ArtefactHeld:
+    """An artefact brought back from a quest, and who holds it."""
+
     id: str  # art-1, art-2 …
     name: str | None
     points: str  # 5-15 | 20-30 | rare
@@ -118,19 +129,124 @@ class State:
     artefacts: dict[str, ArtefactHeld] = field(default_factory=dict)
     gathered: dict[str, list[Gathered]] = field(default_factory=dict)
     battles: int = 0  # battles recorded so far (the site's count)
+    # Indexes of `armies`, kept by the methods below (the rules change where armies are, and
+    # their orders, only through them) and rebuilt whenever a state is built, as the cache
+    # does: the questions below are asked for every event, and scanning and sorting every
+    # army each time was most of a replay.
+    _by_player: dict[str, list[Army]] = field(init=False, repr=False, compare=False)  # by number
+    _by_tile: dict[str, list[Army]] = field(init=False, repr=False, compare=False)  # deployed, by player, number
+    _unordered: int = field(init=False, repr=False, compare=False)  # armies with no order this month
+    _unresolved: int = field(init=False, repr=False, compare=False)  # armies whose order is not resolved
+    _players: dict[str, str] = field(init=False, repr=False, compare=False)  # find_player's names -> id
+    _players_of: int = field(init=False, repr=False, compare=False)  # kingdoms when _players was made
+
+    def __post_init__(self) -> None:
+        self.reindex()
+
+    def reindex(self) -> None:
+        """The indexes made again from `armies` (a state built, or armies changed by hand)."""
+        self._by_player, self._by_tile, self._players, self._players_of = {}, {}, {}, -1
+        self._unordered = self._unresolved = 0
+        for army in self.armies.values():
+            self._index(army)
+
+    # -------------------------------------------------------- the only ways armies change
+
+    def add_army(self, army: Army) -> None:
+        """A new army: founded with its kingdom or recruited."""
+        self.armies[army.id] = army
+        self._index(army)
+
+    def remove_army(self, army_id: str) -> None:
+        """An army gone: destroyed, slaughtered, disbanded, unfed or lost."""
+        self._unindex(self.armies.pop(army_id))
+
+    def move_army(self, army: Army, tile: str, deployed: bool | None = None) -> None:
+        """An army on another tile: a move, a retreat or an advance; recalled (`deployed`
+        False) or deployed (True)."""
+        self._unindex_tile(army)
+        army.tile = tile
+        if deployed is not None:
+            army.deployed = deployed
+        if army.deployed:
+            insort(self._by_tile.setdefault(tile, []), army, key=_in_tile)
+
+    def give_order(self, army: Army, order: str, to: str | None) -> None:
+        """The army's order this month (phase() asks whether every army has one)."""
+        self._unordered -= army.order is None
+        army.order, army.to = order, to
+
+    def resolve_order(self, army: Army) -> None:
+        """The army's order is resolved (phase() asks whether every one is)."""
+        self._unresolved -= not army.resolved
+        army.resolved = True
+
+    def new_month(self) -> None:
+        """Reform: every army is without an order again (and so not resolved either)."""
+        for army in self.armies.values():
+            army.failed_raze = army.defending = army.slowed = army.resolved = False
+            army.order = army.to = None
+        self._unordered = self._unresolved = len(self.armies)
+
+    def _index(self, army: Army) -> None:
+        insort(self._by_player.setdefault(army.player, []), army, key=_in_kingdom)
+        if army.deployed:
+            insort(self._by_tile.setdefault(army.tile, []), army, key=_in_tile)
+        self._unordered += army.order is None
+        self._unresolved += not army.resolved
+
+    def _unindex(self, army: Army) -> None:
+        _drop(self._by_player[army.player], army)
+        self._unindex_tile(army)
+        self._unordered -= army.order is None
+        self._unresolved -= not army.resolved
+
+    def _unindex_tile(self, army: Army) -> None:
+        if army.deployed:
+            here = self._by_tile[army.tile]
+            _drop(here, army)
+            if not here:
+                del self._by_tile[army.tile]
 
     # ------------------------------------------------------------- questions the rules ask
 
     def armies_of(self, player: str) -> list[Army]:
-        return sorted((a for a in self.armies.values() if a.player == player), key=lambda a: a.number)
+        """The kingdom's armies, deployed or not, by number."""
+        return list(self._by_player.get(player, ()))
 
     def armies_in(self, tile: str) -> list[Army]:
-        return sorted(
-            (a for a in self.armies.values() if a.tile == tile and a.deployed), key=lambda a: (a.player, a.number)
-        )
+        """The armies deployed on the tile, by kingdom and number."""
+        return list(self._by_tile.get(tile, ()))
 
     def kingdoms_in(self, tile: str) -> set[str]:
-        return {a.player for a in self.armies_in(tile)}
+        return {a.player for a in self._by_tile.get(tile, ())}
+
+    def unordered(self) -> int:
+        """How many armies have no order this month."""
+        return self._unordered
+
+    def unresolved(self) -> int:
+        """How many armies' orders are not resolved this month."""
+        return self._unresolved
+
+    def has_unresolved(self, player: str) -> bool:
+        """The kingdom has an army whose order is not resolved."""
+        return any(not a.resolved for a in self._by_player.get(player, ()))
+
+    def occupied(self) -> list[str]:
+        """The tiles with deployed armies, in no particular order."""
+        return list(self._by_tile)
+
+    def player_named(self, typed: str) -> str | None:
+        """The kingdom a name stands for, as find_player matches it (id or display name, any
+        case); the first founded when two kingdoms share a name. None when no kingdom has it."""
+        if self._players_of != len(self.kingdoms):
+            names: dict[str, str] = {}
+            for pid, kingdom in self.kingdoms.items():
+                names.setdefault(normalize(pid), pid)
+                names.setdefault(normalize(kingdom.name), pid)
+            self._players, self._players_of = names, len(self.kingdoms)
+        return self._players.get(normalize(typed))
 
     def has_capital(self, player: str) -> bool:
         """A kingdom has a capital while it controls its own (section 5.8)."""
@@ -149,20 +265,24 @@ class State:
 
     def count(self, player: str, kind: str) -> int:
         """Settlements of a kind the kingdom controls, as it sees them (its own capital apart)."""
-        return sum(1 for t in self.tiles_of(player) if self.settlement_for(t, player) == kind)
+        return self.holdings(player).get(kind, 0)
+
+    def holdings(self, player: str) -> dict[str, int]:
+        """The kingdom's settlements by kind, as it sees them: one pass for what winter
+        gathers, instead of one for each kind."""
+        found: dict[str, int] = {}
+        kingdom = self.kingdoms.get(player)
+        control, own = self.control, kingdom.capital if kingdom is not None else None
+        for tile, kind in self.settlement.items():
+            if control.get(tile) == player:
+                seen = "city" if kind == "capital" and tile != own else kind
+                found[seen] = found.get(seen, 0) + 1
+        return found
 
     def contested(self) -> list[str]:
         """Tiles where some kingdom has an upright army and another kingdom has armies."""
-        tiles: dict[str, list[Army]] = {}
-        for army in self.armies.values():
-            if army.deployed:
-                tiles.setdefault(army.tile, []).append(army)
         return sorted(
-            (
-                t
-                for t, armies in tiles.items()
-                if len({a.player for a in armies}) > 1 and any(a.upright for a in armies)
-            ),
+            (t for t, armies in self._by_tile.items() if _kingdoms_meet(armies) and any(a.upright for a in armies)),
             key=_tile_order,
         )
 
@@ -170,10 +290,38 @@ class State:
         """The tiles where `player` may choose a battle: an upright army of theirs and an enemy's armies."""
         found = []
         for tile in self.contested():
-            armies = self.armies_in(tile)
+            armies = self._by_tile[tile]
             if any(a.player == player and a.upright for a in armies) and any(a.player != player for a in armies):
                 found.append(tile)
         return found
+
+    def may_attack_in(self, player: str, tile: str) -> bool:
+        """`tile in may_attack(player)`, asked of that tile's armies alone (a battle's check)."""
+        armies = self._by_tile.get(tile, ())
+        return any(a.player == player and a.upright for a in armies) and any(a.player != player for a in armies)
+
+    def attackers(self) -> set[str]:
+        """The kingdoms that may choose a battle somewhere (those whose may_attack is not
+        empty): an upright army on a tile where another kingdom has armies."""
+        return {a.player for armies in self._by_tile.values() if _kingdoms_meet(armies) for a in armies if a.upright}
+
+
+def _in_kingdom(army: Army) -> int:
+    return army.number
+
+
+def _in_tile(army: Army) -> tuple[str, int]:
+    return army.player, army.number
+
+
+def _drop(armies: list[Army], army: Army) -> None:
+    """Take the army itself out of an index (`list.remove` would compare every field)."""
+    del armies[next(i for i, a in enumerate(armies) if a is army)]
+
+
+def _kingdoms_meet(armies: list[Army]) -> bool:
+    """Two kingdoms or more among a tile's armies (sorted by kingdom: the first and last differ)."""
+    return armies[0].player != armies[-1].player
 
 
 def _tile_order(tile: str) -> tuple[int, int]:

@@ -89,7 +89,7 @@ def order(state: State, event: Order) -> Ordered:
                 f"{army.id} cannot move from {hexmap.label(army.tile)} to {hexmap.label(target)}: "
                 + _why_not(state, army.tile, target)
             )
-    army.order, army.to = event.order, target
+    state.give_order(army, event.order, target)
     return Ordered(army.id, event.order, target)
 
 
@@ -137,7 +137,7 @@ def resolve(state: State, event: Resolve) -> Resolved:
             raise RuleError("`reroll` follows a double, and the roll is not one")
     # decided: commit
     state.last_resolver = army.player
-    army.resolved = True
+    state.resolve_order(army)
     origin = army.tile
     if army.order == "defend":
         army.defending = True
@@ -170,7 +170,7 @@ def resolve(state: State, event: Resolve) -> Resolved:
 
 
 def _enter(state: State, army: Army, origin: str, target: str) -> None:
-    army.tile = target
+    state.move_army(army, target)
     army.slowed = state.map.slows(origin, target)
 
 
@@ -204,10 +204,9 @@ def reform(state: State, event: Reform) -> Reformed:
         if army.order == "move" and army.slowed:
             army.upright = False
             slowed.append(army.id)
-        army.failed_raze = army.defending = army.slowed = army.resolved = False
-        army.order = army.to = None
+    state.new_month()
     taken = []
-    for tile in sorted({a.tile for a in state.armies.values()}):
+    for tile in sorted(state.occupied()):  # an army not deployed is on no tile (none are in summer)
         kingdoms = state.kingdoms_in(tile)
         if len(kingdoms) == 1:
             (holder,) = kingdoms
@@ -220,7 +219,7 @@ def reform(state: State, event: Reform) -> Reformed:
             army.units.pop(unit, None)
             army.changes.pop(unit, None)
     for army_id in lost_armies:
-        del state.armies[army_id]
+        state.remove_army(army_id)
     state.order = new_order
     state.last_resolver = state.last_attacker = None
     month = state.month

@@ -48,13 +48,14 @@ def begin_winter(state: State, event: Winter) -> WinterBegun:
         home = state.kingdoms[army.player].capital if state.has_capital(army.player) else recall.get(army.player)
         if home is None:
             lost.append(army.id)
-            del state.armies[army.id]
+            state.remove_army(army.id)
             continue
-        army.tile, army.deployed = home, False
+        state.move_army(army, home, deployed=False)
     gathered = []
     for player in state.order:
-        gold = state.count(player, "city") + state.count(player, "capital") + (1 if state.has_capital(player) else 0)
-        food = state.count(player, "village")
+        held = state.holdings(player)
+        gold = held.get("city", 0) + held.get("capital", 0) + (1 if state.has_capital(player) else 0)
+        food = held.get("village", 0)
         kingdom = state.kingdoms[player]
         kingdom.gold, kingdom.food = gold, food
         state.gathered.setdefault(player, []).append(Gathered(state.year, gold, food))
@@ -189,17 +190,19 @@ def recruit(state: State, event: Recruit) -> Recruited:
     # commit
     kingdom.gold -= 1
     if disband is not None:
-        del state.armies[disband.id]
+        state.remove_army(disband.id)
     kingdom.armies_made += 1
     army_id = f"{player}-{kingdom.armies_made}"
-    state.armies[army_id] = Army(
-        army_id,
-        player,
-        tile,
-        allied=event.allied,
-        list=event.list,
-        units=dict(event.units) if event.units else None,
-        deployed=False,
+    state.add_army(
+        Army(
+            army_id,
+            player,
+            tile,
+            allied=event.allied,
+            list=event.list,
+            units=dict(event.units) if event.units else None,
+            deployed=False,
+        )
     )
     state.recruited.add(tile)
     state.tithing_over = True
@@ -226,7 +229,7 @@ def feed(state: State, event: Feed) -> Fed:
             f"{fed - kingdom.food} more must go unfed (name them in `unfed`)"
         )
     for army_id in unfed:
-        del state.armies[army_id]
+        state.remove_army(army_id)
     lost_gold, lost_food = kingdom.gold, kingdom.food - fed
     kingdom.gold = kingdom.food = 0
     state.fed.add(player)
@@ -250,7 +253,8 @@ def deploy(state: State, event: Deploy) -> Deployed:
         raise RuleError(
             f"the {kind} on {state.map.label(tile)} is full; settlements with room: {', '.join(free) or 'none'}"
         )
-    army.tile, army.deployed, army.upright = tile, True, True
+    state.move_army(army, tile, deployed=True)
+    army.upright = True
     return Deployed(army.id, tile)
 
 
@@ -262,7 +266,7 @@ def spring(state: State, event: Spring) -> Sprung:
     order = phases.new_order(state, event.order, state.deploy_counts)
     lost = sorted(a.id for a in state.armies.values() if not a.deployed)
     for army_id in lost:
-        del state.armies[army_id]
+        state.remove_army(army_id)
     state.order = order
     state.year += 1
     state.month = 1
