@@ -104,13 +104,7 @@ class Campaign:
     def history(self) -> list[Told]:
         """Every event of the log in words, oldest first (`cok log`, the site)."""
         if self._history is None:
-            rows = cache.read_rows(cache.rows_file(self.folder, "history"), self._extents.get("history"))
-            try:
-                self._history = None if rows is None else [_told(row) for row in rows]
-            except (TypeError, ValueError):
-                self._history = None
-            if self._history is None:
-                self._history = _replay(self.folder, read(self.folder)).history()
+            self._history = list(self.told())  # the cache's rows, or a replay where they fail
         return self._history
 
     def told(self) -> Iterator[Told]:

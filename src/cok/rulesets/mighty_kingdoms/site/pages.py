@@ -63,14 +63,6 @@ class KingdomPage:
     last: dict[int, int] = field(default_factory=dict)  # period -> the place of its last one in the log
 
 
-@dataclass(frozen=True)
-class Period:
-    """A stretch of the log between two boundaries: setup, a summer month, a winter."""
-
-    heading: str
-    entries: list[Told]
-
-
 @dataclass
 class SiteData:
     name: str
@@ -178,14 +170,6 @@ def when(state: State) -> str:
     if state.winter:
         return f"The winter of year {state.year}"
     return f"Year {state.year}, month {state.month} of summer"
-
-
-def periods(history: Iterable[Told]) -> list[Period]:
-    """The log cut into its periods (see `periods_of`)."""
-    found: dict[int, Period] = {}
-    for period, heading, told in periods_of(history):
-        found.setdefault(period, Period(heading, [])).entries.append(told)
-    return list(found.values())
 
 
 def periods_of(history: Iterable[Told]) -> Iterator[tuple[int, str, Told]]:
