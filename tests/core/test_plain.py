@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given
@@ -210,3 +210,66 @@ def test_small_flat_collections_stay_in_place_and_large_ones_are_blobs(monkeypat
 def test_a_blob_that_is_not_a_flat_collection_is_unreadable(data: Any, blobs: list[bytes]) -> None:
     with pytest.raises(Unreadable):
         Decoder([Point], None, blobs)(data)
+
+
+@dataclass
+class Ledger(plain.Deferred):
+    """A state whose record of weeks waits until read."""
+
+    later: ClassVar[frozenset[str]] = frozenset({"seen", "by_week"})
+    name: str
+    seen: set[tuple[str, int]] = field(default_factory=set)
+    by_week: dict[str, dict[int, int]] = field(default_factory=dict)
+    count: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        self.count = len(self.name)
+
+
+def ledger_through_the_cache(value: Any, kept: Kept | None = None) -> tuple[Any, list[bytes]]:
+    blobs: list[Any] = []
+    data = json.loads(json.dumps(encode(value, kept, blobs)))
+    return Decoder([Ledger], Kept(), lines(blobs))(data), lines(blobs)
+
+
+LEDGER = Ledger("north", {("a", 1), ("b", 2)}, {"a": {1: 3}, "b": {2: 4}})
+
+
+def test_a_deferred_field_is_decoded_when_first_read_and_equal_then() -> None:
+    back, _ = ledger_through_the_cache(LEDGER)
+    assert "seen" not in vars(back) and "by_week" not in vars(back)
+    assert back.seen == LEDGER.seen
+    assert "seen" in vars(back) and "by_week" not in vars(back)
+    assert back == LEDGER and back.count == 5
+
+
+def test_a_deferred_field_never_read_is_written_back_as_it_was_read() -> None:
+    back, texts = ledger_through_the_cache(LEDGER)
+    again, texts_again = ledger_through_the_cache(back)
+    assert sorted(texts_again) == sorted(texts)
+    assert "seen" not in vars(back)  # writing it did not decode it
+    assert again == LEDGER
+
+
+def test_a_deferred_field_read_and_changed_is_written_as_it_is_now() -> None:
+    back, _ = ledger_through_the_cache(LEDGER)
+    back.by_week["a"][5] = 9
+    again, _ = ledger_through_the_cache(back)
+    assert again.by_week == {"a": {1: 3, 5: 9}, "b": {2: 4}} and again.seen == LEDGER.seen
+
+
+def test_a_misspelt_field_of_a_deferred_value_is_still_an_attribute_error() -> None:
+    back, _ = ledger_through_the_cache(LEDGER)
+    with pytest.raises(AttributeError, match="sen"):
+        back.sen  # noqa: B018
+
+
+@dataclass
+class Waits(plain.Deferred):
+    later: ClassVar[frozenset[str]] = frozenset({"week"})
+    week: int = 1  # a plain default is found on the class: it cannot wait
+
+
+def test_only_a_field_made_by_a_default_factory_can_wait() -> None:
+    with pytest.raises(Unreadable, match="default_factory"):
+        Decoder([Waits])(encode(Waits(3)))

@@ -15,6 +15,10 @@ A large flat collection can be kept apart, as a "blob" (a JSON text of its own, 
 line of the cache entry), written {"b": [i]} where it is. Recording an event changes few
 of them: `Kept` remembers the text each was decoded from, and encoding the state again
 gives that text back for each one still exactly as it was, without a pass over it.
+
+A dataclass that is `Deferred` names fields read by few commands (a long campaign's record
+of every week): those are decoded when first read, so `cok standings` never builds them,
+and one never read is written back as the data it was read as.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import json
 from collections.abc import Iterable
 from itertools import chain
 from operator import is_
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 
 class Unreadable(ValueError):
@@ -62,7 +66,16 @@ def encode(value: Any, kept: Kept | None = None, blobs: list[Any] | None = None)
             return _blob(blobs, data, len(value))
         return {"d": [[encode(k, kept, blobs), encode(v, kept, blobs)] for k, v in value.items()]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: encode(getattr(value, f.name), kept, blobs) for f in dataclasses.fields(value) if f.init}
+        pending = _pending(value)
+        fields: dict[str, Any] = {}
+        for f in dataclasses.fields(value):
+            if not f.init:
+                continue
+            waiting = pending.get(f.name)
+            if waiting is not None and blobs is not None:  # never read: written as it was read
+                fields[f.name] = _carried(*waiting, blobs)
+            else:
+                fields[f.name] = encode(getattr(value, f.name), kept, blobs)
         return {"c": type(value).__name__, "v": fields}
     raise TypeError(f"cannot keep a {type(value).__name__} in the cache")
 
@@ -74,6 +87,49 @@ def _blob(blobs: list[Any] | None, data: Any, size: int = BLOB) -> Any:
         return data
     blobs.append(data)
     return {"b": [len(blobs) - 1]}
+
+
+class Deferred:
+    """A cached dataclass whose fields named in `later` are decoded when first read. Only
+    fields made by a `default_factory` can wait (a plain default would be found on the class
+    instead); the constructor sees them empty, so none may feed a derived field."""
+
+    later: ClassVar[frozenset[str]] = frozenset()
+
+    if not TYPE_CHECKING:  # to the type checker, a misspelt field stays an error
+
+        def __getattr__(self, name: str) -> Any:
+            pending = self.__dict__.get(_PENDING)
+            if not pending or name not in pending:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            data, decoder = pending[name]
+            value = decoder(data)
+            del pending[name]
+            object.__setattr__(self, name, value)
+            return value
+
+
+_PENDING = "_cached_later"
+
+
+def _pending(value: Any) -> dict[str, tuple[Any, Decoder]]:
+    """The fields of a Deferred value not read yet, each with its data and decoder."""
+    return value.__dict__.get(_PENDING, {}) if isinstance(value, Deferred) else {}
+
+
+def _carried(data: Any, decoder: Decoder, blobs: list[Any]) -> Any:
+    """Data decoded by `decoder` (never read since), ready to be written again: each blob
+    it refers to is appended to `blobs` as the text it was read as."""
+    if isinstance(data, list):
+        return [_carried(v, decoder, blobs) for v in data]
+    if not isinstance(data, dict):
+        return data
+    if "c" in data:
+        return {"c": data["c"], "v": {k: _carried(v, decoder, blobs) for k, v in data["v"].items()}}
+    (tag, items), *_ = data.items()
+    if tag == "b":
+        return _blob(blobs, decoder.blobs[items[0]])
+    return data if tag in ("fs", "ff", "fd") else {tag: _carried(items, decoder, blobs)}
 
 
 class Kept:
@@ -128,14 +184,14 @@ def _columns(values: Iterable[Any], shape: int) -> list[Any]:
 
 def _rows(shape: Any, data: Any) -> list[Any]:
     """The values back from `_columns`: scalars, or tuples zipped from the columns."""
-    if shape == -1 and type(data) is list and {type(v) for v in data} <= _SCALARS:
+    if shape == -1 and type(data) is list and set(map(type, data)) <= _SCALARS:
         return data
     if (
         type(shape) is int
         and shape > 0
         and type(data) is list
         and len(data) == shape
-        and all(type(column) is list and {type(v) for v in column} <= _SCALARS for column in data)
+        and all(type(column) is list and set(map(type, column)) <= _SCALARS for column in data)
     ):
         return list(zip(*data, strict=True))
     raise Unreadable("not a column of flat values")
@@ -148,6 +204,7 @@ class Decoder:
         self.classes = {cls.__name__: cls for cls in classes}
         self.kept = kept
         self.blobs = blobs or []
+        self._waiting: dict[type, frozenset[str]] = {}
 
     def __call__(self, data: Any) -> Any:
         try:
@@ -166,7 +223,15 @@ class Decoder:
             cls = self.classes.get(data["c"])
             if cls is None or not isinstance(data["v"], dict):
                 raise Unreadable(f"not a known class: {str(data['c'])[:40]}")
-            return cls(**{k: self._decode(v) for k, v in data["v"].items()})
+            later = self._later(cls)
+            if not later:
+                return cls(**{k: self._decode(v) for k, v in data["v"].items()})
+            value = cls(**{k: self._decode(v) for k, v in data["v"].items() if k not in later})
+            waiting = {k: (v, self) for k, v in data["v"].items() if k in later}
+            for name in waiting:
+                del value.__dict__[name]  # the constructor's empty one: read from the cache when asked for
+            value.__dict__[_PENDING] = waiting
+            return value
         (tag, items), *_ = data.items()
         if not isinstance(items, list):
             raise Unreadable("a tagged value must hold a list")
@@ -187,6 +252,17 @@ class Decoder:
         if tag == "f":
             return frozenset(decoded)
         raise Unreadable(f"unknown tag {tag[:10]!r}")
+
+    def _later(self, cls: type) -> frozenset[str]:
+        """The fields of `cls` that wait until read (see Deferred)."""
+        found = self._waiting.get(cls)
+        if found is None:
+            made = {f.name for f in dataclasses.fields(cls) if f.default_factory is not dataclasses.MISSING}
+            later: frozenset[str] = cls.later if issubclass(cls, Deferred) else frozenset()
+            if not later <= made:
+                raise TypeError(f"{cls.__name__}: only fields with a default_factory can wait: {sorted(later - made)}")
+            found = self._waiting[cls] = frozenset(later)
+        return found
 
     def _blob(self, text: bytes) -> Any:
         """The flat collection a blob holds (nothing else may be kept apart)."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
+from cok.core.plain import Deferred
 from cok.rulesets.clash_of_kings.geography import Geography
 
 
@@ -35,8 +37,14 @@ class BattleRecord:
 
 
 @dataclass
-class State:
+class State(Deferred):
     """Everything derived from the log so far. Changed only by `rules.apply.commit`."""
+
+    #: The record of every week, read by a battle, a painting claim and the site, never by
+    #: the standings: read from the cache only when asked for (a long campaign's is most of it).
+    later: ClassVar[frozenset[str]] = frozenset(
+        {"fought", "fully_painted", "banners", "commission_weeks", "commissioned", "cp_by_week", "battles"}
+    )
 
     geo: Geography
     settings: Settings
