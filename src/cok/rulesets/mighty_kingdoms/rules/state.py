@@ -5,8 +5,10 @@ from __future__ import annotations
 from bisect import insort
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import ClassVar
 
 from cok.core.names import normalize
+from cok.core.plain import Deferred
 from cok.rulesets.mighty_kingdoms.hexes import HexMap
 
 PHASES = ("setup", "orders", "resolution", "battles", "reform", "winter", "deploy")
@@ -101,8 +103,12 @@ class Gathered:
 
 
 @dataclass
-class State:
+class State(Deferred):
     """Everything derived from the log so far. Changed only by the rules' commit steps."""
+
+    #: What each kingdom gathered in every winter, read by the site only: read from the
+    #: cache when asked for (a long campaign's is most of its state).
+    later: ClassVar[frozenset[str]] = frozenset({"gathered"})
 
     map: HexMap
     settings: Settings
