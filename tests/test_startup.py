@@ -54,11 +54,11 @@ def test_a_games_group_builds_that_game_alone() -> None:
 
 
 def test_the_cached_standings_are_shown(cached_standings: set[str]) -> None:
-    assert {"cok.cli.standings", "cok.rulesets.clash_of_kings.rules.scoring"} <= cached_standings
+    assert {"cok.cli.shortcut", "cok.rulesets.clash_of_kings.rules.scoring"} <= cached_standings
 
 
 def test_a_plain_standings_line_is_read_without_typer(cached_standings: set[str]) -> None:
-    """Typer and its Click cost more than the standings: `cok.cli.standings` reads the line."""
+    """Typer and its Click cost more than the standings: `cok.cli.shortcut` reads the line."""
     assert not loaded(cached_standings, "typer", "click", "shellingham")
 
 

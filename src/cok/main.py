@@ -3,7 +3,7 @@
 Clash of Kings' commands are the top-level ones; a game with `command` set gets a group
 (`cok mk …`). Commands import what they use when they run: `cok standings` on a cached
 campaign never loads pydantic, PyYAML or the rules; and a plain `cok standings` line is read
-without Typer at all (`cok.cli.standings`), which costs more than the standings themselves.
+without Typer at all (`cok.cli.shortcut`), which costs more than the standings themselves.
 """
 
 from __future__ import annotations
@@ -99,13 +99,13 @@ def _only(name: str) -> typer.Typer:
 def main() -> None:
     """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
     args = sys.argv[1:]
-    from cok.cli.standings import shortcut
+    from cok.cli.shortcut import shortcut
     from cok.render.progress import install as show_progress
 
     show_progress(args)
     words = [arg for i, arg in enumerate(args) if not arg.startswith("-") and (i == 0 or args[i - 1] != "--color")]
     try:
-        if not shortcut(args):  # a plain `cok standings` runs without Typer
+        if not shortcut(args):  # a plain `cok standings` or `cok check` runs without Typer
             (_only(words[0]) if words else build())()
     except (Refused, RuleError) as error:
         _say(f"cok: {error}")

@@ -1,6 +1,6 @@
 """What the commands do that needs no Typer: open the campaign a command is about, print a
 JSON document, and word a refusal. `cok.cli.options` hands them to the commands; a plain
-`cok standings` (`cok.cli.standings`) uses them without loading Typer at all."""
+`cok standings` or `cok check` (`cok.cli.shortcut`) uses them without loading Typer at all."""
 
 from __future__ import annotations
 

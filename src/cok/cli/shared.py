@@ -20,7 +20,7 @@ from cok.cli.options import (
     open_valid,
     refusals,
 )
-from cok.core.errors import Problem, Refused, RuleError
+from cok.core.errors import Refused, RuleError
 from cok.core.folders import find_campaign
 
 if TYPE_CHECKING:
@@ -69,9 +69,9 @@ def standings(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_jso
 
     Example: cok standings --json
     """
-    from cok.cli.standings import show
+    from cok.cli.shortcut import show
 
-    show(campaign, no_cache, as_json)  # also run without Typer: see `cok.cli.standings`
+    show(campaign, no_cache, as_json)  # also run without Typer: see `cok.cli.shortcut`
 
 
 @app.command()
@@ -216,35 +216,10 @@ def check_(
 
     Example: cok check
     """
-    from cok.core.campaign import open_campaign
+    from cok.cli.shortcut import check
 
-    problems: list[Problem] = []
-    folders = _every_campaign() if every else [None]
-    for folder in folders:
-        try:
-            found = find_campaign(campaign) if folder is None else folder
-            problems += open_campaign(found, use_cache=not no_cache).problems
-        except Refused as refused:
-            problems += refused.problems
-    if as_json:
-        from cok.render.documents import problems_doc
-
-        emit_json(problems_doc(problems))
-    else:
-        for problem in problems:
-            typer.echo(str(problem), err=True)
-    if problems:
+    if not check(campaign, every, no_cache, as_json):  # also run without Typer: see `cok.cli.shortcut`
         raise typer.Exit(1)
-
-
-def _every_campaign() -> list[Path]:
-    """Every folder below the current one holding a campaign.yaml (hidden folders skipped)."""
-    found = []
-    for path in sorted(Path.cwd().rglob("campaign.yaml")):
-        parts = path.relative_to(Path.cwd()).parts
-        if not any(p.startswith(".") or p in ("node_modules", "site-packages") for p in parts[:-1]):
-            found.append(path.parent)
-    return found
 
 
 @app.command()

@@ -133,6 +133,10 @@ _BOOL = "tag:yaml.org,2002:bool"
 _LENIENT = {"tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"}  # `<<` and `=`: plain text to us
 
 
+#: Plain texts whose tags one parse remembers (a log's words, ids and numbers repeat).
+RESOLVED = 4096
+
+
 def _resolve(value: str) -> str:
     """The tag YAML 1.1 gives a plain scalar (as PyYAML's resolver decides)."""
     for tag, regexp in _IMPLICIT.get(value[0] if value else "", ()):
@@ -147,10 +151,13 @@ class _Builder:
     def __init__(self) -> None:
         self.constructor = SafeConstructor()
 
-    def scalar(self, event: Any) -> Any:
+    def scalar(self, event: Any, resolved: str | None = None) -> Any:
+        """The scalar's value; `resolved`: its plain text's tag, when already found."""
         value: str = event.value
         tag = event.tag
-        if tag is None or tag == "!":
+        if resolved is not None:
+            tag = resolved
+        elif tag is None or tag == "!":
             if event.style or not event.implicit[0]:  # quoted or block text: a string
                 return value
             tag = _resolve(value)
@@ -186,6 +193,7 @@ class _Builder:
         root: Any = None
         value: Any
         documents = 0
+        resolved: dict[str, str] = {}  # plain texts' tags: a log repeats the same words
         # Each open collection: [container, pending key (mappings), that key's line,
         # the line of a top-level item that goes to the sink when complete (else 0)].
         stack: list[list[Any]] = []
@@ -198,7 +206,17 @@ class _Builder:
                         f"anchors (&{event.anchor}) are not allowed; write the value out in full",
                         _line(event.start_mark),
                     )
-                value = self.scalar(event)
+                if event.tag is None and not event.style and event.implicit[0]:  # plain text: most are
+                    value = event.value
+                    tag = resolved.get(value)
+                    if tag is None:
+                        tag = _resolve(value)
+                        if len(resolved) < RESOLVED:
+                            resolved[value] = tag
+                    if tag != _STR:
+                        value = self.scalar(event, tag)
+                else:
+                    value = self.scalar(event)
             elif kind is seq_start or kind is map_start:
                 line = event.start_mark.line + 1
                 if event.anchor is not None:
@@ -253,7 +271,8 @@ class _Builder:
                     else:
                         container.append(value)
                 elif top[1] is None:
-                    top[1], top[2] = self.key(value, container, line), line
+                    fresh = type(value) is str and value not in container  # most keys
+                    top[1], top[2] = value if fresh else self.key(value, container, line), line
                 else:
                     container[top[1]] = value
                     container.key_lines[top[1]] = top[2]

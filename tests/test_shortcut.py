@@ -1,6 +1,6 @@
-"""`cok standings` read without Typer (`cok.cli.standings`) does what Typer's command does:
-the same output, the same words on standard error, the same exit code; and every line it
-does not plainly understand is left to Typer."""
+"""`cok standings` and `cok check` read without Typer (`cok.cli.shortcut`) do what Typer's
+commands do: the same output, the same words on standard error, the same exit code; and
+every line the shortcut does not plainly understand is left to Typer."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cok.cli import standings as shortcut
+from cok.cli import shortcut
 from cok.core.errors import RuleError
 from cok.main import main
 
@@ -60,6 +60,9 @@ def plain_lines(folder: Path) -> list[list[str]]:
         ["--color", "never", "standings", "-C", c],
         ["--color=always", "standings", "-C", c],
         ["--color", "auto", "standings", "--json", "-C", c],
+        ["check", "-C", c],
+        ["check", "--campaign", c, "--json", "--no-cache"],
+        ["--color=never", "check", f"--campaign={c}"],
     ]
 
 
@@ -83,29 +86,36 @@ def other_lines(folder: Path) -> list[list[str]]:
         ["-C", c, "standings"],
         ["standing", "-C", c],
         ["locations", "-C", c],
+        ["check", "-C", c, "--al"],
+        ["check", "--all", "--all", "-C", c],
+        ["check", "-C", c, "--help"],
+        ["check", "standings", "-C", c],
     ]
 
 
 def test_a_plain_line_is_read_as_typer_reads_it(example: Path) -> None:
     c = str(example)
-    assert shortcut.read(["standings", "-C", c]) == (None, {"campaign": c})
+    assert shortcut.read(["standings", "-C", c]) == ("standings", None, {"campaign": c})
     assert shortcut.read(["--color=never", "standings", "--json", f"--campaign={c}", "--no-cache"]) == (
+        "standings",
         "never",
         {"as_json": True, "campaign": c, "no_cache": True},
     )
-    assert shortcut.read(["standings"]) == (None, {})
+    assert shortcut.read(["standings"]) == ("standings", None, {})
+    assert shortcut.read(["check", "--all", "--no-cache"]) == ("check", None, {"every": True, "no_cache": True})
 
 
-def test_the_shortcut_knows_every_option_of_the_command_and_no_other() -> None:
-    """Typer's `standings` and the shortcut must agree on the options: a new option there is
+@pytest.mark.parametrize("name", sorted(shortcut.COMMANDS))
+def test_the_shortcut_knows_every_option_of_the_command_and_no_other(name: str) -> None:
+    """Typer's command and the shortcut must agree on the options: a new option there is
     then either known here too, or left to Typer (an unknown option is)."""
     import typer.main
 
     from cok.cli.shared import app
 
-    command = typer.main.get_command(app).commands["standings"]  # type: ignore[attr-defined]
+    command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
     spelled = {name: param.name for param in command.params for name in param.opts if name not in ("-h", "--help")}
-    assert spelled == {**shortcut.VALUES, **shortcut.FLAGS}
+    assert spelled == {**shortcut.COMMANDS[name].values, **shortcut.COMMANDS[name].flags}
 
 
 def test_any_other_line_is_left_to_typer(example: Path) -> None:
@@ -172,14 +182,25 @@ def test_a_refused_standings_says_what_typer_says(
         assert got == by_main(args, monkeypatch, capsys, typer=True), args
 
 
+def test_a_check_that_finds_problems_says_what_typer_says(
+    example: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with (example / "events.yaml").open("a") as log:
+        log.write("- type: week\n  limit: lots\n- type: battle\n  players: [tim]\n")
+    for args in [line for line in plain_lines(example) if "check" in line]:
+        got = by_main(args, monkeypatch, capsys)
+        assert got[0] == 1 and "events.yaml" in got[1] + got[2], got
+        assert got == by_main(args, monkeypatch, capsys, typer=True), args
+
+
 LONG_STANDINGS = """
 import sys
-from cok.cli import standings
+from cok.cli import shortcut
 from cok.core.ruleset import Report
 from cok.rulesets.clash_of_kings import reports
 reports.standings_report = lambda campaign, as_json: Report([f"line {i}" for i in range(100_000)], {})
 if sys.argv[1] == "typer":
-    standings.shortcut = lambda args: False
+    shortcut.shortcut = lambda args: False
 sys.argv = ["cok", *sys.argv[2:]]
 from cok.main import main
 main()
