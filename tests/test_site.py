@@ -310,10 +310,14 @@ def test_a_long_log_is_split_into_linked_pages_holding_every_entry_once(example:
     assert not list(whole.glob("log-*.html"))
 
 
-def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(example: Path, tmp_path: Path) -> None:
-    from cok.rulesets.clash_of_kings.site import views
+def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(
+    example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An older page of the log or of a player's battles holds only what never changes."""
+    from cok.rulesets.clash_of_kings.site import build, views
 
     out = tmp_path / "public"
+    monkeypatch.setattr(build, "LOG_PAGE_ENTRIES", 2)  # the players' battles on several pages
     views.log_pages.__defaults__ = (5, "log.html")
     try:
         assert Cok(example)("site", str(out)).exit_code == 0
@@ -322,6 +326,7 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(exampl
         rebuilt = Cok(example)("site", str(out))
     finally:
         views.log_pages.__defaults__ = (views.LOG_PAGE_ENTRIES, "log.html")
+    assert (out / "players" / "tim-1.html").exists()
     changed = sorted(
         str(p.relative_to(out)) for p, seen in before.items() if (p.stat().st_ino, p.stat().st_mtime_ns) != seen
     )

@@ -309,3 +309,27 @@ def test_a_long_log_is_in_linked_pages_of_whole_months_holding_every_event_once(
         own = sorted(paged.glob(f"kingdoms/{kingdom.stem}*.html"))
         found = [li for page in own for li in re.findall(r"<li.*?</li>", history.findall(page.read_text())[0])]
         assert sorted(found) == sorted(re.findall(r"<li.*?</li>", history.findall(kingdom.read_text())[0]))
+
+
+def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(tmp_path: Path) -> None:
+    """An older page of the log or of a kingdom's history holds only what never changes: its
+    armies, gold and rank are on the newest page alone."""
+    from cok.rulesets.mighty_kingdoms.site import pages
+
+    example = tmp_path / "campaigns" / "mighty-kingdoms"
+    shutil.copytree(ROOT / "campaigns" / "mighty-kingdoms", example)
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    out = tmp_path / "public"
+    pages.log_pages.__defaults__ = ("log.html", 40)
+    try:
+        cok(example, "site", str(out))
+        before = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in out.rglob("*") if p.is_file()}
+        cok(example, "mk", "order", "bo-4", "defend")
+        cok(example, "site", str(out))
+    finally:
+        pages.log_pages.__defaults__ = ("log.html", pages.LOG_PAGE_ENTRIES)
+    assert (out / "kingdoms" / "bo-1.html").exists()
+    changed = sorted(
+        str(p.relative_to(out)) for p, seen in before.items() if (p.stat().st_ino, p.stat().st_mtime_ns) != seen
+    )
+    assert changed == ["index.html", "kingdoms/bo.html", "log.html"]

@@ -91,11 +91,15 @@ class SiteData:
 LOG_PAGE_ENTRIES = 2000
 
 
-def page_label(page: Page) -> str:
-    """`week 9`, `weeks 7–8`: the weeks a page of the log holds."""
+def page_label(page: Page, since: bool = False) -> str:
+    """`week 9`, `weeks 7–8`: the weeks a page of the log holds. `since`: only where it
+    starts (`from week 7`), for links to the newest page, so that one new week leaves
+    every older page as it is."""
     if not page.groups:
         return "no weeks yet"
     oldest, newest = page.groups[0], page.groups[-1]
+    if since:
+        return f"from week {oldest}"
     return f"week {newest}" if newest == oldest else f"weeks {oldest}–{newest}"
 
 

@@ -79,11 +79,15 @@ class SiteData:
     headings: dict[int, str] = field(default_factory=dict)  # period -> `Year 1, month 3`
     last: dict[int, int] = field(default_factory=dict)  # period -> the place of its last event in the log
 
-    def label(self, page: Page) -> str:
-        """The months a page of the log holds: `Year 2, month 3 – The winter of year 2`."""
+    def label(self, page: Page, since: bool = False) -> str:
+        """The months a page of the log holds: `Year 2, month 3 – The winter of year 2`.
+        `since`: only where it starts (`from Year 2, month 3`), for links to the newest page,
+        so that one new month leaves every older page as it is."""
         if not page.groups:
             return "nothing yet"
         first, last = self.headings[page.groups[0]], self.headings[page.groups[-1]]
+        if since:
+            return f"from {first}"
         return first if first == last else f"{first} – {last}"
 
 
