@@ -327,6 +327,9 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(
     finally:
         views.log_pages.__defaults__ = (views.LOG_PAGE_ENTRIES, "log.html")
     assert (out / "players" / "tim-1.html").exists()
+    older = [page for page in out.rglob("*-[0-9]*.html")]
+    assert older and not any("limit-badge" in page.read_text() for page in older)  # never today's week
+    assert all("limit-badge" in (out / name).read_text() for name in ("index.html", "log.html", "players/tim.html"))
     changed = sorted(
         str(p.relative_to(out)) for p, seen in before.items() if (p.stat().st_ino, p.stat().st_mtime_ns) != seen
     )

@@ -329,6 +329,9 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(tmp_pa
     finally:
         pages.log_pages.__defaults__ = ("log.html", pages.LOG_PAGE_ENTRIES)
     assert (out / "kingdoms" / "bo-1.html").exists()
+    older = [page for page in out.rglob("*-[0-9]*.html")]
+    assert older and not any("season-badge" in page.read_text() for page in older)  # never today's month
+    assert all("season-badge" in (out / name).read_text() for name in ("index.html", "log.html", "kingdoms/bo.html"))
     changed = sorted(
         str(p.relative_to(out)) for p, seen in before.items() if (p.stat().st_ino, p.stat().st_mtime_ns) != seen
     )
