@@ -163,3 +163,26 @@ def holding(geo: Geography, held: dict[str, list[str]], bonus: dict[str, int] | 
 def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test gets an empty replay cache of its own, never the user's."""
     monkeypatch.setenv("COK_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+Marks = dict[Path, tuple[int, int]]
+
+
+def site_marks(site: Path) -> Marks:
+    """Each file of a built site with its inode and modification time: a file written again
+    (even with the same text) gets new ones."""
+    return {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in site.rglob("*") if p.is_file()}
+
+
+def rewritten_since(before: Marks, site: Path) -> list[str]:
+    """The site's files written since `before` was taken, by their paths in the site."""
+    now = site_marks(site)
+    return sorted(str(p.relative_to(site)) for p, seen in before.items() if now.get(p) != seen)
+
+
+def older_pages_never_show(site: Path, badge: str, newest: Iterable[str]) -> None:
+    """The site's older pages (`log-1.html`, `players/tim-2.html` …) show none of today's
+    `badge`, which the newest pages do."""
+    older = list(site.rglob("*-[0-9]*.html"))
+    assert older and not any(badge in page.read_text() for page in older)
+    assert all(badge in (site / name).read_text() for name in newest)

@@ -91,32 +91,9 @@ def battle_lines(outcome: Any) -> list[str]:
     return lines
 
 
-def ranked(state: State) -> list[tuple[int, dict[str, Any]]]:
-    """Kingdoms by settlements, then tiles (the source names no winner; section 6)."""
-    rows: list[dict[str, Any]] = []
-    for player, kingdom in state.kingdoms.items():
-        tiles = state.tiles_of(player)
-        rows.append(
-            {
-                "id": player,
-                "name": kingdom.name,
-                "race": kingdom.race,
-                "settlements": sum(1 for t in tiles if t in state.settlement),
-                "tiles": len(tiles),
-                "armies": len(state.armies_of(player)),
-                "capital": state.has_capital(player),
-            }
-        )
-    rows.sort(key=lambda r: (-r["settlements"], -r["tiles"], state.kingdoms[r["id"]].founded))
-    ranks: list[tuple[int, dict[str, Any]]] = []
-    for i, row in enumerate(rows):
-        same = i > 0 and (row["settlements"], row["tiles"]) == (rows[i - 1]["settlements"], rows[i - 1]["tiles"])
-        ranks.append((ranks[-1][0] if same else i + 1, row))
-    return ranks
-
-
 def standings_report(campaign: Campaign, as_json: bool) -> Report:
     from cok.rulesets.mighty_kingdoms.rules import phase as phases
+    from cok.rulesets.mighty_kingdoms.rules.ranking import ranked
 
     state: State = campaign.state
     if as_json:

@@ -116,7 +116,7 @@ def battles_views(state: State) -> list[Any]:
 
 
 def standings_grid(name: str, state: State) -> Grid:
-    from cok.rulesets.mighty_kingdoms.reports import ranked
+    from cok.rulesets.mighty_kingdoms.rules.ranking import ranked
 
     grid = Grid(
         f"{name} — kingdoms",

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from cok.core.history import Told
 from cok.render.paging import Page, plan
-from cok.rulesets.mighty_kingdoms.reports import ranked
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
+from cok.rulesets.mighty_kingdoms.rules.ranking import ranked
 from cok.rulesets.mighty_kingdoms.rules.state import Army, Gathered, State
 from cok.rulesets.mighty_kingdoms.rules.summer import waiting_words
 from cok.rulesets.mighty_kingdoms.site.svg import kingdom_colours
