@@ -3,6 +3,7 @@ can be built from it."""
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -262,6 +263,13 @@ def test_a_misspelt_field_of_a_deferred_value_is_still_an_attribute_error() -> N
     back, _ = ledger_through_the_cache(LEDGER)
     with pytest.raises(AttributeError, match="sen"):
         back.sen  # noqa: B018
+
+
+def test_a_copy_of_a_deferred_value_reads_its_fields_on_its_own() -> None:
+    back, _ = ledger_through_the_cache(LEDGER)
+    twin = copy.copy(back)
+    assert twin.seen == LEDGER.seen
+    assert back.seen == LEDGER.seen and back.by_week == LEDGER.by_week and twin.by_week == LEDGER.by_week
 
 
 @dataclass

@@ -104,7 +104,8 @@ class Deferred:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
             data, decoder = pending[name]
             value = decoder(data)
-            del pending[name]
+            # A new dict, never the old one changed: a copy of this value may share it.
+            self.__dict__[_PENDING] = {k: v for k, v in pending.items() if k != name}
             object.__setattr__(self, name, value)
             return value
 
