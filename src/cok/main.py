@@ -2,8 +2,8 @@
 
 Clash of Kings' commands are the top-level ones; a game with `command` set gets a group
 (`cok mk …`). Commands import what they use when they run: `cok standings` on a cached
-campaign never loads pydantic, PyYAML or the rules; and a plain `cok standings` line is read
-without Typer at all (`cok.cli.shortcut`), which costs more than the standings themselves.
+campaign never loads pydantic, PyYAML or the rules; and a plain `cok standings` or `cok check`
+line is read without Typer at all (`cok.cli.shortcut`), which costs more than the standings.
 """
 
 from __future__ import annotations
