@@ -53,8 +53,11 @@ def test_kill_9_at_random_moments_never_leaves_a_partial_event(campaign: Path) -
     rng = random.Random(20261122)
     confirmed: list[str] = []
     kills = torn = 0
-    for round_ in range(30):
-        # Appends are slowed (and torn in two) so that many kills land inside one.
+    # Appends are slowed (and torn in two) so that many kills land inside one; on a loaded
+    # machine fewer do, so it kills on (a bounded number of times) until three have.
+    for round_ in range(120):
+        if kills >= 30 and torn >= 3:
+            break
         proc = start(campaign, f"k{round_}", 1000, pause=0.03)
         assert proc.stdout is not None
         first = proc.stdout.readline()  # wait until it is appending
@@ -69,7 +72,6 @@ def test_kill_9_at_random_moments_never_leaves_a_partial_event(campaign: Path) -
         notes = [r.event.note for r in read_events(campaign / "events.yaml").entries if r.event.note]
         assert len(notes) == len(set(notes))
         assert set(confirmed) <= set(notes)
-    assert kills == 30
     assert torn >= 3, "too few kills landed inside an append to test anything"
     print(f"kills: {kills}, inside an append: {torn}, events confirmed: {len(confirmed)}")
     assert not journal_path(campaign / "events.yaml").exists()

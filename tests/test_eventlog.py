@@ -61,8 +61,8 @@ def test_wrong_types_and_missing_fields_are_errors() -> None:
     found = messages("- type: adjust\n  player: Tim Smith\n  cp: lots\n")
     text = " | ".join(m for _, m in found)
     assert "missing field 'reason'" in text
-    assert "cp: input should be a valid integer" in text
-    assert "player: string should match pattern" in text
+    assert "cp: must be a whole number" in text
+    assert "player: must be an id: lowercase letters, digits, '-' and '_'" in text
 
 
 def test_every_bad_event_is_reported() -> None:

@@ -174,3 +174,29 @@ def _plain(value: object) -> object:
     if isinstance(value, float) and value != value:
         return "nan"
     return value
+
+
+def test_a_parsers_own_nesting_limit_is_reported_in_our_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever limit and words a release of the parser has, the user reads ours, at the line."""
+    import yaml
+
+    from cok.core import yamlfile
+
+    text = "names:\n  - a\nvalue: " + "[" * 300
+    at = len(text) - 1
+
+    class Refusing(yamlfile._Loader):  # type: ignore[name-defined,misc]
+        def get_event(self) -> object:
+            mark = yaml.Mark("<unicode string>", at, 2, at - text.rindex("\n"), None, None)
+            raise yaml.scanner.ScannerError("while doing something", mark, "a limit of the parser's own", mark)
+
+    monkeypatch.setattr(yamlfile, "_Loader", Refusing)
+    line, message = refusal(text)
+    assert (line, message) == (3, f"nested more than {yamlfile.MAX_DEPTH} levels deep")
+
+
+def test_a_syntax_error_after_shallow_brackets_is_not_called_deep() -> None:
+    text = "a: " + "[1], " * 300 + "\nb: [\n"
+    _, message = refusal(text)
+    assert "nested" not in message
+    assert message.startswith("invalid YAML")

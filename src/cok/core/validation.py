@@ -38,12 +38,76 @@ def describe(error: ValidationError, model: type[BaseModel]) -> list[str]:
             sentences.append(f"missing field {field!r}")
         else:
             value = err.get("input")
-            msg = err["msg"]
-            msg = msg[0].lower() + msg[1:] if msg else msg
-            msg = msg.replace("value error, ", "")
+            msg = _sentence(kind, err.get("ctx") or {})
             shown = f" (got {value!r})" if _short(value) else ""
             sentences.append(f"{field}: {msg}{shown}" if field else f"{msg}{shown}")
     return sentences
+
+
+#: pydantic's error types, in our words: its own messages change between releases.
+_KINDS = {
+    "int_type": "must be a whole number",
+    "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "float_type": "must be a number",
+    "float_parsing": "must be a number",
+    "finite_number": "must be a number",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "string_type": "must be text",
+    "list_type": "must be a list",
+    "tuple_type": "must be a list",
+    "set_type": "must be a list",
+    "frozen_set_type": "must be a list",
+    "dict_type": "must be a mapping (`key: value` lines)",
+    "model_type": "must be a mapping (`key: value` lines)",
+    "model_attributes_type": "must be a mapping (`key: value` lines)",
+    "dataclass_type": "must be a mapping (`key: value` lines)",
+    "date_type": "must be a date (2026-01-31)",
+    "date_parsing": "must be a date (2026-01-31)",
+    "date_from_datetime_parsing": "must be a date (2026-01-31)",
+    "datetime_type": "must be a date and time (2026-01-31T20:00:00Z)",
+    "datetime_parsing": "must be a date and time (2026-01-31T20:00:00Z)",
+    "datetime_from_date_parsing": "must be a date and time (2026-01-31T20:00:00Z)",
+    "none_required": "must be empty",
+    "unexpected_keyword_argument": "is not a field here",
+}
+_BOUNDS = {
+    "greater_than_equal": ("ge", "must be at least {}"),
+    "greater_than": ("gt", "must be more than {}"),
+    "less_than_equal": ("le", "must be at most {}"),
+    "less_than": ("lt", "must be less than {}"),
+    "too_short": ("min_length", "must hold at least {}"),
+    "too_long": ("max_length", "must hold at most {}"),
+    "string_too_short": ("min_length", "must be at least {} characters long"),
+    "string_too_long": ("max_length", "must be at most {} characters long"),
+    "string_pattern_mismatch": ("pattern", "must have the form {}"),
+    "literal_error": ("expected", "must be one of {}"),
+    "enum": ("expected", "must be one of {}"),
+}
+
+
+#: The forms our models ask of text, in words.
+_FORMS = {
+    r"^[a-z0-9_-]+$": "must be an id: lowercase letters, digits, '-' and '_'",
+    r"^[0-9a-f]{64}$": "must be 64 lowercase hexadecimal digits (a SHA-256 seal)",
+    r"^[a-z0-9_-]+-[1-9][0-9]*$": "must be an army's id: its kingdom's id, '-' and a number (ana-2)",
+    r"^art-[1-9][0-9]*$": "must be an artefact's id: 'art-' and a number (art-1)",
+}
+
+
+def _sentence(kind: str, ctx: dict[str, Any]) -> str:
+    """One of pydantic's error types as our sentence (a rule's own ValueError keeps its words)."""
+    if kind in ("value_error", "assertion_error") and "error" in ctx:
+        return str(ctx["error"])
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") in _FORMS:
+        return _FORMS[ctx["pattern"]]
+    if kind in _KINDS:
+        return _KINDS[kind]
+    if kind in _BOUNDS and _BOUNDS[kind][0] in ctx:
+        key, words = _BOUNDS[kind]
+        return words.format(ctx[key])
+    return "is not a value this field takes"
 
 
 def _short(value: Any) -> bool:

@@ -102,7 +102,11 @@ def parse(text: str, shown: str, sink: Callable[[Any, int], None] | None = None)
     except _Unsafe as exc:
         raise Refused(Problem(shown, exc.line, exc.message)) from None
     except yaml.MarkedYAMLError as exc:
-        line = _line(exc.problem_mark or exc.context_mark)
+        mark = exc.problem_mark or exc.context_mark
+        deep = None if mark is None else _flow_too_deep(text, mark.index)
+        if deep is not None:  # the parser's own depth limit came before ours: say it in our words
+            raise Refused(Problem(shown, deep, f"nested more than {MAX_DEPTH} levels deep")) from None
+        line = _line(mark)
         detail = " ".join(p for p in (exc.context, exc.problem) if p)
         if "tab" in detail or "'\\t'" in detail:
             detail += " (YAML does not allow tabs for indentation; use spaces)"
@@ -119,6 +123,34 @@ def parse(text: str, shown: str, sink: Callable[[Any, int], None] | None = None)
 
 #: Deeper than this is never one of our files.
 MAX_DEPTH = 200
+
+#: How far before a parser's refusal `_flow_too_deep` looks. libyaml holds back the tokens of
+#: flow collections that might still be keys until a key is ruled out (a new line, or 1,024
+#: characters on), so its own nesting limit can fire before our builder sees that depth: the
+#: brackets that took it there all lie within this distance.
+_LOOK_BACK = 4096
+_QUOTED = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"|#[^\n]*")
+
+
+def _flow_too_deep(text: str, index: int) -> int | None:
+    """The line where flow collections (`[`, `{`) open more than MAX_DEPTH deep within the
+    stretch of text before `index`, where a parser refused it; None if they do not.
+
+    Parsers have nesting limits of their own, reported in their own words and differently in
+    each release: this decides from the text alone, so the message is ours whatever the
+    parser says (issue: a new PyYAML refused deep input before our builder's check)."""
+    start = max(0, index - _LOOK_BACK)
+    stretch = _QUOTED.sub(lambda m: " " * len(m.group()), text[start : index + 1])
+    depth = 0
+    for at, char in enumerate(stretch):
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return text.count("\n", 0, start + at) + 1
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return None
+
 
 #: libyaml's parser when it is there (fast); PyYAML's own otherwise. Only the parser's event
 #: stream is used: values are built here, in one pass, without libyaml's composer (which
