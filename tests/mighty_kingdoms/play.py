@@ -201,8 +201,15 @@ class Table:
             winner = rng.choice([attacker, defender, None])
             data["result"] = winner or "draw"
             army = rng.choice(involved)
-            if army.units:
-                data["strength"] = {army.id: {rng.choice(sorted(army.units)): rng.choice([-1, 1])}}
+            if army.units and army.upright:  # armies on their side neither rout nor are routed
+                change = rng.choice([-1, 1])
+                data["strength"] = {army.id: {rng.choice(sorted(army.units)): change}}
+                foes = [a for a in involved if a.player != army.player and a.upright and a.units]
+                if change == 1 and foes:  # a +1 needs an enemy unit it routed
+                    foe = rng.choice(foes)
+                    data["strength"][foe.id] = {rng.choice(sorted(foe.units or {})): -1}
+                elif change == 1:
+                    del data["strength"]
             survivors = involved
         else:
             data["dice"] = {a.id: rng.randint(1, 6) for a in involved if a.upright}
@@ -286,7 +293,7 @@ class Table:
         if quests and choice < 0.3:
             tower, army = quests[0]
             data = {"type": "quest", "player": player, "tower": tower, "army": army.id, "hero": "Hero"}
-            data["roll"], data["bonus"] = rng.randint(1, 6), rng.randint(0, 1)
+            data["roll"], data["points"] = rng.randint(1, 6), rng.randint(0, 1) * 150
             if army.units is not None and "Hero" not in army.units:
                 data["hero"] = sorted(army.units)[0]
             return data

@@ -145,8 +145,8 @@ def test_roll_4_5_and_6_plus_bring_artefacts_of_their_bands() -> None:
     game = to_winter(tower_month())
     game.state.towers.update({"-1,1", "-1,-1"})
     bands = []
-    for tower_tile, roll, bonus in (("0,0", 4, 0), ("-1,1", 4, 1), ("-1,-1", 6, 2)):
-        outcome = game("quest", player="ana", tower=tower_tile, hero=f"Hero {roll}{bonus}", roll=roll, bonus=bonus)
+    for tower_tile, roll, points in (("0,0", 4, 0), ("-1,1", 4, 100), ("-1,-1", 6, 250)):
+        outcome = game("quest", player="ana", tower=tower_tile, hero=f"Hero {roll}{points}", roll=roll, points=points)
         bands.append(outcome.points)
     assert bands == ["5-15", "20-30", "rare"]
     assert list(game.state.artefacts) == ["art-1", "art-2", "art-3"]
@@ -181,9 +181,9 @@ def test_a_quest_ends_tithing() -> None:
 def test_an_artefact_changes_hands_to_a_kingdom_or_the_pool() -> None:
     game = to_winter(tower_month())
     quest(game, hero="A", roll=4, artefact="Blade")
-    game("artefact", artefact="art-1", to="bo")
+    game("artefact", artefact="art-1", to="bo", override="carried off at the ford")
     assert game.state.artefacts["art-1"].holder == "bo"
-    assert "already bo's" in game.refused("artefact", artefact="art-1", to="bo")
+    assert "already bo's" in game.refused("artefact", artefact="art-1", to="bo", override="again")
     game("artefact", artefact="art-1", to="pool")
     assert "back in the pool" in game.refused("artefact", artefact="art-1", to="ana")
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cok.core.ruleset import Report, Upcast
+from cok.rulesets.mighty_kingdoms.upcasts import UPCASTS
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -31,7 +32,7 @@ class MightyKingdoms:
         "cok mk kingdom PLAYER --race R --capital TILE --city TILE --fortress TILE --villages TILE TILE --army TILE"
     )
     new_settings: Mapping[str, Any] = {"battles": "simple", "army_limit": 6, "advanced": []}
-    upcasts: Mapping[str, Sequence[Upcast]] = {}
+    upcasts: Mapping[str, Sequence[Upcast]] = UPCASTS
 
     @property
     def events(self) -> Mapping[str, type[EventBase]]:

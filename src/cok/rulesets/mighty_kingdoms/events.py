@@ -190,8 +190,22 @@ class Spring(EventBase):
     order: Players | None = None
 
 
+def _older_quest_shape(schema: dict[str, Any]) -> None:
+    """The schema also reads a log written before `points`: `bonus` alone (the upcast reads it
+    as points), never both."""
+    schema["properties"]["bonus"] = {
+        "type": "integer",
+        "minimum": 0,
+        "description": "An older log's +1s to the roll: read as `points` of 100 each.",
+    }
+    schema["not"] = {"required": ["points", "bonus"]}
+
+
 class Quest(EventBase):
-    """Wizard's towers: a hero's quest in winter."""
+    """Wizard's towers: a hero's quest in winter. `points` is the hero's cost on its list: the
+    rules add 1 to the roll for every full 100 (the source's quest rule)."""
+
+    model_config = ConfigDict(**{**EventBase.model_config, "json_schema_extra": _older_quest_shape})
 
     type: Literal["quest"] = "quest"
     player: PlayerId
@@ -199,16 +213,36 @@ class Quest(EventBase):
     army: ArmyId | None = None
     hero: Text
     roll: Die
-    bonus: Annotated[int, Field(ge=0)] = 0
+    points: Annotated[int, Field(ge=0, description="The hero's points on its list: +1 to the roll per full 100.")] = 0
     artefact: Text | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _points_or_bonus(cls, data: Any) -> Any:
+        """What the upcast leaves: `bonus` is read as points only when `points` is absent."""
+        if not isinstance(data, dict) or "bonus" not in data:
+            return data
+        if "points" in data:
+            raise ValueError(
+                "give the hero's `points` (the ledger works out the bonus), or in an older log "
+                "`bonus`, never both: drop `bonus`"
+            )
+        raise ValueError(
+            f"`bonus` (an older log's +1s to the roll) is a whole number, 0 or more (got {data['bonus']!r}); "
+            "better, give the hero's `points`"
+        )
 
 
 class Artefact(EventBase):
-    """Wizard's towers: an artefact changes hands, or is lost to the pool."""
+    """Wizard's towers: an artefact changes hands, or is lost to the pool; `override` is the
+    organiser's reason when the ledger sees no cause for the hand-over (5.7)."""
 
     type: Literal["artefact"] = "artefact"
     artefact: Annotated[str, StringConstraints(pattern=r"^art-[1-9][0-9]*$")]
     to: PlayerId
+    override: Text | None = Field(
+        default=None, description="The organiser's reason, when the ledger sees no cause for the hand-over."
+    )
 
 
 EVENT_TYPES: dict[str, type[EventBase]] = {

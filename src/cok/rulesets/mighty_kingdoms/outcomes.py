@@ -145,6 +145,7 @@ class Fed:
     unfed: tuple[str, ...]
     lost_gold: int
     lost_food: int
+    deploy_order: tuple[str, ...] = ()  # the last kingdom fed: deploying begins in this order
 
 
 @dataclass(frozen=True)
@@ -175,9 +176,12 @@ class Quested:
     total: int
     result: str  # lost | hurt | nothing | artefact
     artefact: str | None = None
-    points: str | None = None
+    points: str | None = None  # the artefact's points band
     unit_lost: bool = False
     army_lost: bool = False
+    roll: int = 0  # the d6
+    hero_points: int = 0  # the hero's cost on its list
+    bonus: int = 0  # +1 for every full 100 of them
 
 
 @dataclass(frozen=True)
@@ -188,3 +192,5 @@ class Handed:
     name: str | None
     giver: str
     receiver: str
+    cause: tuple[str, str] | None = None  # ("battle" | "capital", tile): why it passes
+    override: str | None = None  # the organiser's reason

@@ -186,7 +186,12 @@ def quest(
     army: Annotated[str | None, typer.Option("--army", metavar="ARMY", help="The army the hero comes from.")] = None,
     roll: Annotated[int | None, typer.Option("--roll", min=1, max=6, help="The d6.")] = None,
     roll_dice: RollDiceOpt = False,
-    bonus: Annotated[int, typer.Option("--bonus", min=0, help="+1 for every full 100 points the hero costs.")] = 0,
+    points: Annotated[
+        int,
+        typer.Option(
+            "--points", min=0, help="The hero's points on its list: the ledger adds 1 to the roll per full 100."
+        ),
+    ] = 0,
     artefact: Annotated[str | None, typer.Option("--artefact", help="On 4 or more: the artefact's name.")] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
@@ -204,7 +209,7 @@ def quest(
     record(
         opened,
         lambda: Quest(
-            player=player, tower=tower, army=army, hero=hero, roll=die, bonus=bonus, artefact=artefact, note=note
+            player=player, tower=tower, army=army, hero=hero, roll=die, points=points, artefact=artefact, note=note
         ),
         dry_run,
         as_json,
@@ -215,6 +220,10 @@ def quest(
 def artefact(
     art: Annotated[str, typer.Argument(metavar="ART", help="The artefact, like art-2.")],
     to: Annotated[str, typer.Option("--to", metavar="P|pool", help="The kingdom it goes to, or pool.")],
+    override: Annotated[
+        str | None,
+        typer.Option("--override", metavar="REASON", help="The organiser's reason when the ledger sees no cause."),
+    ] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -225,4 +234,4 @@ def artefact(
     from cok.rulesets.mighty_kingdoms.events import Artefact
 
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Artefact(artefact=art, to=to, note=note), dry_run, as_json, no_cache)
+    record(opened, lambda: Artefact(artefact=art, to=to, override=override, note=note), dry_run, as_json, no_cache)

@@ -94,6 +94,8 @@ def tell(state: State, outcome: Any) -> str:
             text = f"{name(outcome.player)} feeds {_n(outcome.fed, 'army', 'armies')}"
             if outcome.unfed:
                 text += f"; unfed and removed: {', '.join(outcome.unfed)}"
+            if outcome.deploy_order:
+                text += f"; deploying begins, player order {', '.join(outcome.deploy_order)}"
             return text
         case o.Deployed():
             return f"{outcome.army} deploys at {place(outcome.tile)}"
@@ -106,7 +108,14 @@ def tell(state: State, outcome: Any) -> str:
             what = outcome.artefact + (f" ({outcome.name})" if outcome.name else "")
             if outcome.receiver == "pool":
                 return f"{what} is lost by {name(outcome.giver)} and goes back to the pool"
-            return f"{what} passes from {name(outcome.giver)} to {name(outcome.receiver)}"
+            text = f"{what} passes from {name(outcome.giver)} to {name(outcome.receiver)}"
+            if outcome.cause is not None:
+                kind, tile = outcome.cause
+                how = "won the battle at" if kind == "battle" else f"took {name(outcome.giver)}'s capital at"
+                text += f" ({name(outcome.receiver)} {how} {place(tile)})"
+            if outcome.override is not None:
+                text += f"; the organiser: {outcome.override}"
+            return text
     return str(outcome)
 
 
@@ -172,7 +181,9 @@ def _fought(state: State, f: o.Fought) -> str:
 
 def _quested(state: State, q: o.Quested) -> str:
     hero = f"{q.hero} of {q.army}" if q.army else q.hero
-    head = f"{q.player}'s hero {hero} goes on a quest to the tower at {state.map.label(q.tower)} ({q.total}): "
+    plus = f" + {q.bonus} for {q.hero_points} points = {q.total}" if q.hero_points else ""
+    roll = f"roll {q.roll}{plus}"
+    head = f"{q.player}'s hero {hero} goes on a quest to the tower at {state.map.label(q.tower)}; {roll}: "
     if q.result == "lost":
         tail = "the hero fails to return"
     elif q.result == "hurt":

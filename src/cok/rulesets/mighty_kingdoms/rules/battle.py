@@ -92,7 +92,7 @@ def fight(state: State, event: Battle) -> Fought:
         if event.result is None:
             raise RuleError(f"give the result: {attacker}, {defender} or draw")
         winner = _result(state, event.result, attacker, defender)
-        _check_strength(event, involved)
+        _check_strength(event, involved, attacker, defender)
         points = {a.id: a.points for a in involved}
         why = "the table's result" if winner else "a draw at the table"
         dice = Dice([], points, {attacker: 0, defender: 0})
@@ -128,7 +128,9 @@ def fight(state: State, event: Battle) -> Fought:
         if winner is not None:
             army.upright = False
     if winner is not None:
-        state.control[tile] = winner
+        loser = defender if winner == attacker else attacker
+        state.causes.setdefault((winner, loser), ("battle", tile))
+        state.take(tile, winner)
     if moves.advance is not None:
         state.move_army(state.armies[moves.advance[0]], moves.advance[1])
     return Fought(
@@ -182,8 +184,12 @@ def _result(state: State, typed: str, attacker: str, defender: str) -> str | Non
     return winner
 
 
-def _check_strength(event: Battle, involved: list[Army]) -> None:
+def _check_strength(event: Battle, involved: list[Army], attacker: str, defender: str) -> None:
+    """5.4: Unit Strength changes only for units of upright armies that fought here, and a +1
+    only for a unit that routed an enemy unit, which took its −1."""
     by_id = {a.id: a for a in involved}
+    gained = {attacker: 0, defender: 0}
+    routed = {attacker: 0, defender: 0}
     for army_id, changes in (event.strength or {}).items():
         army = by_id.get(army_id)
         if army is None:
@@ -192,6 +198,23 @@ def _check_strength(event: Battle, involved: list[Army]) -> None:
             for unit in changes:
                 if unit not in army.units:
                     raise RuleError(f"{army.id} has no unit {unit!r}; its units: {', '.join(army.units)}")
+        if not army.upright and any(changes.values()):
+            fought = ", ".join(a.id for a in involved if a.upright)
+            raise RuleError(
+                f"{army.id} is on its side: armies on their side are not brought to the table, so its "
+                f"units neither rout nor are routed — drop {army.id} from `strength` "
+                f"(the armies that fought: {fought})"
+            )
+        gained[army.player] += sum(1 for c in changes.values() if c > 0)
+        routed[army.player] += sum(1 for c in changes.values() if c < 0)
+    for side, other in ((attacker, defender), (defender, attacker)):
+        if gained[side] > routed[other]:
+            minus = f"to only {routed[other]}" if routed[other] else "to none"
+            raise RuleError(
+                f"+1 Unit Strength to {gained[side]} of {side}'s units but −1 {minus} of {other}'s: "
+                f"a +1 needs an enemy unit it routed, and that unit takes −1 — give each routed unit "
+                f"of {other}'s its −1 in `strength`, or drop the extra +1"
+            )
 
 
 def _strength_changes(event: Battle) -> list[tuple[str, str, int]]:

@@ -16,6 +16,11 @@ from cok.rulesets.mighty_kingdoms.rules.winter import spending
 QUEST = {1: ("lost", None), 2: ("hurt", None), 3: ("nothing", None), 4: ("artefact", "5-15"), 5: ("artefact", "20-30")}
 
 
+def quest_bonus(points: int) -> int:
+    """The bonus to a quest's roll: "Add 1 to the roll for every full 100 points the hero costs" (5.7)."""
+    return points // 100
+
+
 def quest_result(total: int) -> tuple[str, str | None]:
     return QUEST.get(total, ("artefact", "rare"))
 
@@ -53,7 +58,8 @@ def quest(state: State, event: Quest) -> Quested:
     who = (army.id if army is not None else player, normalize(hero))
     if who in state.heroes:
         raise RuleError(f"{hero} has already been on a quest this winter")
-    total = event.roll + event.bonus
+    bonus = quest_bonus(event.points)
+    total = event.roll + bonus
     result, points = quest_result(total)
     if event.artefact is not None:
         if result != "artefact":
@@ -88,7 +94,19 @@ def quest(state: State, event: Quest) -> Quested:
             artefact_id, event.artefact, points or "", player, player, state.year
         )
     return Quested(
-        player, hero, army.id if army else None, tower, total, result, artefact_id, points, unit_lost, army_lost
+        player,
+        hero,
+        army.id if army else None,
+        tower,
+        total,
+        result,
+        artefact_id,
+        points,
+        unit_lost,
+        army_lost,
+        roll=event.roll,
+        hero_points=event.points,
+        bonus=bonus,
     )
 
 
@@ -106,5 +124,12 @@ def hand_over(state: State, event: Artefact) -> Handed:
     if receiver == held.holder:
         raise RuleError(f"{held.id} is already {receiver}'s")
     giver = held.holder
+    cause = None if receiver == "pool" else state.causes.get((receiver, giver))
+    if receiver != "pool" and cause is None and event.override is None:
+        raise RuleError(
+            f"the ledger sees no cause for {held.id} to pass from {giver} to {receiver}: since the last "
+            f"deploy, {receiver} has neither won a battle against {giver} nor taken {giver}'s capital; "
+            f"if the table saw a cause, give the organiser's reason with `override`"
+        )
     held.holder = receiver
-    return Handed(held.id, held.name, giver, receiver)
+    return Handed(held.id, held.name, giver, receiver, cause, event.override)

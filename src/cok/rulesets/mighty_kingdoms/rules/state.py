@@ -133,6 +133,9 @@ class State(Deferred):
     quests: set[tuple[str, str]] = field(default_factory=set)  # (tower, kingdom) this winter
     heroes: set[tuple[str, str]] = field(default_factory=set)  # (army or kingdom, hero) this winter
     artefacts: dict[str, ArtefactHeld] = field(default_factory=dict)
+    #: Why an artefact may pass from one kingdom to another (5.7): (receiver, giver) ->
+    #: ("battle" | "capital", tile), the first cause seen since the last deploy began.
+    causes: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
     gathered: dict[str, list[Gathered]] = field(default_factory=dict)
     battles: int = 0  # battles recorded so far (the site's count)
     # Indexes of `armies`, kept by the methods below (the rules change where armies are, and
@@ -193,6 +196,16 @@ class State(Deferred):
             army.failed_raze = army.defending = army.slowed = army.resolved = False
             army.order = army.to = None
         self._unordered = self._unresolved = len(self.armies)
+
+    def take(self, tile: str, player: str) -> None:
+        """`player` controls the tile from now on. Gaining the tile of another kingdom's
+        capital, whoever held it, is a cause for that kingdom's artefacts to pass (5.7: "an
+        item held by a Capital City that is taken over ... is given to" the taker)."""
+        if self.control.get(tile) != player:
+            for kingdom in self.kingdoms.values():
+                if kingdom.capital == tile and kingdom.id != player:
+                    self.causes.setdefault((player, kingdom.id), ("capital", tile))
+        self.control[tile] = player
 
     def _index(self, army: Army) -> None:
         insort(self._by_player.setdefault(army.player, []), army, key=_in_kingdom)

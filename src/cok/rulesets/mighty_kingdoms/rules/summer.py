@@ -160,12 +160,12 @@ def resolve(state: State, event: Resolve) -> Resolved:
         if found is not None:
             state.settlement[target] = found
         _enter(state, army, origin, target)
-        state.control[target] = army.player
+        state.take(target, army.player)
         return Resolved(army.id, "move", origin, target, explored=found or "empty", took=True)
     enemies = state.kingdoms_in(target) - {army.player}
     _enter(state, army, origin, target)
     if not enemies:
-        state.control[target] = army.player
+        state.take(target, army.player)
     return Resolved(army.id, "move", origin, target, took=not enemies)
 
 
@@ -212,7 +212,7 @@ def reform(state: State, event: Reform) -> Reformed:
             (holder,) = kingdoms
             if state.control.get(tile) != holder:
                 taken.append((tile, holder))
-            state.control[tile] = holder
+                state.take(tile, holder)
     for army_id, unit in lost_units:
         army = state.armies[army_id]
         if army.units is not None:

@@ -234,9 +234,22 @@ def feed(state: State, event: Feed) -> Fed:
     kingdom.gold = kingdom.food = 0
     state.fed.add(player)
     state.tithing_over = True
+    deploy_order: tuple[str, ...] = ()
     if state.fed >= set(state.kingdoms):
-        state.deploy_counts = phases.counts(state)
-    return Fed(player, fed, tuple(unfed), lost_gold, lost_food)
+        deploy_begins(state)
+        deploy_order = tuple(state.order)
+    return Fed(player, fed, tuple(unfed), lost_gold, lost_food, deploy_order)
+
+
+def deploy_begins(state: State) -> None:
+    """Every kingdom has fed: deploying begins. "Redetermine player order as normal based on
+    the current number of armies each player has. In player order, each player places an
+    army" (5.6 step 7): most armies first, players tied kept in the summer's order until
+    spring's `order` names the roll-off. The artefacts are allocated anew, so every cause
+    for a hand-over seen so far is cleared (5.7)."""
+    state.deploy_counts = phases.counts(state)
+    state.order = sorted(state.order, key=lambda p: -state.deploy_counts[p])
+    state.causes = {}
 
 
 def deploy(state: State, event: Deploy) -> Deployed:
