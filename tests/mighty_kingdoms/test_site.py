@@ -243,14 +243,14 @@ def test_the_pages_exist_and_link_up(site: Path) -> None:
     assert "on its side" in bo and "No winter yet." in bo
 
 
-def test_the_log_is_grouped_by_month(site: Path) -> None:
+def test_the_log_is_grouped_by_month_newest_first(site: Path) -> None:
     log = (site / "log.html").read_text()
     headings = re.findall(r"<h2>([^<]*)</h2>", log)
-    assert headings == ["Setup", "Year 1, month 1", "Year 1, month 2"]
-    month_one = log.split("<h2>Year 1, month 1</h2>", 1)[1]
+    assert headings == ["Year 1, month 2", "Year 1, month 1", "Setup"]
+    month_one = log.split("<h2>Year 1, month 1</h2>", 1)[1].split("<h2>", 1)[0]
     assert "The campaign begins" in month_one and "Battle at 3,-5" in month_one
-    assert month_one.index("Battle at 3,-5") < month_one.index("Month 1 of year 1 ends")
-    month_two = log.split("<h2>Year 1, month 2</h2>", 1)[1]
+    assert month_one.index("Month 1 of year 1 ends") < month_one.index("Battle at 3,-5") < month_one.index("begins")
+    month_two = log.split("<h2>Year 1, month 2</h2>", 1)[1].split("<h2>", 1)[0]
     voided = re.findall(r'<li class="[a-z]+ voided">([^<]*)', month_two)
     assert len(voided) == 1 and "ana-1" in voided[0] and "defend" in voided[0]
     assert len(re.findall(r'<li class="[a-z]+ voided">', log)) == 1  # the void itself stands

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from cok.render import palette
 from cok.rulesets.mighty_kingdoms.hexes import SIDES, Tile, coords, key
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 
@@ -23,21 +24,10 @@ SIDE_CORNERS = {"se": (0, 1), "s": (1, 2), "sw": (2, 3), "nw": (3, 4), "n": (4, 
 UNEXPLORED = "#e6d8b5"
 EXPLORED = "#fbf7ec"
 TOWER = "#b9b1cc"
-#: Kingdom colours in founding order: mid-tones that keep black text readable and stay
-#: apart from the blue of water, the green of forests and the brown of mountains.
-PALETTE = (
-    "#d9534f",
-    "#9b72cf",
-    "#f0b429",
-    "#e07bb0",
-    "#3fb0ac",
-    "#ff8c42",
-    "#8fa3bf",
-    "#c5d86d",
-    "#b56576",
-    "#6d9dc5",
-)
-KINGDOM_OPACITY = 0.6
+#: Kingdom colours in founding order, from the shared palette made for telling categories
+#: apart (colour-blind readers too); not black, under which a tile's name could not be read.
+PALETTE = tuple(c for c in palette.CATEGORIES if c != palette.BLACK)
+KINGDOM_OPACITY = 0.75
 #: A small fir on its trunk, drawn along a forest side.
 TREE = ((-4, 2), (0, -7), (4, 2), (0.8, 2), (0.8, 5), (-0.8, 5), (-0.8, 2))
 
@@ -66,10 +56,7 @@ def kingdom_colours(state: State) -> dict[str, str]:
     return {k.id: PALETTE[i % len(PALETTE)] for i, k in enumerate(ordered)}
 
 
-def text_on(colour: str) -> str:
-    """Black or white, whichever reads better on the colour."""
-    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#1d1d1d" if 0.299 * red + 0.587 * green + 0.114 * blue > 140 else "#ffffff"
+text_on = palette.ink
 
 
 @dataclass(frozen=True)
@@ -148,6 +135,7 @@ class MapPicture:
     legend_y: str
     legend_width: str
     legend_height: str
+    towers: bool  # whether the map has a wizard's tower: the legend shows one only then
 
 
 def tile_order(tile: str) -> tuple[int, int]:
@@ -177,7 +165,7 @@ def map_picture(state: State, title: str) -> MapPicture:
         if tile.name:
             lines = _wrap(tile.name)
             top = y - SIZE * (0.6 if len(lines) == 1 else 0.74)
-            names.extend(Label(num(x), num(top + 10 * i + 3.5), line) for i, line in enumerate(lines))
+            names.extend(Label(num(x), num(top + 11 * i + 3.5), line) for i, line in enumerate(lines))
         addresses.append(Label(num(x), num(y + SIZE * 0.7), k))
     places = [p for k in keys if (p := _place(state, k)) is not None]
     armies = [m for k in keys for m in _markers(state, k, palette)]
@@ -208,6 +196,7 @@ def map_picture(state: State, title: str) -> MapPicture:
         legend_y=num(legend_y),
         legend_width=num(width - 2 * margin),
         legend_height=num(legend_height),
+        towers=bool(state.towers),
     )
 
 
@@ -367,6 +356,6 @@ def _marker(state: State, army: Army, palette: dict[str, str], ax: float, ay: fl
         text_y=num(ay + 3.2 * scale),
         fill=fill,
         ink=text_on(fill),
-        font=num(9 * scale),
+        font=num(9.5),  # never smaller: a crowded tile's banners shrink, their numbers do not
         title=f"{army.id} of {owner}: {army.points} points, {state_words}",
     )
