@@ -331,3 +331,29 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(tmp_pa
     assert (out / "kingdoms" / "bo-1.html").exists()
     older_pages_never_show(out, "season-badge", ["index.html", "log.html", "kingdoms/bo.html"])  # today's month
     assert rewritten_since(before, out) == ["index.html", "kingdoms/bo.html", "log.html"]
+
+
+def test_the_home_page_shows_the_latest_battles_newest_first(site: Path) -> None:
+    home = (site / "index.html").read_text()
+    latest = home.split("<h2>Latest battles</h2>", 1)[1].split("</ul>", 1)[0]
+    battles = re.findall(r"<li>([^<]*)</li>", latest)
+    assert len(battles) == 1 and battles[0].startswith("Battle at 3,-5")
+
+
+def test_the_legend_shows_the_wizards_tower_only_where_the_map_has_one(played: Path) -> None:
+    from cok.core.campaign import open_campaign
+    from cok.rulesets.mighty_kingdoms.site import _svg, environment, picture
+
+    def legend_words(svg: str) -> set[str | None]:
+        root = ElementTree.fromstring(svg.split("\n", 1)[1].encode())
+        legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "legend")
+        return {t.text for t in legend.iter(f"{SVG}text")}
+
+    state = open_campaign(played, use_cache=False).state
+    assert not state.towers
+    without = legend_words(_svg(picture("c", state), environment()))
+    assert {"village", "city", "fortress", "marsh", "river"} <= without
+    assert "wizard's tower" not in without and "tower" not in without
+    state.towers.add("0,0")
+    with_one = legend_words(_svg(picture("c", state), environment()))
+    assert {"wizard's tower", "tower"} <= with_one

@@ -63,10 +63,10 @@ class SiteData:
 
 
 def revealed_words(shown: list[str]) -> str:
-    """`tyrell ranked 2nd, baratheon ranked 3rd, stark left over`: each face-up loyalty token
-    with the place of the card it was revealed at."""
+    """`tyrell in 2nd place, baratheon in 3rd place, stark left over`: each face-up loyalty
+    token with its place on the card."""
     words = [
-        f"{house} ranked {PLACES[i]}" if i < len(PLACES) else f"{house} left over"
+        f"{house} in {PLACES[i]} place" if i < len(PLACES) else f"{house} left over"
         for i, house in enumerate(shown)
         if house
     ]
