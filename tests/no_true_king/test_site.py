@@ -57,3 +57,19 @@ def test_the_log_lists_the_newest_event_first(site: Path) -> None:
     entries = re.findall(r"<li(?: class=\"voided\")?>([^<]*)</li>", log)
     assert "The game is over" in entries[0]
     assert entries[-1] == "ana joins the game with the crown and a sealed loyalty card."
+
+
+def test_a_held_land_area_carries_its_houses_initial_not_only_its_colour(site: Path) -> None:
+    from xml.etree import ElementTree
+
+    svg = "{http://www.w3.org/2000/svg}"
+    root = ElementTree.parse(site / "board.svg").getroot()
+    held = 0
+    for area in root.iter(f"{svg}g"):
+        if area.get("class") != "area" or area.find(f"{svg}rect") is None:
+            continue
+        holder = (area.findtext(f"{svg}title") or "").split(";")[0].split(": ")[1]
+        marks = [t.text for t in area.iter(f"{svg}text") if t.get("class") == "mark"]
+        assert marks == ([] if holder == "nobody" else [holder[0].upper()]), area.get("data-area")
+        held += holder != "nobody"
+    assert held > 10

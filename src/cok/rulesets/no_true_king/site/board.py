@@ -1,5 +1,5 @@
-"""The board as a picture: each land area in its controlling house's colour, the seas as
-seas, troops, flags, crowns, barrels and forts, and a legend — placed in SVG coordinates as
+"""The board as a picture: each land area in its controlling house's colour (and initial), the
+seas as seas, troops, flags, crowns, barrels and forts, and a legend — placed in SVG coordinates as
 plain values (the `board.svg` template draws them, escaping every name). Numbers are
 rounded, so the same state always gives the same bytes."""
 
@@ -137,6 +137,7 @@ class Area:
     icons: list[Icon]
     pill: Pill | None
     flag: tuple[float, float, str] | None  # (x, y, colour)
+    mark: str = ""  # the controlling house's initial, in a land area's corner: read without colour
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ class BoardPicture:
     borders: list[tuple[str, str, str, str, bool]]  # x1, y1, x2, y2, and whether by sea
     areas: list[Area]
     legend_y: float
-    houses: list[tuple[str, str, int | None]]  # house, colour, rank
+    houses: list[tuple[str, str, int | None, str, str]]  # house, colour, rank, its mark, the mark's ink
 
 
 def board_picture(state: State, title: str) -> BoardPicture:
@@ -158,14 +159,15 @@ def board_picture(state: State, title: str) -> BoardPicture:
         if a < b:
             (x1, y1), (x2, y2) = at[a], at[b]
             borders.append((n(x1), n(y1), n(x2), n(y2), board.areas[a].sea or board.areas[b].sea))
+    marks = palette.initials({h: h for h in board.houses})
     return BoardPicture(
         title=title,
         width=width,
         height=height + 10 + LEGEND_HEIGHT + 10,
         borders=borders,
-        areas=[_area(state, name, at[name]) for name in sorted(board.areas)],
+        areas=[_area(state, name, at[name], marks) for name in sorted(board.areas)],
         legend_y=height + 10,
-        houses=[(h, colour(h), state.ranks.get(h)) for h in board.houses],
+        houses=[(h, colour(h), state.ranks.get(h), marks[h], ink(colour(h))) for h in board.houses],
     )
 
 
@@ -175,7 +177,7 @@ def icons(x: float, y: float, crowns: int, barrels: int, fort: str | None) -> li
     return [Icon(kind, left + i * ICON, y) for i, kind in enumerate(kinds)]
 
 
-def _area(state: State, name: str, xy: tuple[float, float]) -> Area:
+def _area(state: State, name: str, xy: tuple[float, float], marks: dict[str, str]) -> Area:
     area = state.board.areas[name]
     x, y = xy
     house = state.controller(name)
@@ -229,4 +231,5 @@ def _area(state: State, name: str, xy: tuple[float, float]) -> Area:
         icons=drawn,
         pill=pill,
         flag=flagged,
+        mark="" if area.sea or house is None else marks.get(house, ""),
     )
