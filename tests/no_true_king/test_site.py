@@ -66,8 +66,8 @@ def test_a_held_land_area_carries_its_houses_initial_not_only_its_colour(site: P
     root = ElementTree.parse(site / "board.svg").getroot()
     held = 0
     for area in root.iter(f"{svg}g"):
-        if area.get("class") != "area" or area.find(f"{svg}rect") is None:
-            continue
+        if area.get("class") != "area" or area.find(f"{svg}ellipse") is not None:
+            continue  # a sea: ringed in its house's colour, its ships' pill says whose
         holder = (area.findtext(f"{svg}title") or "").split(";")[0].split(": ")[1]
         marks = [t.text for t in area.iter(f"{svg}text") if t.get("class") == "mark"]
         assert marks == ([] if holder == "nobody" else [holder[0].upper()]), area.get("data-area")
