@@ -357,3 +357,13 @@ def test_the_legend_shows_the_wizards_tower_only_where_the_map_has_one(played: P
     state.towers.add("0,0")
     with_one = legend_words(_svg(picture("c", state), environment()))
     assert {"wizard's tower", "tower"} <= with_one
+
+
+def test_a_held_tile_carries_its_kingdoms_mark_not_only_its_colour(played: Path, svg: ElementTree.Element) -> None:
+    marks = [t.text for g in with_class(svg, "g", "marks") for t in g.iter(f"{SVG}text")]
+    from cok.render.palette import initials
+
+    kingdoms = as_json(played, "mk", "kingdoms")["kingdoms"]
+    mark = initials({k["id"]: k["name"] for k in kingdoms})
+    assert mark == {"ana": "S", "bo": "B"}  # ana's name is EVIL: its first letter, S
+    assert sorted(marks) == sorted(mark[k["id"]] for k in kingdoms for _ in range(k["tiles"]))

@@ -68,6 +68,7 @@ class HexTile:
     kind: str  # kingdom, unexplored, explored, tower
     title: str
     marsh: bool
+    mark: Label | None = None  # its holder's initials, left of its middle: read without colour
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ class MapPicture:
     addresses: list[Label]
     places: list[Place]
     armies: list[Marker]
-    legend: list[tuple[str, str, str]]  # (kingdom name, race, colour)
+    legend: list[tuple[str, str, str, str]]  # (kingdom name, race, colour, its mark)
     legend_x: str
     legend_y: str
     legend_width: str
@@ -156,7 +157,8 @@ def map_picture(state: State, title: str) -> MapPicture:
     hexmap = state.map
     palette = kingdom_colours(state)
     keys = sorted(hexmap.tiles, key=tile_order)
-    tiles = [_hex(state, hexmap.tiles[k], palette) for k in keys]
+    marks = palette_marks(state)
+    tiles = [_hex(state, hexmap.tiles[k], palette, marks) for k in keys]
     names: list[Label] = []
     addresses: list[Label] = []
     for k in keys:
@@ -174,7 +176,8 @@ def map_picture(state: State, title: str) -> MapPicture:
     margin = 16.0
     x0, y0 = min(xs) - margin, min(ys) - margin - 24  # room for the title
     width = max(max(xs) + margin - x0, 680.0)  # the legend needs this much
-    legend = [(k.name, k.race, palette[k.id]) for k in sorted(state.kingdoms.values(), key=lambda k: k.founded)]
+    founded = sorted(state.kingdoms.values(), key=lambda k: k.founded)
+    legend = [(k.name, k.race, palette[k.id], marks[k.id]) for k in founded]
     legend_y = max(ys) + margin
     legend_height = 130 + 20 * ((len(legend) + 1) // 2)
     height = legend_y + legend_height + margin - y0
@@ -209,11 +212,16 @@ def _wrap(name: str) -> list[str]:
     return [name[:cut], name[cut + 1 :]]
 
 
-def _hex(state: State, tile: Tile, palette: dict[str, str]) -> HexTile:
+def palette_marks(state: State) -> dict[str, str]:
+    """Each kingdom's mark: the shortest start of its name no other kingdom's shares."""
+    return palette.initials({k.id: k.name for k in state.kingdoms.values()})
+
+
+def _hex(state: State, tile: Tile, colours: dict[str, str], marks: dict[str, str]) -> HexTile:
     holder = state.control.get(tile.key)
     label = tile.label
-    if holder is not None and holder in palette:
-        fill, opacity, kind = palette[holder], KINGDOM_OPACITY, "kingdom"
+    if holder is not None and holder in colours:
+        fill, opacity, kind = colours[holder], KINGDOM_OPACITY, "kingdom"
         label += f" — held by {state.kingdoms[holder].name}"
     elif tile.key in state.towers:
         fill, opacity, kind = TOWER, 1.0, "tower"
@@ -228,7 +236,9 @@ def _hex(state: State, tile: Tile, palette: dict[str, str]) -> HexTile:
         label += ", marsh"
     if tile.river:
         label += ", river"
-    return HexTile(tile.key, points(corners(*centre(tile.key))), fill, opacity, kind, label, tile.marsh)
+    x, y = centre(tile.key)
+    mark = Label(num(x - SIZE * 0.68), num(y + 4), marks[holder]) if kind == "kingdom" and holder else None
+    return HexTile(tile.key, points(corners(x, y)), fill, opacity, kind, label, tile.marsh, mark)
 
 
 def _side_middle(tile: str, side: str) -> tuple[float, float]:
