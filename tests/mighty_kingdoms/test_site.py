@@ -243,14 +243,14 @@ def test_the_pages_exist_and_link_up(site: Path) -> None:
     assert "on its side" in bo and "No winter yet." in bo
 
 
-def test_the_log_is_grouped_by_month(site: Path) -> None:
+def test_the_log_is_grouped_by_month_newest_first(site: Path) -> None:
     log = (site / "log.html").read_text()
     headings = re.findall(r"<h2>([^<]*)</h2>", log)
-    assert headings == ["Setup", "Year 1, month 1", "Year 1, month 2"]
-    month_one = log.split("<h2>Year 1, month 1</h2>", 1)[1]
+    assert headings == ["Year 1, month 2", "Year 1, month 1", "Setup"]
+    month_one = log.split("<h2>Year 1, month 1</h2>", 1)[1].split("<h2>", 1)[0]
     assert "The campaign begins" in month_one and "Battle at 3,-5" in month_one
-    assert month_one.index("Battle at 3,-5") < month_one.index("Month 1 of year 1 ends")
-    month_two = log.split("<h2>Year 1, month 2</h2>", 1)[1]
+    assert month_one.index("Month 1 of year 1 ends") < month_one.index("Battle at 3,-5") < month_one.index("begins")
+    month_two = log.split("<h2>Year 1, month 2</h2>", 1)[1].split("<h2>", 1)[0]
     voided = re.findall(r'<li class="[a-z]+ voided">([^<]*)', month_two)
     assert len(voided) == 1 and "ana-1" in voided[0] and "defend" in voided[0]
     assert len(re.findall(r'<li class="[a-z]+ voided">', log)) == 1  # the void itself stands
@@ -331,3 +331,39 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(tmp_pa
     assert (out / "kingdoms" / "bo-1.html").exists()
     older_pages_never_show(out, "season-badge", ["index.html", "log.html", "kingdoms/bo.html"])  # today's month
     assert rewritten_since(before, out) == ["index.html", "kingdoms/bo.html", "log.html"]
+
+
+def test_the_home_page_shows_the_latest_battles_newest_first(site: Path) -> None:
+    home = (site / "index.html").read_text()
+    latest = home.split("<h2>Latest battles</h2>", 1)[1].split("</ul>", 1)[0]
+    battles = re.findall(r"<li>([^<]*)</li>", latest)
+    assert len(battles) == 1 and battles[0].startswith("Battle at 3,-5")
+
+
+def test_the_legend_shows_the_wizards_tower_only_where_the_map_has_one(played: Path) -> None:
+    from cok.core.campaign import open_campaign
+    from cok.rulesets.mighty_kingdoms.site import _svg, environment, picture
+
+    def legend_words(svg: str) -> set[str | None]:
+        root = ElementTree.fromstring(svg.split("\n", 1)[1].encode())
+        legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "legend")
+        return {t.text for t in legend.iter(f"{SVG}text")}
+
+    state = open_campaign(played, use_cache=False).state
+    assert not state.towers
+    without = legend_words(_svg(picture("c", state), environment()))
+    assert {"village", "city", "fortress", "marsh", "river"} <= without
+    assert "wizard's tower" not in without and "tower" not in without
+    state.towers.add("0,0")
+    with_one = legend_words(_svg(picture("c", state), environment()))
+    assert {"wizard's tower", "tower"} <= with_one
+
+
+def test_a_held_tile_carries_its_kingdoms_mark_not_only_its_colour(played: Path, svg: ElementTree.Element) -> None:
+    marks = [t.text for g in with_class(svg, "g", "marks") for t in g.iter(f"{SVG}text")]
+    from cok.render.palette import initials
+
+    kingdoms = as_json(played, "mk", "kingdoms")["kingdoms"]
+    mark = initials({k["id"]: k["name"] for k in kingdoms})
+    assert mark == {"ana": "S", "bo": "B"}  # ana's name is EVIL: its first letter, S
+    assert sorted(marks) == sorted(mark[k["id"]] for k in kingdoms for _ in range(k["tiles"]))

@@ -1,15 +1,15 @@
-"""Writing the static site: HTML pages and the map picture, from Jinja2 templates with
-autoescaping on, so every name from the campaign's files is shown as text."""
+"""Writing the static site: HTML pages and the map picture, through the shared site engine
+(`cok.render.site`: Jinja2 with autoescaping, so every name from the campaign's files is
+shown as text) and this game's templates."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from importlib import resources
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment
 
 from cok.core.campaign import Campaign
-from cok.core.text import for_markup
+from cok.render import site as engine
 from cok.render.paging import Filler, Page
 from cok.rulesets.clash_of_kings.site.views import (
     LOG_PAGE_ENTRIES,
@@ -27,15 +27,8 @@ from cok.rulesets.clash_of_kings.site.views import (
 
 
 def environment() -> Environment:
-    return Environment(
-        loader=PackageLoader("cok.rulesets.clash_of_kings.site", "templates"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        finalize=for_markup,
-    )
+    """The shared site engine with this game's templates (`templates/`)."""
+    return engine.environment("cok.rulesets.clash_of_kings.site")
 
 
 def campaign_map_svg(campaign: Campaign) -> str:
@@ -60,10 +53,7 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
         env.get_template("index.html").render(site=site, root="", m=picture, latest=site.latest, built=site.built),
     )
     yield "map.svg", _svg(picture, env)  # the picture on the home page, placed once
-    yield (
-        "style.css",
-        resources.files("cok.rulesets.clash_of_kings.site").joinpath("templates/style.css").read_text(encoding="utf-8"),
-    )
+    yield "style.css", engine.stylesheet("cok.rulesets.clash_of_kings.site")
     logs = log_pages(site.week_entries)
     players = {p.id: (p, log_pages(p.battle_weeks, LOG_PAGE_ENTRIES, f"players/{p.id}.html")) for p in site.players}
     fillers = {pid: Filler(pages, p.last_battles) for pid, (p, pages) in players.items()}

@@ -10,41 +10,29 @@ from dataclasses import dataclass, field
 
 from cok.core.campaign import Campaign
 from cok.core.history import Told
+from cok.render import palette
 from cok.render.paging import Page, plan
+from cok.render.palette import initials, ink
 from cok.rulesets.clash_of_kings.rules.scoring import standings
 from cok.rulesets.clash_of_kings.rules.state import State
 
 #: The latest battles on the home page.
 LATEST = 10
 
-#: A colour for each faction, and a palette for players who share one.
+#: The colour each faction asks for first, from the shared palette (made for telling
+#: categories apart, colour-blind readers too); a player whose faction's colour an earlier
+#: player took has the first free one.
 FACTION_COLOURS = {
-    "stark": "#7d8fa3",
-    "lannister": "#b3202a",
-    "baratheon": "#e0b000",
-    "greyjoy": "#2f5f5a",
-    "martell": "#e8731a",
-    "targaryen": "#6b2fa0",  # purple: the crimson of Lannister and a maroon were told apart by nobody
-    "nights-watch": "#303030",
-    "free-folk": "#2a7fd4",
-    "bolton": "#d9829a",
-    "brotherhood": "#4f7f2f",
-    "neutral": "#8a6d4b",
+    "stark": palette.SKY,
+    "lannister": palette.VERMILLION,
+    "baratheon": palette.YELLOW,
+    "greyjoy": palette.BLUE,
+    "martell": palette.ORANGE,
+    "targaryen": palette.PURPLE,
+    "brotherhood": palette.GREEN,
+    "free-folk": palette.GREEN,
+    "bolton": palette.PURPLE,
 }
-PALETTE = [
-    "#6a4c93",
-    "#1982c4",
-    "#8ac926",
-    "#ff595e",
-    "#ffca3a",
-    "#3a86a8",
-    "#c06c84",
-    "#6c5b7b",
-    "#355c7d",
-    "#99b898",
-    "#f67280",
-    "#2a9d8f",
-]
 
 
 @dataclass
@@ -129,16 +117,8 @@ _WEEK = re.compile(r"week (\d+)\b")
 
 def colours(state: State) -> dict[str, str]:
     """Each player's colour: their faction's, unless an earlier player took it."""
-    taken: set[str] = set()
-    spare = iter(PALETTE)
-    out = {}
-    for pid, player in state.players.items():
-        colour = FACTION_COLOURS.get(player.faction)
-        if colour is None or colour in taken:
-            colour = next((c for c in spare if c not in taken), "#777777")
-        taken.add(colour)
-        out[pid] = colour
-    return out
+    wanted = {pid: FACTION_COLOURS[p.faction] for pid, p in state.players.items() if p.faction in FACTION_COLOURS}
+    return palette.assign(state.players, wanted)
 
 
 def site_data(campaign: Campaign) -> SiteData:
@@ -163,7 +143,7 @@ def site_data(campaign: Campaign) -> SiteData:
                 counts = battle_weeks.setdefault(pid, {})
                 counts[week] = counts.get(week, 0) + 1
                 last_battles.setdefault(pid, {})[week] = at
-    palette = colours(state)
+    hues = colours(state)
     pages = []
     for s in standings(state):
         pid = s.player.id
@@ -173,7 +153,7 @@ def site_data(campaign: Campaign) -> SiteData:
                 id=pid,
                 name=s.player.name,
                 faction=s.player.faction,
-                colour=palette[pid],
+                colour=hues[pid],
                 rank=s.rank,
                 cp=s.cp,
                 territory_cp=s.territory_cp,
@@ -196,7 +176,7 @@ def site_data(campaign: Campaign) -> SiteData:
         )
     built = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     site = SiteData(
-        campaign.name, state.week, state.limit, built, state, pages, palette, [], week_entries, last_entries, reasons
+        campaign.name, state.week, state.limit, built, state, pages, hues, [], week_entries, last_entries, reasons
     )
     site.latest = [site.entry(t) for t in reversed(latest)]
     return site
@@ -241,6 +221,8 @@ class Spot:
     label_x: float = 0.0  # where its name is written (the text's anchor point, its baseline)
     label_y: float = 0.0
     anchor: str = "start"  # SVG text-anchor: start, middle or end
+    mark: str = ""  # the holder's initials, written on a held castle or fort
+    ink: str = "#1d1d1d"  # the colour the mark is written in, to read on the fill
 
 
 #: A name's size on the map, and how wide a character is at most, on average, in Georgia
@@ -329,7 +311,7 @@ class MapPicture:
     spots: list[Spot]
     land: list[tuple[float, float, float, float]]
     sea: list[tuple[float, float, float, float]]
-    legend: list[tuple[str, str]]  # (player name, colour)
+    legend: list[tuple[str, str, str, str]]  # (player name, colour, their mark, its ink)
     title: str
 
 
@@ -337,18 +319,22 @@ def map_picture(state: State, palette: dict[str, str], title: str) -> MapPicture
     """Every location at its `at` position, filled with its occupant's colour."""
     geo = state.geo
     placed = {n: loc.at for n, loc in geo.locations.items() if loc.at is not None}
+    marks = initials({pid: p.name for pid, p in state.players.items()})
     spots = []
     for name, at in placed.items():
         occupant = state.holder.get(name)
+        fill = palette.get(occupant or "", "#ffffff")
         spots.append(
             Spot(
                 name,
                 geo.kind(name),
                 at[0],
                 at[1],
-                palette.get(occupant or "", "#ffffff"),
+                fill,
                 state.players[occupant].name if occupant else None,
                 geo.value(name),
+                mark=marks.get(occupant or "", ""),
+                ink=ink(fill),
             )
         )
     land: list[tuple[float, float, float, float]] = []
@@ -365,7 +351,7 @@ def map_picture(state: State, palette: dict[str, str], title: str) -> MapPicture
     x0, y0 = min(xs) - margin, min(ys) - margin
     width = max(xs) - x0 + margin + 240  # room for the legend
     height = max(ys) - y0 + margin
-    legend = [(state.players[pid].name, colour) for pid, colour in palette.items()]
+    legend = [(state.players[pid].name, colour, marks[pid], ink(colour)) for pid, colour in palette.items()]
     return MapPicture(x0, y0, width, height, spots, land, sea, legend, title)
 
 

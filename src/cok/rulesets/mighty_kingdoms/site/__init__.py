@@ -1,19 +1,18 @@
 """The campaign's static web site and its hex map picture (`cok site`, `cok map --svg`).
 
-Pages come from Jinja2 templates with autoescaping on and `for_markup` as the finalizer,
-so every name from the campaign's files is shown as text. Nothing here reads the clock:
+Pages come from the shared site engine (`cok.render.site`: Jinja2 with autoescaping, so
+every name from the campaign's files is shown as text) and this game's templates. Nothing here reads the clock:
 the same log gives the same files, byte for byte.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from importlib import resources
 from typing import TYPE_CHECKING
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment
 
-from cok.core.text import for_markup
+from cok.render import site as engine
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -22,15 +21,8 @@ if TYPE_CHECKING:
 
 
 def environment() -> Environment:
-    return Environment(
-        loader=PackageLoader("cok.rulesets.mighty_kingdoms.site", "templates"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        finalize=for_markup,
-    )
+    """The shared site engine with this game's templates (`templates/`)."""
+    return engine.environment("cok.rulesets.mighty_kingdoms.site")
 
 
 def picture(name: str, state: State) -> MapPicture:
@@ -62,12 +54,7 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     now = when(site.state)
     yield "index.html", env.get_template("index.html").render(site=site, root="", m=m, now=now)
     yield "map.svg", _svg(m, env)
-    yield (
-        "style.css",
-        resources.files("cok.rulesets.mighty_kingdoms.site")
-        .joinpath("templates/style.css")
-        .read_text(encoding="utf-8"),
-    )
+    yield "style.css", engine.stylesheet("cok.rulesets.mighty_kingdoms.site")
     logs = log_pages(site.period_entries)
     kingdoms = {k.id: (k, log_pages(k.periods, f"kingdoms/{k.id}.html")) for k in site.kingdoms}
     fillers = {pid: Filler(pages, k.last) for pid, (k, pages) in kingdoms.items()}

@@ -1,9 +1,10 @@
 """What the site's pages show, prepared as plain values for the templates (no HTML here):
-where the year stands, the kingdoms as `ranked` orders them, a page per kingdom, and the
-log grouped by the month it was recorded in."""
+where the year stands, the kingdoms as `ranked` orders them, the latest battles, a page per
+kingdom, and the log grouped by the month it was recorded in."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 #: Summer months in a year (contract section 3): the sixth reform leads into winter.
 MONTHS = 6
+#: The latest battles on the home page.
+LATEST = 10
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class SiteData:
     period_entries: dict[int, int] = field(default_factory=dict)  # period -> events in it
     headings: dict[int, str] = field(default_factory=dict)  # period -> `Year 1, month 3`
     last: dict[int, int] = field(default_factory=dict)  # period -> the place of its last event in the log
+    latest: list[Told] = field(default_factory=list)  # the latest battles, newest first
 
     def label(self, page: Page, since: bool = False) -> str:
         """The months a page of the log holds: `Year 2, month 3 – The winter of year 2`.
@@ -112,7 +116,10 @@ def site_data(campaign: Campaign) -> SiteData:
     last: dict[int, int] = {}
     about: dict[str, dict[int, int]] = {}
     last_about: dict[str, dict[int, int]] = {}
+    latest: deque[Told] = deque(maxlen=LATEST)
     for at, (period, heading, told) in enumerate(periods_of(campaign.told())):
+        if told.type == "battle":
+            latest.append(told)
         period_entries[period] = period_entries.get(period, 0) + 1
         headings[period] = heading
         last[period] = at
@@ -164,6 +171,7 @@ def site_data(campaign: Campaign) -> SiteData:
         period_entries=period_entries,
         headings=headings,
         last=last,
+        latest=list(reversed(latest)),
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from cok.render import palette
 from cok.rulesets.mighty_kingdoms.hexes import SIDES, Tile, coords, key
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 
@@ -23,21 +24,10 @@ SIDE_CORNERS = {"se": (0, 1), "s": (1, 2), "sw": (2, 3), "nw": (3, 4), "n": (4, 
 UNEXPLORED = "#e6d8b5"
 EXPLORED = "#fbf7ec"
 TOWER = "#b9b1cc"
-#: Kingdom colours in founding order: mid-tones that keep black text readable and stay
-#: apart from the blue of water, the green of forests and the brown of mountains.
-PALETTE = (
-    "#d9534f",
-    "#9b72cf",
-    "#f0b429",
-    "#e07bb0",
-    "#3fb0ac",
-    "#ff8c42",
-    "#8fa3bf",
-    "#c5d86d",
-    "#b56576",
-    "#6d9dc5",
-)
-KINGDOM_OPACITY = 0.6
+#: Kingdom colours in founding order, from the shared palette made for telling categories
+#: apart (colour-blind readers too); not black, under which a tile's name could not be read.
+PALETTE = tuple(c for c in palette.CATEGORIES if c != palette.BLACK)
+KINGDOM_OPACITY = 0.75
 #: A small fir on its trunk, drawn along a forest side.
 TREE = ((-4, 2), (0, -7), (4, 2), (0.8, 2), (0.8, 5), (-0.8, 5), (-0.8, 2))
 
@@ -66,10 +56,7 @@ def kingdom_colours(state: State) -> dict[str, str]:
     return {k.id: PALETTE[i % len(PALETTE)] for i, k in enumerate(ordered)}
 
 
-def text_on(colour: str) -> str:
-    """Black or white, whichever reads better on the colour."""
-    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#1d1d1d" if 0.299 * red + 0.587 * green + 0.114 * blue > 140 else "#ffffff"
+text_on = palette.ink
 
 
 @dataclass(frozen=True)
@@ -81,6 +68,7 @@ class HexTile:
     kind: str  # kingdom, unexplored, explored, tower
     title: str
     marsh: bool
+    mark: Label | None = None  # its holder's initials, left of its middle: read without colour
 
 
 @dataclass(frozen=True)
@@ -143,11 +131,12 @@ class MapPicture:
     addresses: list[Label]
     places: list[Place]
     armies: list[Marker]
-    legend: list[tuple[str, str, str]]  # (kingdom name, race, colour)
+    legend: list[tuple[str, str, str, str]]  # (kingdom name, race, colour, its mark)
     legend_x: str
     legend_y: str
     legend_width: str
     legend_height: str
+    towers: bool  # whether the map has a wizard's tower: the legend shows one only then
 
 
 def tile_order(tile: str) -> tuple[int, int]:
@@ -168,7 +157,8 @@ def map_picture(state: State, title: str) -> MapPicture:
     hexmap = state.map
     palette = kingdom_colours(state)
     keys = sorted(hexmap.tiles, key=tile_order)
-    tiles = [_hex(state, hexmap.tiles[k], palette) for k in keys]
+    marks = palette_marks(state)
+    tiles = [_hex(state, hexmap.tiles[k], palette, marks) for k in keys]
     names: list[Label] = []
     addresses: list[Label] = []
     for k in keys:
@@ -177,7 +167,7 @@ def map_picture(state: State, title: str) -> MapPicture:
         if tile.name:
             lines = _wrap(tile.name)
             top = y - SIZE * (0.6 if len(lines) == 1 else 0.74)
-            names.extend(Label(num(x), num(top + 10 * i + 3.5), line) for i, line in enumerate(lines))
+            names.extend(Label(num(x), num(top + 11 * i + 3.5), line) for i, line in enumerate(lines))
         addresses.append(Label(num(x), num(y + SIZE * 0.7), k))
     places = [p for k in keys if (p := _place(state, k)) is not None]
     armies = [m for k in keys for m in _markers(state, k, palette)]
@@ -186,7 +176,8 @@ def map_picture(state: State, title: str) -> MapPicture:
     margin = 16.0
     x0, y0 = min(xs) - margin, min(ys) - margin - 24  # room for the title
     width = max(max(xs) + margin - x0, 680.0)  # the legend needs this much
-    legend = [(k.name, k.race, palette[k.id]) for k in sorted(state.kingdoms.values(), key=lambda k: k.founded)]
+    founded = sorted(state.kingdoms.values(), key=lambda k: k.founded)
+    legend = [(k.name, k.race, palette[k.id], marks[k.id]) for k in founded]
     legend_y = max(ys) + margin
     legend_height = 130 + 20 * ((len(legend) + 1) // 2)
     height = legend_y + legend_height + margin - y0
@@ -208,6 +199,7 @@ def map_picture(state: State, title: str) -> MapPicture:
         legend_y=num(legend_y),
         legend_width=num(width - 2 * margin),
         legend_height=num(legend_height),
+        towers=bool(state.towers),
     )
 
 
@@ -220,11 +212,16 @@ def _wrap(name: str) -> list[str]:
     return [name[:cut], name[cut + 1 :]]
 
 
-def _hex(state: State, tile: Tile, palette: dict[str, str]) -> HexTile:
+def palette_marks(state: State) -> dict[str, str]:
+    """Each kingdom's mark: the shortest start of its name no other kingdom's shares."""
+    return palette.initials({k.id: k.name for k in state.kingdoms.values()})
+
+
+def _hex(state: State, tile: Tile, colours: dict[str, str], marks: dict[str, str]) -> HexTile:
     holder = state.control.get(tile.key)
     label = tile.label
-    if holder is not None and holder in palette:
-        fill, opacity, kind = palette[holder], KINGDOM_OPACITY, "kingdom"
+    if holder is not None and holder in colours:
+        fill, opacity, kind = colours[holder], KINGDOM_OPACITY, "kingdom"
         label += f" — held by {state.kingdoms[holder].name}"
     elif tile.key in state.towers:
         fill, opacity, kind = TOWER, 1.0, "tower"
@@ -239,7 +236,9 @@ def _hex(state: State, tile: Tile, palette: dict[str, str]) -> HexTile:
         label += ", marsh"
     if tile.river:
         label += ", river"
-    return HexTile(tile.key, points(corners(*centre(tile.key))), fill, opacity, kind, label, tile.marsh)
+    x, y = centre(tile.key)
+    mark = Label(num(x - SIZE * 0.68), num(y + 4), marks[holder]) if kind == "kingdom" and holder else None
+    return HexTile(tile.key, points(corners(x, y)), fill, opacity, kind, label, tile.marsh, mark)
 
 
 def _side_middle(tile: str, side: str) -> tuple[float, float]:
@@ -367,6 +366,6 @@ def _marker(state: State, army: Army, palette: dict[str, str], ax: float, ay: fl
         text_y=num(ay + 3.2 * scale),
         fill=fill,
         ink=text_on(fill),
-        font=num(9 * scale),
+        font=num(9.5),  # never smaller: a crowded tile's banners shrink, their numbers do not
         title=f"{army.id} of {owner}: {army.points} points, {state_words}",
     )

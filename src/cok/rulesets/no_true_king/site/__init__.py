@@ -1,0 +1,61 @@
+"""The static site of a No True King game (`cok site`, `cok map --svg`): the board drawn in
+SVG, the house ranking, where the game stands, the latest combats, the log — and, once the
+game is over, the loyalty cards and scores. Pages come from the shared site engine
+(`cok.render.site`: Jinja2 with autoescaping, so every name is shown as text) and this
+game's templates. The same state always gives the same bytes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from jinja2 import Environment
+
+from cok.render import site as engine
+from cok.rulesets.no_true_king.site.board import board_picture, n
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+    from cok.rulesets.no_true_king.rules.state import State
+    from cok.rulesets.no_true_king.site.pages import SiteData
+
+GAME = "cok.rulesets.no_true_king.site"
+
+
+def environment() -> Environment:
+    """The shared site engine with this game's templates (`templates/`)."""
+    env = engine.environment(GAME)
+    env.filters["n"] = n
+    return env
+
+
+def board_svg(state: State, title: str, env: Environment | None = None) -> str:
+    """The board as a standalone SVG document (`cok map --svg`, the site's `board.svg`)."""
+    picture = board_picture(state, title)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + (env or environment()).get_template("board.svg").render(
+        b=picture
+    )
+
+
+def index_page(site: SiteData, env: Environment | None = None) -> str:
+    env = env or environment()
+    return env.get_template("index.html").render(site=site, root="", b=board_picture(site.state, site.name))
+
+
+def log_page(site: SiteData, campaign: Campaign, env: Environment | None = None) -> str:
+    """The whole log, newest first: a game is a few hundred events, so one page."""
+    entries = list(campaign.told())
+    entries.reverse()
+    return (env or environment()).get_template("log.html").render(site=site, root="", entries=entries)
+
+
+def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
+    """The site's files, by path relative to its folder."""
+    from cok.rulesets.no_true_king.site.pages import site_data
+
+    site = site_data(campaign)
+    env = environment()
+    yield "index.html", index_page(site, env)
+    yield "log.html", log_page(site, campaign, env)
+    yield "board.svg", board_svg(site.state, site.name, env)
+    yield "style.css", engine.stylesheet(GAME)

@@ -1,0 +1,85 @@
+"""Every page of every shipped example's site, opened in a real browser on a phone (390 px)
+and a laptop (1280 px): nothing scrolls sideways, no table is cut off, no text is drawn
+smaller than 9 CSS px (issue #29). One Chromium for the module, pages opened as files."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser import DESKTOP, PHONE, browser, flaws
+from .conftest import ROOT, Cok
+
+EXAMPLES = ["example", "mighty-kingdoms", "mighty-kingdoms-kow", "no-true-king-example"]
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each example's site, built from a copy of the example (its maps beside it)."""
+    base = tmp_path_factory.mktemp("examples")
+    shutil.copytree(ROOT / "maps", base / "maps")
+    built = {}
+    for example in EXAMPLES:
+        folder = base / "campaigns" / example
+        shutil.copytree(ROOT / "campaigns" / example, folder)
+        run = Cok(folder)("site", str(base / "sites" / example))
+        assert run.exit_code == 0, run.stderr
+        built[example] = base / "sites" / example
+    return built
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser() as launched:
+        yield launched
+
+
+def pages_of(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*") if p.suffix in (".html", ".svg"))
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390px", "1280px"])
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_no_page_scrolls_sideways_cuts_a_table_off_or_draws_text_under_9_px(
+    chromium: Any, sites: dict[str, Path], example: str, size: dict[str, int]
+) -> None:
+    pages = pages_of(sites[example])
+    assert len(pages) >= 3
+    context = chromium.new_context(viewport=size)
+    try:
+        tab = context.new_page()
+        found = {}
+        for page in pages:
+            tab.goto(page.as_uri())
+            wrong = flaws(tab)
+            if wrong:
+                found[str(page.relative_to(sites[example]))] = wrong[:5]
+    finally:
+        context.close()
+    assert found == {}
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_the_home_page_draws_its_header_its_tables_and_its_map(
+    chromium: Any, sites: dict[str, Path], example: str
+) -> None:
+    """Drawn, not just written: a dark header band, a table with rows, a map of some size."""
+    context = chromium.new_context(viewport=PHONE)
+    try:
+        tab = context.new_page()
+        tab.goto((sites[example] / "index.html").as_uri())
+        header = tab.evaluate("getComputedStyle(document.querySelector('header.top')).backgroundColor")
+        red, green, blue = (int(v) for v in header[header.index("(") + 1 : header.index(")")].split(",")[:3])
+        assert red + green + blue < 200
+        assert tab.evaluate("document.querySelectorAll('table tbody tr').length") >= 2
+        box = tab.locator(".map-frame").bounding_box()
+        assert box is not None and box["width"] > 300 and box["height"] > 300
+        frame = (box["width"], box["height"])
+        drawn = tab.evaluate("document.querySelector('.map-frame svg').getBoundingClientRect().width")
+        assert drawn >= frame[0] - 2  # the map at its own size, moved about in its frame
+    finally:
+        context.close()
