@@ -86,7 +86,9 @@ def test_impossible_dates_and_huge_numbers_are_refused_with_their_line(campaign:
         assert "internal error" not in run.stderr
 
 
-def test_without_a_home_folder_or_a_user_name_commands_run_without_the_cache(campaign: Path) -> None:
+def test_without_a_home_folder_or_a_user_name_commands_run_without_the_cache(campaign: Path, tmp_path: Path) -> None:
+    here = tmp_path / "elsewhere"  # where the commands run: nothing may be written there
+    here.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("HOME", "COK_CACHE_DIR", "XDG_CACHE_HOME", "USER")}
     env["LOGNAME"] = ""
     code = (
@@ -103,9 +105,11 @@ def test_without_a_home_folder_or_a_user_name_commands_run_without_the_cache(cam
             text=True,
             env=env,
             check=False,
+            cwd=here,
         )
         assert run.returncode == 0, run.stderr
         assert "internal error" not in run.stderr
+    assert list(here.iterdir()) == []
 
 
 def test_what_the_machine_refuses_is_said_plainly_never_as_an_internal_error(tmp_path: Path) -> None:

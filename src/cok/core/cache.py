@@ -34,9 +34,12 @@ def cache_dir() -> Path | None:
     try:
         from platformdirs import user_cache_dir
 
-        return Path(user_cache_dir("cok", appauthor=False))
+        found = Path(user_cache_dir("cok", appauthor=False))
     except Exception:  # platformdirs looks up the home folder, which may fail in many ways
         return None
+    # Without a home folder some releases answer "~/.cache/cok" unexpanded: a folder relative
+    # to wherever the command runs, where the user never asked for one.
+    return found if found.is_absolute() else None
 
 
 def entry_file(folder: Path) -> Path | None:
