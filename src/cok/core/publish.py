@@ -6,9 +6,11 @@ leaves the old file rather than an empty one."""
 from __future__ import annotations
 
 import os
+import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import EVENTS_FILE, SETTINGS_FILE
@@ -16,6 +18,17 @@ from cok.core.folders import EVENTS_FILE, SETTINGS_FILE
 #: The first line of a cok site's record of the files it wrote.
 MANIFEST = ".cok-site"
 MANIFEST_HEAD = "# the files cok site wrote here; cok rewrites only these\n"
+
+#: The comment every file of a site carries: the proof that cok made it, which the record
+#: alone is not (a cloned folder may ship a record naming any file). Only a file holding it
+#: is ever removed as stale.
+SITE_MARK = "made by cok site: cok may rewrite or remove this file"
+_COMMENTS = {".html": ("<!-- ", " -->"), ".htm": ("<!-- ", " -->"), ".svg": ("<!-- ", " -->")}
+_COMMENTS |= {".xml": ("<!-- ", " -->"), ".css": ("/* ", " */"), ".js": ("/* ", " */")}
+#: What must stay first in a file: a comment before a doctype puts a page in quirks mode.
+_FIRST = re.compile(r"\s*(<!doctype[^>]*>|<\?xml[^>]*\?>|@charset[^;]*;)", re.IGNORECASE)
+#: The temporary file `write_atomically` writes beside a page: `.index.html.4242.tmp`.
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.\d+\.tmp")
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -69,6 +82,20 @@ def _why_not(path: Path, made_by_cok: str) -> str | None:
     return None
 
 
+def site_marked(relative: str, text: str) -> str:
+    """The page's text with cok's mark as a comment (after a doctype, an XML declaration or
+    a `@charset`, which must stay first); a kind of file without comments is left as it is,
+    and so is never removed as stale."""
+    comment = _COMMENTS.get(PurePosixPath(relative).suffix.lower())
+    if comment is None:
+        return text
+    mark = f"{comment[0]}{SITE_MARK}{comment[1]}\n"
+    first = _FIRST.match(text)
+    if first is None:
+        return mark + text
+    return f"{text[: first.end()]}\n{mark}{text[first.end() :].removeprefix(chr(10))}"
+
+
 @dataclass(frozen=True)
 class Written:
     """What `write_site` did: the files it wrote, and those it left as they were (the same
@@ -95,10 +122,11 @@ def write_site(out: Path, pages: Iterable[tuple[str, str]], *, force: bool = Fal
     ours = set(before or ())
     done = Written([], [])
     made: list[str] = []
-    for relative, text in pages:
+    for relative, page in pages:
         made.append(relative)
         target = out / relative
         _no_symlink_between(out, target.parent, shown)
+        text = site_marked(relative, page)
         if relative in ours and _holds(target, text):
             done.unchanged.append(target)
             continue
@@ -106,13 +134,55 @@ def write_site(out: Path, pages: Iterable[tuple[str, str]], *, force: bool = Fal
         write_atomically(target, text)
         done.written.append(target)
     for stale in sorted(ours - set(made)):
-        path = out / stale
-        if path.is_file() or path.is_symlink():
-            path.unlink()
+        _remove_stale(out, stale)
     manifest = MANIFEST_HEAD + "".join(f"{r}\n" for r in sorted(made))
     if not _holds(out / MANIFEST, manifest):
         write_atomically(out / MANIFEST, manifest)
+    _remove_leftovers(out, {MANIFEST, *made, *ours})
     return done
+
+
+def _remove_stale(out: Path, relative: str) -> None:
+    """Remove a file an earlier build made and this one does not: only a regular file (never
+    a symlink, nor anything through a symlinked folder) that holds cok's mark, and never a
+    hidden one (cok writes none: `.git/config`, the record itself)."""
+    path = out / relative
+    if any(part.startswith(".") for part in PurePosixPath(relative).parts) or _symlink_on_the_way(out, path.parent):
+        return
+    if _made_by_cok(path):
+        path.unlink()
+
+
+def _made_by_cok(path: Path) -> bool:
+    """Whether the file is a regular file (not a symlink) whose first 4 KiB hold cok's mark."""
+    try:
+        if not stat.S_ISREG(path.lstat().st_mode):
+            return False
+        with open(path, "rb") as handle:
+            return SITE_MARK.encode() in handle.read(4096)
+    except OSError:
+        return False
+
+
+def _remove_leftovers(out: Path, names: set[str]) -> None:
+    """Remove the temporary files a killed build left beside the site's files (the pattern
+    `write_atomically` uses, `.index.html.4242.tmp`, for a file the site has or had): they
+    would be published with it. A user's file of another name is never touched."""
+    folders: dict[Path, set[str]] = {}
+    for relative in names:
+        parts = PurePosixPath(relative)
+        folders.setdefault(out.joinpath(*parts.parent.parts), set()).add(parts.name)
+    for folder, files in folders.items():
+        if _symlink_on_the_way(out, folder):
+            continue
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            left = _TEMPORARY.fullmatch(entry.name)
+            if left and left["name"] in files and entry.is_file(follow_symlinks=False):
+                Path(entry.path).unlink(missing_ok=True)
 
 
 def _holds(path: Path, text: str) -> bool:
@@ -140,8 +210,16 @@ def _manifest(out: Path) -> list[str] | None:
 
 def _no_symlink_between(out: Path, folder: Path, shown: str) -> None:
     """Refuse a page whose folder below `out` is a symlink (it would lead out of `out`)."""
+    link = _symlink_on_the_way(out, folder)
+    if link is not None:
+        raise Refused(Problem(shown, None, f"{link.relative_to(out)} is a symlink; cok writes only inside {shown}"))
+
+
+def _symlink_on_the_way(out: Path, folder: Path) -> Path | None:
+    """The first folder from `out` down to `folder` that is a symlink, if any."""
     here = out
     for part in folder.relative_to(out).parts:
         here = here / part
         if here.is_symlink():
-            raise Refused(Problem(shown, None, f"{here.relative_to(out)} is a symlink; cok writes only inside {shown}"))
+            return here
+    return None
