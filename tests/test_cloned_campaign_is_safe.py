@@ -95,3 +95,41 @@ def test_a_build_removes_the_temporary_pages_a_killed_build_left(game: Cok) -> N
     assert game("site", str(out)).exit_code == 0
     assert [p for p in left if p.exists()] == []
     assert all(p.read_text() == "mine" for p in users)
+
+
+# `cok map --svg FILE` and `cok site OUTDIR`: never over the campaign's own files -----------
+
+OWN = ["campaign.yaml", "events.yaml", "map.yaml", ".schemas/events.schema.json", ".schemas/map.schema.json"]
+
+
+@pytest.mark.parametrize("own", OWN)
+def test_map_svg_never_draws_over_the_campaigns_own_files_even_forced(game: Cok, own: str) -> None:
+    path = game.cwd / own
+    before = path.read_bytes()
+    for forced in ([], ["--force"]):
+        run = game("map", "--svg", str(path), *forced)
+        assert run.exit_code == 1, run.stdout
+        assert "the campaign's" in run.stderr and "--force" not in run.stderr
+        assert path.read_bytes() == before
+
+
+def test_map_svg_never_draws_over_a_map_outside_the_campaign_folder(game: Cok) -> None:
+    board = game.cwd.parent / "board.yaml"
+    (game.cwd / "map.yaml").rename(board)
+    settings = game.cwd / "campaign.yaml"
+    settings.write_text(settings.read_text().replace("map: map.yaml", "map: ../board.yaml"))
+    before = board.read_bytes()
+    run = game("map", "--svg", str(board), "--force")
+    assert run.exit_code == 1 and "the campaign's map" in run.stderr
+    assert board.read_bytes() == before
+
+
+def test_site_never_writes_or_removes_the_campaigns_own_files_even_forced(game: Cok) -> None:
+    from cok.core.publish import MANIFEST_HEAD, SITE_MARK
+
+    with open(game.cwd / "events.yaml", "a", encoding="utf-8") as log:
+        log.write(f"# {SITE_MARK}\n")  # a mark in a comment proves nothing about the log
+    before = {own: (game.cwd / own).read_bytes() for own in OWN}
+    (game.cwd / MANIFEST).write_text(MANIFEST_HEAD + "".join(f"{own}\n" for own in OWN))
+    assert game("site", str(game.cwd), "--force").exit_code == 0
+    assert {own: (game.cwd / own).read_bytes() for own in OWN} == before

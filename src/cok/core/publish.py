@@ -50,11 +50,52 @@ def write_atomically(path: Path, text: str) -> None:
 SVG_MARK = "<!-- drawn by cok: cok map may draw over this file -->"
 
 
-def write_svg(path: Path, svg: str, *, force: bool) -> None:
+def campaign_files(folder: Path, map_file: Path) -> dict[Path, str]:
+    """A campaign's own files, by what they are: its settings, log and map, the schemas
+    `cok init` wrote for them, the log's lock and journal. Nothing cok draws ever replaces
+    or removes one, `--force` or not."""
+    from cok.core.append import journal_path, lock_path
+    from cok.core.schemas import KINDS, SCHEMA_DIR
+
+    events = folder / EVENTS_FILE
+    own = {folder / SETTINGS_FILE: "settings", events: "event log", map_file: "map"}
+    own |= {folder / SCHEMA_DIR / f"{kind}.schema.json": f"{kind} schema" for kind in KINDS}
+    return own | {lock_path(events): "lock file", journal_path(events): "journal"}
+
+
+def campaigns_own(path: Path, own: dict[Path, str]) -> str | None:
+    """What of the campaign's the file is (`the campaign's event log`), through any symlink
+    or other spelling of its path; any campaign's settings, log and YAML files count too."""
+    for file, what in own.items():
+        if _same(path, file):
+            return f"the campaign's {what}"
+    if path.name in (SETTINGS_FILE, EVENTS_FILE) or (
+        (path.parent / SETTINGS_FILE).is_file() and path.suffix in (".yaml", ".yml")
+    ):
+        return "a campaign's file"
+    return None
+
+
+def _same(one: Path, other: Path) -> bool:
+    try:
+        if one.resolve() == other.resolve():
+            return True
+        return one.exists() and other.exists() and os.path.samefile(one, other)
+    except (OSError, RuntimeError):
+        return False
+
+
+def write_svg(path: Path, svg: str, *, force: bool, own: dict[Path, str] | None = None) -> None:
     """Write an SVG picture to the file the user named. An existing file is replaced only
-    when cok drew it or with `force`; a campaign's own files never without it."""
+    when cok drew it or with `force`; a campaign's own files (`own`, see `campaign_files`)
+    never, forced or not."""
     declaration, _, rest = svg.partition("\n")
     marked = f"{declaration}\n{SVG_MARK}\n{rest}" if declaration.startswith("<?xml") else f"{SVG_MARK}\n{svg}"
+    what = campaigns_own(path, own or {})
+    if what is not None:
+        raise Refused(
+            Problem(display_path(path), None, f"this is {what}, which cok never draws over; choose another file")
+        )
     if not force:
         problem = _why_not(path, SVG_MARK)
         if problem:
@@ -63,10 +104,6 @@ def write_svg(path: Path, svg: str, *, force: bool) -> None:
 
 
 def _why_not(path: Path, made_by_cok: str) -> str | None:
-    if path.name in (SETTINGS_FILE, EVENTS_FILE) or (
-        (path.parent / SETTINGS_FILE).is_file() and path.suffix == ".yaml"
-    ):
-        return "this is a campaign's file, which cok never overwrites"
     if path.is_symlink():
         return "this is a symlink: writing would change the file it points to"
     if path.is_dir():
@@ -105,12 +142,16 @@ class Written:
     unchanged: list[Path]
 
 
-def write_site(out: Path, pages: Iterable[tuple[str, str]], *, force: bool = False) -> Written:
+def write_site(
+    out: Path, pages: Iterable[tuple[str, str]], *, force: bool = False, own: dict[Path, str] | None = None
+) -> Written:
     """Write the pages (relative path, text), as they come, into `out`, and the record of
     what was written. A page whose file already holds that very text is not written again
     (a rebuild after one new event rewrites the pages it changed). A non-empty folder that
     is not a cok site is refused (unless forced); a symlink inside `out` on the way to a
-    page is refused; pages of an earlier build no longer made are removed."""
+    page is refused, and so is a page that would be one of the campaign's files (`own`);
+    pages of an earlier build no longer made are removed (see `_remove_stale`)."""
+    own = own or {}
     shown = display_path(out)
     if out.exists() and not out.is_dir():
         raise Refused(Problem(shown, None, "this is a file, not a folder for the site"))
@@ -126,6 +167,9 @@ def write_site(out: Path, pages: Iterable[tuple[str, str]], *, force: bool = Fal
         made.append(relative)
         target = out / relative
         _no_symlink_between(out, target.parent, shown)
+        what = campaigns_own(target, own)
+        if what is not None:
+            raise Refused(Problem(shown, None, f"{relative} would be {what}: choose another folder for the site"))
         text = site_marked(relative, page)
         if relative in ours and _holds(target, text):
             done.unchanged.append(target)
@@ -134,7 +178,8 @@ def write_site(out: Path, pages: Iterable[tuple[str, str]], *, force: bool = Fal
         write_atomically(target, text)
         done.written.append(target)
     for stale in sorted(ours - set(made)):
-        _remove_stale(out, stale)
+        if campaigns_own(out / stale, own) is None:
+            _remove_stale(out, stale)
     manifest = MANIFEST_HEAD + "".join(f"{r}\n" for r in sorted(made))
     if not _holds(out / MANIFEST, manifest):
         write_atomically(out / MANIFEST, manifest)
