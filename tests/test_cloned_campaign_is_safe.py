@@ -133,3 +133,84 @@ def test_site_never_writes_or_removes_the_campaigns_own_files_even_forced(game: 
     (game.cwd / MANIFEST).write_text(MANIFEST_HEAD + "".join(f"{own}\n" for own in OWN))
     assert game("site", str(game.cwd), "--force").exit_code == 0
     assert {own: (game.cwd / own).read_bytes() for own in OWN} == before
+
+
+# The log through a symlink ------------------------------------------------------------------
+
+
+def kingdom(player: str, capital: str, city: str, fortress: str, villages: tuple[str, str]) -> list[str]:
+    where = ["--capital", capital, "--city", city, "--fortress", fortress, "--villages", *villages]
+    return ["mk", "kingdom", player, "--race", "orcs", *where, "--army", capital]
+
+
+#: Two recordings each game accepts on a new campaign, one after the other.
+RECORD = {
+    "clash-of-kings": [["join", "tim", "--faction", "stark"], ["join", "sara", "--faction", "lannister"]],
+    "mighty-kingdoms": [
+        kingdom("ana", "-5,3", "-5,2", "-4,3", ("-4,2", "-6,4")),
+        kingdom("bo", "-2,5", "-2,4", "-3,5", ("-3,6", "-2,6")),
+    ],
+    "no-true-king": [
+        ["ntk", "join", "ana", "--symbol", "crown", "--seal", "a" * 64],
+        ["ntk", "join", "bo", "--symbol", "torch", "--seal", "b" * 64],
+    ],
+}
+
+
+def game_of(game: Cok) -> str:
+    return next(g for g in GAMES if f"ruleset: {g}" in (game.cwd / "campaign.yaml").read_text())
+
+
+def linked(game: Cok, target: Path) -> Path:
+    """The campaign's log made a symlink to `target`, in a folder of its own outside."""
+    (game.cwd / "events.yaml").unlink(missing_ok=True)
+    (game.cwd / "events.yaml").symlink_to(target)
+    return target.parent
+
+
+def test_the_log_is_never_created_through_a_dangling_symlink(game: Cok) -> None:
+    outside = game.cwd.parent / "outside"
+    outside.mkdir()
+    linked(game, outside / "events.yaml")
+    assert game("standings").exit_code == 1  # before any cache is written
+    for args in [*RECORD[game_of(game)], ["check"], ["standings"]]:
+        run = game(*args)
+        assert run.exit_code == 1 and "symlink" in run.stderr, (args, run.stdout)
+    assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("content", ["# my notes\n# nothing else\n", "", "root:x:0:0:root:/root:/bin/bash\n"])
+def test_a_symlinked_log_is_appended_to_only_when_it_already_is_a_cok_event_log(game: Cok, content: str) -> None:
+    outside = game.cwd.parent / "outside"
+    outside.mkdir()
+    (outside / "notes.yaml").write_text(content)
+    linked(game, outside / "notes.yaml")
+    for args in RECORD[game_of(game)]:
+        run = game(*args)
+        assert run.exit_code == 1, (args, run.stdout)
+    assert (outside / "notes.yaml").read_text() == content
+    assert [p.name for p in outside.iterdir()] == ["notes.yaml"]  # no lock, no journal left there
+
+
+def test_a_symlinked_log_that_is_a_cok_event_log_is_appended_to(game: Cok) -> None:
+    first, second = RECORD[game_of(game)]
+    assert game(*first).exit_code == 0
+    shared = game.cwd.parent / "shared"
+    shared.mkdir()
+    (game.cwd / "events.yaml").rename(shared / "events.yaml")
+    before = (shared / "events.yaml").read_text()
+    linked(game, shared / "events.yaml")
+    run = game(*second)
+    assert run.exit_code == 0, run.stderr
+    now = (shared / "events.yaml").read_text()
+    assert now.startswith(before) and len(now) > len(before)
+
+
+def test_init_never_creates_the_log_through_a_dangling_symlink(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "cloned").mkdir()
+    (tmp_path / "cloned" / "events.yaml").symlink_to(outside / "events.yaml")
+    run = Cok(tmp_path)("init", "cloned")
+    assert run.exit_code == 1 and "symlink" in run.stderr
+    assert list(outside.iterdir()) == [] and not (tmp_path / "cloned" / "campaign.yaml").exists()

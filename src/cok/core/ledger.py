@@ -15,6 +15,7 @@ from cok.core.campaign import Campaign, Unchanged, open_campaign, read, read_ent
 from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, Refusal, fold, tell, told
+from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
 from cok.core.position import Position
 from cok.core.ruleset import repeats
@@ -87,6 +88,7 @@ def record_all(
     repeats one recorded before is refused (Repeated) unless `again`."""
     if dry_run:
         return _decide(campaign, events, written=False, again=again)
+    _may_append(campaign.valid())  # before the lock: a refused command leaves no lock file anywhere
     with locked(campaign.events_file):
         if recover(campaign.events_file) is not None:
             raise Refused(
@@ -113,6 +115,26 @@ def record_all(
         )
         _grown(done, use_cache, None if now is None else now.hashed, appended)
         return done
+
+
+def _may_append(campaign: Campaign) -> None:
+    """Where cok appends through a symlinked log (README, guarantees): only to a regular file
+    that already is this campaign's event log, holding at least one event it replayed — never
+    to a link to nothing, nor to a file of comments or anything else the link points at."""
+    log = campaign.events_file
+    if not log.is_symlink():
+        return
+    refuse_dangling_link(log, "the event log")
+    if not campaign.ids() and next(iter(campaign.told()), None) is None:
+        raise Refused(
+            Problem(
+                link_shown(log),
+                None,
+                f"the event log is a symlink to {os.readlink(log)}, which holds no event yet; "
+                "cok appends through a link only to a file that already is an event log: replace the link "
+                "with the file itself",
+            )
+        )
 
 
 def _decide(
