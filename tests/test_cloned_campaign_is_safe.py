@@ -214,3 +214,44 @@ def test_init_never_creates_the_log_through_a_dangling_symlink(tmp_path: Path) -
     run = Cok(tmp_path)("init", "cloned")
     assert run.exit_code == 1 and "symlink" in run.stderr
     assert list(outside.iterdir()) == [] and not (tmp_path / "cloned" / "campaign.yaml").exists()
+
+
+# `map:` in campaign.yaml ---------------------------------------------------------------------
+
+SHADOW = "root:$y$j9T$secret-hash:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n"
+PASSWD = "root:x:0:0:root:/root:/bin/bash\nname: secret-name\n"
+
+
+def mapped(game: Cok, entry: str) -> None:
+    """The campaign's `map:` set to `entry` (campaign.yaml is a block or a flow mapping)."""
+    settings = game.cwd / "campaign.yaml"
+    settings.write_text(settings.read_text().replace("map: map.yaml", f"map: {entry}"))
+
+
+@pytest.mark.parametrize("content", [SHADOW, PASSWD, "name: x\nroot: secret-name\n", "just: [secret-name]\n"])
+def test_a_map_that_is_no_map_of_the_game_is_refused_without_showing_what_it_holds(game: Cok, content: str) -> None:
+    secret = game.cwd.parent / "secret"
+    secret.write_text(content)
+    mapped(game, str(secret))
+    for args in (["check"], ["standings"], ["map", "--svg", "-"]):
+        run = game(*args)
+        assert run.exit_code == 1
+        said = run.stdout + run.stderr
+        assert "campaign.yaml:" in said and "is not a map of " in said and "it lacks" in said, said
+        assert not any(held in said for held in ("secret-hash", "secret-name", "daemon", "/bin/bash")), said
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"), [("/dev/null", "a device"), (".", "a folder"), ("/dev/urandom", "a device")]
+)
+def test_a_map_that_is_a_device_or_a_folder_is_said_to_be_one(game: Cok, entry: str, said: str) -> None:
+    mapped(game, entry)
+    run = game("check")
+    assert run.exit_code == 1 and said in run.stderr and "not found" not in run.stderr, run.stderr
+
+
+def test_a_map_not_found_says_where_it_was_looked_for_and_how_to_fix_it(game: Cok) -> None:
+    mapped(game, "maps/nowhere.yaml")
+    run = game("check")
+    assert run.exit_code == 1
+    assert "relative to the campaign's folder" in run.stderr and "cok init" in run.stderr, run.stderr

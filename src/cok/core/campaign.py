@@ -351,19 +351,13 @@ class Setup:
 
 def set_up(folder: Path, files: Files) -> Setup:
     """The campaign's settings and map, read from these bytes; Refused on any mistake."""
+    from cok.core.maps import read_map
     from cok.core.settings import read_settings
     from cok.core.yamlfile import decode
 
     shown = display_path(folder / SETTINGS_FILE)
     ruleset, settings, lines = read_settings(decode(files.settings, shown, "campaign settings"), shown)
-    map_file = folder / settings.map
-    if not map_file.is_file():
-        raise Refused(
-            Problem(
-                shown, lines.get("map"), f"the map {settings.map!r} was not found (looked for {display_path(map_file)})"
-            )
-        )
-    map_bytes = read_bytes(map_file, "map file")
+    map_file, map_bytes = read_map(folder, settings.map, ruleset, shown, lines.get("map"))
     map_shown = display_path(map_file)
     geo = ruleset.load_map(decode(map_bytes, map_shown, "map file"), map_shown)
     state = ruleset.initial_state(geo, settings)
