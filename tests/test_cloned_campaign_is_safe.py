@@ -10,7 +10,7 @@ import pytest
 
 from cok.core.publish import MANIFEST
 
-from .conftest import Cok
+from .conftest import Cok, Run
 
 GAMES = ["clash-of-kings", "mighty-kingdoms", "no-true-king"]
 
@@ -255,3 +255,67 @@ def test_a_map_not_found_says_where_it_was_looked_for_and_how_to_fix_it(game: Co
     run = game("check")
     assert run.exit_code == 1
     assert "relative to the campaign's folder" in run.stderr and "cok init" in run.stderr, run.stderr
+
+
+# A huge value is quoted cut -------------------------------------------------------------------
+
+BIG = "x" * 1_000_000
+
+#: For each game: a mistake in the log, the map and campaign.yaml, each quoting a 1 MB value.
+HUGE = {
+    "clash-of-kings": {
+        "events.yaml": f"- type: join\n  player: tim\n  faction: {BIG}\n",
+        "map.yaml": ("kind: fort", f"kind: {BIG}"),
+    },
+    "mighty-kingdoms": {
+        "events.yaml": "- type: kingdom\n  player: ana\n  race: orcs\n  capital: " + BIG + "\n  city: y\n"
+        "  fortress: z\n  villages: [a, b]\n  army: x\n",
+        "map.yaml": ("n: water", f"n: {BIG}"),
+    },
+    "no-true-king": {
+        "events.yaml": f"- type: conspiracy\n  player: ana\n  symbol: crown\n  seal: {BIG}\n",
+        "map.yaml": ("kind: land", f"kind: {BIG}"),
+    },
+}
+EVERY_GAME = {
+    "events.yaml": [f"- type: {BIG}\n", f"- type: void\n  target: {BIG}\n  reason: r\n"],
+    "campaign.yaml": [("map: map.yaml", f"map: {BIG}"), ("ruleset: ", f"ruleset: {BIG}"), ("name: ", f"name: [{BIG}]")],
+}
+
+
+def short_enough(run: Run) -> None:
+    assert run.exit_code == 1
+    lines = (run.stdout + run.stderr).splitlines()
+    assert lines and max(map(len, lines)) <= 1200, max(map(len, lines))
+    assert "(1,000,000 characters)" in run.stdout + run.stderr or "x" * 1001 not in run.stdout + run.stderr
+
+
+def test_a_message_quotes_a_huge_value_cut_to_a_readable_length(game: Cok) -> None:
+    files = {name: (game.cwd / name).read_text() for name in ("events.yaml", "map.yaml", "campaign.yaml")}
+    mistakes = HUGE[game_of(game)]
+    cases = [
+        ("events.yaml", files["events.yaml"] + text) for text in [mistakes["events.yaml"], *EVERY_GAME["events.yaml"]]
+    ]
+    cases += [("map.yaml", files["map.yaml"].replace(*mistakes["map.yaml"], 1))]  # type: ignore[arg-type]
+    for old, new in EVERY_GAME["campaign.yaml"]:
+        cases.append(("campaign.yaml", files["campaign.yaml"].replace(old, new, 1)))
+    for name, text in cases:
+        assert text != files[name]
+        (game.cwd / name).write_text(text)
+        short_enough(game("check"))
+        (game.cwd / name).write_text(files[name])
+
+
+def test_a_huge_value_typed_on_the_command_line_is_quoted_cut(game: Cok) -> None:
+    short_enough(game("void", BIG, "--reason", "typo"))
+    short_enough(game("log", "--player", BIG))
+
+
+def test_quoted_cuts_only_a_long_value_and_says_how_long_it_was() -> None:
+    from cok.core.text import quoted, readable
+
+    assert quoted("Winterfell") == "'Winterfell'"
+    assert quoted(BIG) == "'" + "x" * 60 + "…' (1,000,000 characters)"
+    message = "unknown faction 'starks' (did you mean 'stark'?); known factions: stark, lannister"
+    assert readable(message) == message
+    assert readable(f'the key "{BIG}" appears twice').startswith("the key 'xxx")

@@ -19,6 +19,7 @@ from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
 from cok.core.position import Position
 from cok.core.ruleset import repeats
+from cok.core.text import quoted
 from cok.core.write import with_metadata
 
 if TYPE_CHECKING:
@@ -159,9 +160,9 @@ def _decide(
         if event.id is not None:
             ids = campaign.ids()
             if event.id in ids:
-                raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")
+                raise RuleError(f"the id {quoted(event.id)} is already used by the event on line {ids[event.id]}")
             if event.id in taken:
-                raise RuleError(f"the id {event.id!r} is given to two of the events recorded together")
+                raise RuleError(f"the id {quoted(event.id)} is given to two of the events recorded together")
         elif offered:
             event = event.model_copy(update={"id": offered.pop(0)})
         event = with_metadata(event, recorder())

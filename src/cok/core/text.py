@@ -35,6 +35,25 @@ def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit:,} more characters)"
 
 
+#: The longest message shown whole: longer ones quoted a value without `quoted` (a game's
+#: own message): their long quoted values are cut, then the message itself.
+MESSAGE = 1000
+_LONG_QUOTE = re.compile(r"'([^'\n]{200,})'|\"([^\"\n]{200,})\"")
+
+
+def readable(message: str) -> str:
+    """A message as every output shows it: one longer than MESSAGE characters has each quoted
+    value of over 200 characters cut (`'xxxx…' (1,000,000 characters)`), then is cut whole."""
+    if len(message) <= MESSAGE:
+        return message
+
+    def short(match: re.Match[str]) -> str:
+        value = match[1] if match[1] is not None else match[2]
+        return quoted(value)
+
+    return cut(_LONG_QUOTE.sub(short, message), MESSAGE)
+
+
 def counted(n: int, one: str, many: str) -> str:
     """`1 territory`, `3 territories`."""
     return f"{n} {one if n == 1 else many}"
