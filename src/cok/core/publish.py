@@ -50,48 +50,72 @@ def write_atomically(path: Path, text: str) -> None:
 SVG_MARK = "<!-- drawn by cok: cok map may draw over this file -->"
 
 
-def campaign_files(folder: Path, map_file: Path) -> dict[Path, str]:
-    """A campaign's own files, by what they are: its settings, log and map, the schemas
-    `cok init` wrote for them, the log's lock and journal. Nothing cok draws ever replaces
-    or removes one, `--force` or not."""
+@dataclass(frozen=True)
+class Own:
+    """A campaign's own files, by what they are, found by their resolved paths and by their
+    inodes (a hard link or another spelling of the path is the same file)."""
+
+    by_path: dict[Path, str]
+    by_inode: dict[tuple[int, int], str]
+
+
+def campaign_files(folder: Path, map_file: Path) -> Own:
+    """A campaign's own files: its settings, log and map, the schemas `cok init` wrote for
+    them, the log's lock and journal. Nothing cok draws ever replaces or removes one,
+    `--force` or not."""
     from cok.core.append import journal_path, lock_path
     from cok.core.schemas import KINDS, SCHEMA_DIR
 
     events = folder / EVENTS_FILE
-    own = {folder / SETTINGS_FILE: "settings", events: "event log", map_file: "map"}
-    own |= {folder / SCHEMA_DIR / f"{kind}.schema.json": f"{kind} schema" for kind in KINDS}
-    return own | {lock_path(events): "lock file", journal_path(events): "journal"}
+    files = {folder / SETTINGS_FILE: "settings", events: "event log", map_file: "map"}
+    files |= {folder / SCHEMA_DIR / f"{kind}.schema.json": f"{kind} schema" for kind in KINDS}
+    files |= {lock_path(events): "lock file", journal_path(events): "journal"}
+    by_inode = {}
+    for file, what in files.items():
+        found = _inode(file)
+        if found is not None:
+            by_inode[found] = what
+    return Own({_resolved(file): what for file, what in files.items()}, by_inode)
 
 
-def campaigns_own(path: Path, own: dict[Path, str]) -> str | None:
+def campaigns_own(path: Path, own: Own | None) -> str | None:
     """What of the campaign's the file is (`the campaign's event log`), through any symlink
     or other spelling of its path; any campaign's settings, log and YAML files count too."""
-    for file, what in own.items():
-        if _same(path, file):
-            return f"the campaign's {what}"
+    if own is not None:
+        found = own.by_path.get(_resolved(path))
+        inode = None if found is not None else _inode(path)
+        found = found if inode is None else own.by_inode.get(inode)
+        if found is not None:
+            return f"the campaign's {found}"
     if path.name in (SETTINGS_FILE, EVENTS_FILE) or (
-        (path.parent / SETTINGS_FILE).is_file() and path.suffix in (".yaml", ".yml")
+        path.suffix in (".yaml", ".yml") and (path.parent / SETTINGS_FILE).is_file()
     ):
         return "a campaign's file"
     return None
 
 
-def _same(one: Path, other: Path) -> bool:
+def _resolved(path: Path) -> Path:
     try:
-        if one.resolve() == other.resolve():
-            return True
-        return one.exists() and other.exists() and os.path.samefile(one, other)
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of symlinks
+        return path.absolute()
+
+
+def _inode(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
     except (OSError, RuntimeError):
-        return False
+        return None
+    return (info.st_dev, info.st_ino)
 
 
-def write_svg(path: Path, svg: str, *, force: bool, own: dict[Path, str] | None = None) -> None:
+def write_svg(path: Path, svg: str, *, force: bool, own: Own | None = None) -> None:
     """Write an SVG picture to the file the user named. An existing file is replaced only
     when cok drew it or with `force`; a campaign's own files (`own`, see `campaign_files`)
     never, forced or not."""
     declaration, _, rest = svg.partition("\n")
     marked = f"{declaration}\n{SVG_MARK}\n{rest}" if declaration.startswith("<?xml") else f"{SVG_MARK}\n{svg}"
-    what = campaigns_own(path, own or {})
+    what = campaigns_own(path, own)
     if what is not None:
         raise Refused(
             Problem(display_path(path), None, f"this is {what}, which cok never draws over; choose another file")
@@ -142,16 +166,13 @@ class Written:
     unchanged: list[Path]
 
 
-def write_site(
-    out: Path, pages: Iterable[tuple[str, str]], *, force: bool = False, own: dict[Path, str] | None = None
-) -> Written:
+def write_site(out: Path, pages: Iterable[tuple[str, str]], *, force: bool = False, own: Own | None = None) -> Written:
     """Write the pages (relative path, text), as they come, into `out`, and the record of
     what was written. A page whose file already holds that very text is not written again
     (a rebuild after one new event rewrites the pages it changed). A non-empty folder that
     is not a cok site is refused (unless forced); a symlink inside `out` on the way to a
     page is refused, and so is a page that would be one of the campaign's files (`own`);
     pages of an earlier build no longer made are removed (see `_remove_stale`)."""
-    own = own or {}
     shown = display_path(out)
     if out.exists() and not out.is_dir():
         raise Refused(Problem(shown, None, "this is a file, not a folder for the site"))
