@@ -319,3 +319,5 @@ def test_quoted_cuts_only_a_long_value_and_says_how_long_it_was() -> None:
     message = "unknown faction 'starks' (did you mean 'stark'?); known factions: stark, lannister"
     assert readable(message) == message
     assert readable(f'the key "{BIG}" appears twice').startswith("the key 'xxx")
+    many = "\n".join(f"  line {n}: battle at Starfall: the attacker holds nothing there" for n in range(100))
+    assert readable(many) == many  # one line per event, each short: all of them

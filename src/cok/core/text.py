@@ -42,8 +42,9 @@ _LONG_QUOTE = re.compile(r"'([^'\n]{200,})'|\"([^\"\n]{200,})\"")
 
 
 def readable(message: str) -> str:
-    """A message as every output shows it: one longer than MESSAGE characters has each quoted
-    value of over 200 characters cut (`'xxxx…' (1,000,000 characters)`), then is cut whole."""
+    """A message as every output shows it: a line of it longer than MESSAGE characters has
+    each quoted value of over 200 characters cut (`'xxxx…' (1,000,000 characters)`), then is
+    cut whole (a list of many short lines, one per event, is left whole)."""
     if len(message) <= MESSAGE:
         return message
 
@@ -51,7 +52,9 @@ def readable(message: str) -> str:
         value = match[1] if match[1] is not None else match[2]
         return quoted(value)
 
-    return cut(_LONG_QUOTE.sub(short, message), MESSAGE)
+    return "\n".join(
+        line if len(line) <= MESSAGE else cut(_LONG_QUOTE.sub(short, line), MESSAGE) for line in message.split("\n")
+    )
 
 
 def counted(n: int, one: str, many: str) -> str:
