@@ -18,7 +18,7 @@ def test_map_svg_never_overwrites_the_event_log(example: Path) -> None:
     before = (example / "events.yaml").read_bytes()
     run = Cok(example)("map", "--svg", str(example / "events.yaml"))
     assert run.exit_code == 1
-    assert "campaign's file" in run.stderr
+    assert "the campaign's event log" in run.stderr
     assert (example / "events.yaml").read_bytes() == before
 
 

@@ -118,6 +118,25 @@ def test_check_reports_a_broken_event_with_its_file_and_line(ntk: Cok) -> None:
     assert run.exit_code == 1 and "events.yaml:" in run.stderr + run.stdout and "not seated" in run.stderr + run.stdout
 
 
+def test_a_seal_already_used_by_another_conspiracy_is_refused_at_its_line_and_on_join(ntk: Cok) -> None:
+    joined(ntk, ("ana",))
+    seal = next(
+        line.split(":", 1)[1].strip()
+        for line in (ntk.cwd / "events.yaml").read_text().splitlines()
+        if line.strip().startswith("seal:")
+    )
+    log = (ntk.cwd / "events.yaml").read_bytes()
+    run = ntk("ntk", "join", "bo", "--symbol", "torch", "--seal", seal)
+    assert run.exit_code == 1 and "already ana's" in run.stderr
+    assert (ntk.cwd / "events.yaml").read_bytes() == log
+    lines = log.decode().count("\n")
+    with open(ntk.cwd / "events.yaml", "a") as handle:
+        handle.write(f"- type: conspiracy\n  player: bo\n  symbol: torch\n  seal: {seal}\n")
+    check = ntk("check")
+    assert check.exit_code == 1 and f"events.yaml:{lines + 1}:" in check.stdout + check.stderr
+    assert "already ana's" in check.stdout + check.stderr
+
+
 def test_a_broken_board_is_refused_with_its_line(ntk: Cok) -> None:
     board = ntk.cwd / "map.yaml"
     board.write_text(board.read_text().replace("Kingswood: [footman]", "Kingswood: [ship]"))

@@ -18,6 +18,14 @@ def test_2_to_4_players_each_with_a_different_conspiracy_symbol() -> None:
     refused(state, "symbol", type="conspiracy", player="bo", symbol="crown", seal="0" * 64)
 
 
+def test_a_seal_belongs_to_one_conspiracy() -> None:
+    """§4.6 (turn 3): a conspiracy whose seal is already another's is refused."""
+    state = joined(("ana",))
+    taken = state.players["ana"].seal
+    message = refused(state, "already ana's", type="conspiracy", player="bo", symbol="torch", seal=taken)
+    assert "bo" not in state.players and "seal" in message
+
+
 def test_each_loyalty_card_is_a_permutation_of_the_five_houses() -> None:
     state = fresh("open")
     refused(state, "each once", type="conspiracy", player="ana", symbol="crown", loyalty=["stark"] * 5)

@@ -32,6 +32,6 @@ def refusal(error: Refused | RuleError) -> list[str]:
     `file:line: message`, or the rule the command line broke, in its words."""
     if isinstance(error, Refused):
         return [str(problem) for problem in error.problems]
-    from cok.core.text import in_command_line_words
+    from cok.core.text import in_command_line_words, readable
 
-    return [f"cok: {in_command_line_words(str(error))}"]
+    return [f"cok: {in_command_line_words(readable(str(error)))}"]

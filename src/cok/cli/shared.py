@@ -238,12 +238,13 @@ def site(
     Example: cok site public/
     """
     from cok.core.progress import task
-    from cok.core.publish import write_site
+    from cok.core.publish import campaign_files, write_site
     from cok.render.output import show
 
     found = open_valid(campaign, no_cache)
+    own = campaign_files(found.folder, found.map_file)
     with task("building the site", None, size=found.position.lines):
-        done = write_site(outdir, found.ruleset.site_pages(found), force=force)
+        done = write_site(outdir, found.ruleset.site_pages(found), force=force, own=own)
     kept = f" ({len(done.unchanged)} unchanged)" if done.unchanged else ""
     show(f"Wrote {len(done.written)} files to {outdir}{kept}; open {outdir / 'index.html'}")
 
@@ -260,7 +261,7 @@ def map_(
 
     Example: cok map --svg westeros.svg
     """
-    from cok.core.publish import write_svg
+    from cok.core.publish import campaign_files, write_svg
     from cok.render.output import show
 
     found = open_valid(campaign, no_cache)
@@ -269,7 +270,7 @@ def map_(
 
         write(found.ruleset.map_svg(found))
         return
-    write_svg(svg, found.ruleset.map_svg(found), force=force)
+    write_svg(svg, found.ruleset.map_svg(found), force=force, own=campaign_files(found.folder, found.map_file))
     show(f"Wrote the map to {svg}")
 
 

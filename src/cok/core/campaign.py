@@ -23,7 +23,7 @@ from cok.core import cache
 from cok.core import ruleset as registry
 from cok.core.append import recover_if_needed, torn_at
 from cok.core.errors import Problem, Refused, display_path, root_first
-from cok.core.folders import EVENTS_FILE, MAX_BYTES, SETTINGS_FILE, read_bytes
+from cok.core.folders import EVENTS_FILE, MAX_BYTES, SETTINGS_FILE, read_bytes, refuse_dangling_link
 from cok.core.position import Position, digest, running
 
 if TYPE_CHECKING:
@@ -180,6 +180,7 @@ def read(folder: Path, map_file: Path | None = None) -> Files:
     except OSError:
         map_bytes = b""
     events_file = folder / EVENTS_FILE
+    refuse_dangling_link(events_file, "the event log")
     events = read_bytes(events_file, "event log") if events_file.exists() else b""
     cut = torn_at(events_file)  # an interrupted append that could not be cut: read around it
     return Files(settings, map_bytes, events if cut is None else events[:cut])
@@ -205,8 +206,8 @@ def stream(path: Path, size: int, looking_for: Collection[bytes] = ()) -> Stream
     regular file of at most MAX_BYTES, or cannot be read: `read` then says why."""
     try:
         info = path.stat()
-    except FileNotFoundError:
-        return Streamed(running(b""), b"", b"", frozenset())
+    except FileNotFoundError:  # no log yet is an empty one; a link to nothing is refused by `read`
+        return None if path.is_symlink() else Streamed(running(b""), b"", b"", frozenset())
     except OSError:
         return None
     if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
@@ -350,19 +351,13 @@ class Setup:
 
 def set_up(folder: Path, files: Files) -> Setup:
     """The campaign's settings and map, read from these bytes; Refused on any mistake."""
+    from cok.core.maps import read_map
     from cok.core.settings import read_settings
     from cok.core.yamlfile import decode
 
     shown = display_path(folder / SETTINGS_FILE)
     ruleset, settings, lines = read_settings(decode(files.settings, shown, "campaign settings"), shown)
-    map_file = folder / settings.map
-    if not map_file.is_file():
-        raise Refused(
-            Problem(
-                shown, lines.get("map"), f"the map {settings.map!r} was not found (looked for {display_path(map_file)})"
-            )
-        )
-    map_bytes = read_bytes(map_file, "map file")
+    map_file, map_bytes = read_map(folder, settings.map, ruleset, shown, lines.get("map"))
     map_shown = display_path(map_file)
     geo = ruleset.load_map(decode(map_bytes, map_shown, "map file"), map_shown)
     state = ruleset.initial_state(geo, settings)

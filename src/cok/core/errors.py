@@ -17,6 +17,12 @@ class Problem:
     #: skipped that event, so what came after it may be refused only because of it).
     cause: int | None = None
 
+    def __post_init__(self) -> None:
+        """A message quoting a huge value (a 1 MB line of the log) is cut to a readable length."""
+        from cok.core.text import readable
+
+        object.__setattr__(self, "message", readable(self.message))
+
     def __str__(self) -> str:
         """`file:line: message` on one line, as `cok check` promises."""
         from cok.core.text import for_terminal

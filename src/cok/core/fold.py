@@ -22,7 +22,7 @@ from cok.core.errors import Problem, RuleError, root_first
 from cok.core.events import Entry, Void, content_ref
 from cok.core.history import Told, Voided
 from cok.core.progress import Advance, task
-from cok.core.text import in_file_words
+from cok.core.text import in_file_words, quoted
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
@@ -165,7 +165,7 @@ class Replay:
             self.told_to(told(ruleset, entry, text, is_voided, ref))
 
     def _used_twice(self, entry: Entry, earlier: int | None) -> Problem:
-        message = f"the id {entry.event.id!r} is already used by the event on line {earlier}"
+        message = f"the id {quoted(entry.event.id)} is already used by the event on line {earlier}"
         return Problem(self.shown, entry.line, message)
 
     def _void(self, entry: Entry, event: Void, place: float) -> None:
@@ -175,12 +175,16 @@ class Replay:
         problems, shown = self.done.problems, self.shown
         target = self.seen.get(event.target)
         if target is None:
-            problems.append(Problem(shown, entry.line, f"void: no earlier event has the id {event.target!r}"))
+            problems.append(Problem(shown, entry.line, f"void: no earlier event has the id {quoted(event.target)}"))
         elif target[1]:
-            problems.append(Problem(shown, entry.line, f"void: {event.target!r} is a void, which cannot be voided"))
+            problems.append(
+                Problem(shown, entry.line, f"void: {quoted(event.target)} is a void, which cannot be voided")
+            )
         elif event.target in self.done.voided:
             line = self.done.voided[event.target].line
-            problems.append(Problem(shown, entry.line, f"void: {event.target!r} is already voided (on line {line})"))
+            problems.append(
+                Problem(shown, entry.line, f"void: {quoted(event.target)} is already voided (on line {line})")
+            )
         else:
             self.done.voided[event.target] = entry
 

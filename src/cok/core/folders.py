@@ -62,3 +62,23 @@ def read_bytes(path: Path, what: str) -> bytes:
     if len(data) > MAX_BYTES:
         raise Refused(Problem(shown, None, f"{what} is larger than {MAX_BYTES // 2**20} MiB"))
     return data
+
+
+def refuse_dangling_link(path: Path, what: str) -> None:
+    """A symlink that points at nothing is refused, never read as an empty file: writing
+    through it would create a file wherever the link says, outside the campaign."""
+    if path.is_symlink() and not path.exists():
+        pointed = os.readlink(path)
+        raise Refused(
+            Problem(
+                link_shown(path),
+                None,
+                f"{what} is a symlink to {pointed}, which does not exist; cok never creates a file through "
+                "a link: point it at an existing file, or replace it with the file itself",
+            )
+        )
+
+
+def link_shown(path: Path) -> str:
+    """A symlink's own path as a user would type it (`display_path` names what it points at)."""
+    return str(Path(display_path(path.parent)) / path.name)

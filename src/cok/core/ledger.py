@@ -15,9 +15,11 @@ from cok.core.campaign import Campaign, Unchanged, open_campaign, read, read_ent
 from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, Refusal, fold, tell, told
+from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
 from cok.core.position import Position
 from cok.core.ruleset import repeats
+from cok.core.text import quoted
 from cok.core.write import with_metadata
 
 if TYPE_CHECKING:
@@ -87,6 +89,7 @@ def record_all(
     repeats one recorded before is refused (Repeated) unless `again`."""
     if dry_run:
         return _decide(campaign, events, written=False, again=again)
+    _may_append(campaign.valid())  # before the lock: a refused command leaves no lock file anywhere
     with locked(campaign.events_file):
         if recover(campaign.events_file) is not None:
             raise Refused(
@@ -115,6 +118,26 @@ def record_all(
         return done
 
 
+def _may_append(campaign: Campaign) -> None:
+    """Where cok appends through a symlinked log (README, guarantees): only to a regular file
+    that already is this campaign's event log, holding at least one event it replayed — never
+    to a link to nothing, nor to a file of comments or anything else the link points at."""
+    log = campaign.events_file
+    if not log.is_symlink():
+        return
+    refuse_dangling_link(log, "the event log")
+    if not campaign.ids() and next(iter(campaign.told()), None) is None:
+        raise Refused(
+            Problem(
+                link_shown(log),
+                None,
+                f"the event log is a symlink to {os.readlink(log)}, which holds no event yet; "
+                "cok appends through a link only to a file that already is an event log: replace the link "
+                "with the file itself",
+            )
+        )
+
+
 def _decide(
     campaign: Campaign,
     events: Sequence[EventBase],
@@ -137,9 +160,9 @@ def _decide(
         if event.id is not None:
             ids = campaign.ids()
             if event.id in ids:
-                raise RuleError(f"the id {event.id!r} is already used by the event on line {ids[event.id]}")
+                raise RuleError(f"the id {quoted(event.id)} is already used by the event on line {ids[event.id]}")
             if event.id in taken:
-                raise RuleError(f"the id {event.id!r} is given to two of the events recorded together")
+                raise RuleError(f"the id {quoted(event.id)} is given to two of the events recorded together")
         elif offered:
             event = event.model_copy(update={"id": offered.pop(0)})
         event = with_metadata(event, recorder())

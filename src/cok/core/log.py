@@ -16,6 +16,7 @@ from cok.core.errors import Problem, Refused
 from cok.core.events import Entry, EventBase, Void
 from cok.core.names import did_you_mean
 from cok.core.position import Position
+from cok.core.text import quoted
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap, parse
 
@@ -118,7 +119,7 @@ def parse_event(
         return None, [f"event has no `type` (one of {', '.join(types)})"]
     model = types.get(kind) if isinstance(kind, str) else None
     if model is None:
-        return None, [f"unknown event type {kind!r}{did_you_mean(str(kind), types)}"]
+        return None, [f"unknown event type {quoted(kind)}{did_you_mean(str(kind), types)}"]
     for step in ruleset.upcasts.get(kind, ()):
         item = step(item)
     event, errors = check(model, item)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cok.core.errors import RuleError
+from cok.core.text import quoted
 
 
 def normalize(name: str) -> str:
@@ -15,6 +16,9 @@ def normalize(name: str) -> str:
 #: How much less alike than the best match another may be and still be suggested: beside
 #: 'Last Hearth' for 'last hearh', 'Ashemark' is no help.
 MARGIN = 0.1
+
+#: A typed name longer than this is close to no known one.
+LONGEST = 200
 
 #: At most this many known names are listed in full when a typed one is unknown.
 LISTED = 30
@@ -37,6 +41,8 @@ def suggest(name: str, known: Iterable[str], n: int = 3) -> list[str]:
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """A ' (did you mean …?)' suffix, or '' when nothing is close."""
+    if len(name) > LONGEST:  # no name is that long: nothing is close, and comparing would be slow
+        return ""
     close = suggest(name, known)
     if not close:
         return ""
@@ -57,7 +63,7 @@ def unknown(typed: str, known: Iterable[str], what: str) -> str:
     """ "unknown faction 'x' (did you mean …?); known factions: …" — the sentence for a name
     that matches nothing: the close match when there is one, and what is allowed."""
     names = list(known)
-    return f"unknown {what} {typed!r}{did_you_mean(typed, names)}{allowed(names, what)}"
+    return f"unknown {what} {quoted(typed)}{did_you_mean(typed, names)}{allowed(names, what)}"
 
 
 class NameIndex:

@@ -172,12 +172,13 @@ def get(ruleset_id: str) -> Ruleset:
 def refuse_unknown(ruleset_id: object, where: str, line: int | None) -> Refused:
     from cok.core.errors import Problem
     from cok.core.names import did_you_mean
+    from cok.core.text import quoted
 
     return Refused(
         Problem(
             where,
             line,
-            f"unknown ruleset {ruleset_id!r}{did_you_mean(str(ruleset_id), _KNOWN)}; "
+            f"unknown ruleset {quoted(ruleset_id)}{did_you_mean(str(ruleset_id), _KNOWN)}; "
             f"known rulesets: {', '.join(_KNOWN) or 'none'}",
         )
     )

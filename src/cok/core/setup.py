@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from cok.core.errors import Refused, display_path
-from cok.core.folders import EVENTS_FILE, SETTINGS_FILE
+from cok.core.folders import EVENTS_FILE, SETTINGS_FILE, refuse_dangling_link
 from cok.core.schemas import KINDS, SCHEMA_DIR, modeline, schema
 from cok.core.yamlfile import read_text
 
@@ -38,6 +38,7 @@ def init_campaign(folder: Path, map_path: Path | None, name: str | None, ruleset
     Returns the campaign's name and its map entry."""
     if (folder / SETTINGS_FILE).exists():
         raise Refused(f"{folder} already holds a campaign ({SETTINGS_FILE} exists)")
+    refuse_dangling_link(folder / EVENTS_FILE, "the event log")
     source = map_path or ruleset.builtin_map()
     geo = ruleset.load_map(read_text(source, "map file"), display_path(source))  # refuse a broken map first
     name = name or folder.resolve().name.replace("-", " ").replace("_", " ").title()

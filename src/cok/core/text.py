@@ -17,6 +17,46 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+#: How many characters of a value from the user's files or command line a message quotes:
+#: enough to recognise it, never a whole megabyte of it.
+QUOTED = 60
+
+
+def quoted(value: object, limit: int = QUOTED) -> str:
+    """`repr(value)`, a long one cut: `'xxxx…' (1,000,000 characters)`."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit] + '…'!r} ({len(value):,} characters)"
+    shown = repr(value)
+    return shown if len(shown) <= limit else f"{shown[:limit]}… ({len(shown):,} characters)"
+
+
+def cut(text: str, limit: int) -> str:
+    """The text, a long one cut to `limit` characters and said to be."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+
+
+#: The longest message shown whole: longer ones quoted a value without `quoted` (a game's
+#: own message): their long quoted values are cut, then the message itself.
+MESSAGE = 1000
+_LONG_QUOTE = re.compile(r"'([^'\n]{200,})'|\"([^\"\n]{200,})\"")
+
+
+def readable(message: str) -> str:
+    """A message as every output shows it: a line of it longer than MESSAGE characters has
+    each quoted value of over 200 characters cut (`'xxxx…' (1,000,000 characters)`), then is
+    cut whole (a list of many short lines, one per event, is left whole)."""
+    if len(message) <= MESSAGE:
+        return message
+
+    def short(match: re.Match[str]) -> str:
+        value = match[1] if match[1] is not None else match[2]
+        return quoted(value)
+
+    return "\n".join(
+        line if len(line) <= MESSAGE else cut(_LONG_QUOTE.sub(short, line), MESSAGE) for line in message.split("\n")
+    )
+
+
 def counted(n: int, one: str, many: str) -> str:
     """`1 territory`, `3 territories`."""
     return f"{n} {one if n == 1 else many}"

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from cok.core.names import did_you_mean
+from cok.core.text import quoted
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -33,9 +34,9 @@ def describe(error: ValidationError, model: type[BaseModel]) -> list[str]:
         kind = err["type"]
         if kind == "extra_forbidden":
             hint = did_you_mean(field, known) if len(loc) == 1 else ""
-            sentences.append(f"unknown field {field!r}{hint}")
+            sentences.append(f"unknown field {quoted(field)}{hint}")
         elif kind == "missing":
-            sentences.append(f"missing field {field!r}")
+            sentences.append(f"missing field {quoted(field)}")
         else:
             value = err.get("input")
             msg = _sentence(kind, err.get("ctx") or {})

@@ -22,6 +22,7 @@ from yaml.nodes import ScalarNode
 
 from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import read_bytes
+from cok.core.text import quoted
 
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
@@ -319,7 +320,7 @@ class _Builder:
         value = found if isinstance(found, str) else str(found).lower() if isinstance(found, bool) else str(found)
         if value in mapping:
             raise _Unsafe(
-                f"the key {value!r} appears twice in one mapping (first on line "
+                f"the key {quoted(value)} appears twice in one mapping (first on line "
                 f"{mapping.key_lines[value]}); keep only one",
                 line,
             )

@@ -40,6 +40,12 @@ def join(state: State, event: Conspiracy) -> Joined:
     if state.loyalty == "sealed":
         if event.loyalty is not None or event.seal is None:
             raise RuleError("this game's loyalty is sealed: the conspiracy carries only `seal` (see `cok ntk seal`)")
+        owner = next((p.id for p in state.players.values() if p.seal == event.seal), None)
+        if owner is not None:  # §4.6: a seal names its player, so the second could never unseal
+            raise RuleError(
+                f"this seal is already {owner}'s: a seal belongs to one conspiracy; "
+                f"make {event.player}'s own with `cok ntk seal {event.player} …`"
+            )
         card = None
     else:
         if event.seal is not None or event.loyalty is None:

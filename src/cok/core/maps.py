@@ -1,0 +1,71 @@
+"""The file `map:` names in campaign.yaml, read only when it can be the game's map: a path
+that is missing, a folder or a device is said to be one, with how to fix it; a file that
+lacks the keys every map of the game has (`/etc/shadow`) is refused without a word of what it
+holds, since its lines would come back as errors to whoever reads the output."""
+
+from __future__ import annotations
+
+import re
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cok.core.errors import Problem, Refused, display_path
+from cok.core.folders import read_bytes
+from cok.core.text import quoted
+
+if TYPE_CHECKING:
+    from cok.core.ruleset import Ruleset
+
+
+def read_map(folder: Path, entry: str, ruleset: Ruleset, shown: str, line: int | None) -> tuple[Path, bytes]:
+    """The map file `entry` names (relative to the campaign's folder) and its bytes; Refused
+    at campaign.yaml's `map:` line (`shown`, `line`) when it cannot be this game's map."""
+    path = folder / entry
+    named = f"the map {quoted(entry, 200)}"
+    where = "`map:` names the map file, relative to the campaign's folder"
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise Refused(
+            Problem(
+                shown,
+                line,
+                f"{named} was not found (looked for {display_path(path)}): {where}, where `cok init` puts a "
+                "copy of the game's map as map.yaml; copy a map there, or correct `map:`",
+            )
+        ) from None
+    except OSError as error:
+        raise Refused(Problem(shown, line, f"{named} cannot be read ({error.strerror})")) from None
+    if stat.S_ISDIR(mode):
+        raise Refused(Problem(shown, line, f"{named} is a folder, not a map file: {where}"))
+    if not stat.S_ISREG(mode):
+        kind = "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a pipe or a socket"
+        raise Refused(Problem(shown, line, f"{named} is {kind}, not a map file: {where}"))
+    data = read_bytes(path, "map file")
+    lacks = [key for key in required_keys(ruleset) if not _has_key(data, key)]
+    if lacks:
+        keys = ", ".join(f"`{key}:`" for key in lacks[:-1]) + (" and " if len(lacks) > 1 else "") + f"`{lacks[-1]}:`"
+        raise Refused(
+            Problem(
+                shown,
+                line,
+                f"{named} is not a map of {ruleset.title}: it lacks {keys}; {where}",
+            )
+        )
+    return path, data
+
+
+def required_keys(ruleset: Ruleset) -> list[str]:
+    """The keys every map of the game has: the required fields of its map model."""
+    fields = ruleset.map_model.model_fields
+    return [field.alias or name for name, field in fields.items() if field.is_required()]
+
+
+def _has_key(data: bytes, key: str) -> bool:
+    """Whether some line starts with `key:` (block YAML), quoted or not (a JSON map)."""
+    name = re.escape(key.encode())
+    return (
+        re.search(rb"(?m)^[ \t]*[{,]?[ \t]*(" + name + rb"|\"" + name + rb"\"|'" + name + rb"')[ \t]*:", data)
+        is not None
+    )
