@@ -160,14 +160,13 @@ def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventB
     players = fields.get("players")
     if isinstance(players, (list, tuple)) and all(isinstance(p, str) for p in players):
         players = [player(state, p, "players") for p in players]
-    brotherhood = [player(state, p, "brotherhood") for p in fields.get("brotherhood") or []]
     attacker = answers.get("attacker") or fields.get("attacker")
     if attacker is None and answers.get(ROLL) is True and isinstance(players, list) and len(players) == 2:
-        attacker = roll_off(state, players, brotherhood, dice)
+        rolling = [player(state, p, "brotherhood") for p in fields.get("brotherhood") or []]
+        attacker = roll_off(state, players, rolling, dice)
     abandon = answers.get("abandon") or fields.get("abandon")
-    winner, mode = fields.get("winner"), fields.get("mode")
-    at = fields.get("location")
-    return Battle(
+    winner, mode, at = fields.get("winner"), fields.get("mode"), fields.get("location")
+    return Battle(  # the fields found in this order: the first mistake is the one said
         players=players,
         location=location(state, at) if isinstance(at, str) else at,
         week=fields.get("week"),
@@ -177,7 +176,7 @@ def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventB
         remaining=scores(state, answers.get("remaining") or fields.get("remaining"), "remaining"),
         mode=game_mode(state, mode) if isinstance(mode, str) else mode,
         points=fields.get("points"),
-        brotherhood=brotherhood,
+        brotherhood=[player(state, p, "brotherhood") for p in fields.get("brotherhood") or []],
         abandon=location(state, abandon, "abandon") if abandon else None,
         occupy=answers.get("occupy", fields.get("occupy", True)),
         override=fields.get("override"),
