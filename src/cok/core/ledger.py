@@ -97,9 +97,10 @@ def record_all(
     (each event's `by:`), else `recorder()`. `after`: run under the lock once the events
     are written (a git commit of them); it must not raise (the events are in the log).
 
-    The campaign's state never holds what was not written: a dry run decides on a copy of
-    it (the game's `copy`), and a refusal or a failed append after the state was changed
-    (a batch refused half-way) puts the campaign back as its files are."""
+    The campaign's state never holds what was not written: a dry run and a batch decide on
+    a copy of it (the game's `copy`), taken as the state only once appended; a single event
+    changes it only when the rules accept it, and an append that fails after that puts the
+    campaign back as its files are."""
     who = by if by is not None else recorder()
     if dry_run:
         view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
@@ -119,9 +120,11 @@ def record_all(
         now = campaign.unchanged([f.encode() for f in fresh])
         if now is None:
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
-        done: list[Recorded] = []
+        # several events are decided on a copy (the first ones change the state before a
+        # later one may be refused); one is decided in place (the rules decide, then commit)
+        work = campaign if len(events) == 1 else replace(campaign, state=copy_state(campaign.ruleset, campaign.state))
+        done = _decide(work, events, written=True, again=again, now=now, fresh=fresh, by=who)
         try:
-            done = _decide(campaign, events, written=True, again=again, now=now, fresh=fresh, by=who)
             position = campaign.position
             appended = append(
                 campaign.events_file,
@@ -130,13 +133,13 @@ def record_all(
                 item_column=position.item_column,
                 empty_flow=position.empty_flow,
             )
-        except _Changed as changed:  # refused after the state took part of the batch
-            _restore(campaign, use_cache)
-            raise changed.error from None
-        except BaseException:  # the append failed: the state holds what the log does not
-            if done:
+        except BaseException:  # the state holds what the log does not
+            if work is campaign:
                 _restore(campaign, use_cache)
             raise
+        if work is not campaign:
+            campaign.state = work.state
+            done = [replace(d, campaign=campaign) for d in done]
         _grown(done, use_cache, None if now is None else now.hashed, appended)
         if after is not None:
             after(done)
@@ -155,8 +158,7 @@ def _decide(
 ) -> list[Recorded]:
     """The events stamped with fresh ids and applied to the campaign's state, in order.
     `fresh`: ids to give first, which `now` (the log read under the lock) says whether the
-    log mentions; any other id is looked for in the file. A refusal once the state took
-    some of them is raised as `_Changed` (the caller puts the campaign back)."""
+    log mentions; any other id is looked for in the file."""
     offered = list(fresh)
     campaign.valid()
     ruleset = campaign.ruleset
@@ -173,7 +175,8 @@ def _decide(
         elif offered:
             event = event.model_copy(update={"id": offered.pop(0)})
         event = with_metadata(event, by)
-        while event.id is not None and (event.id in taken or _mentioned(campaign, event.id, now)):  # one in 2^48
+        # a fresh id already in the log (one in 2^48) is drawn again; a dry run's is never written
+        while event.id is not None and (event.id in taken or (written and _mentioned(campaign, event.id, now))):
             event = with_metadata(event.model_copy(update={"id": None}), event.by)
         stamped.append(event)
     voids = [e for e in stamped if isinstance(e, Void)]
@@ -183,27 +186,14 @@ def _decide(
         campaign.state = _without(campaign, voids).state
     done: list[Recorded] = []
     for event in stamped:
-        try:
-            repeated = None if again or isinstance(event, Void) else repeats(ruleset, campaign.state, event)
-            if repeated is not None:
-                raise Repeated(repeated)
-            outcome: Any = (
-                Voided(event.target, event.reason) if isinstance(event, Void) else ruleset.apply(campaign.state, event)
-            )
-        except Exception as error:
-            if written and (voids or done):
-                raise _Changed(error) from error
-            raise
+        repeated = None if again or isinstance(event, Void) else repeats(ruleset, campaign.state, event)
+        if repeated is not None:
+            raise Repeated(repeated)
+        outcome: Any = (
+            Voided(event.target, event.reason) if isinstance(event, Void) else ruleset.apply(campaign.state, event)
+        )
         done.append(Recorded(campaign, event, outcome, tell(ruleset, campaign.state, outcome), before, written))
     return done
-
-
-class _Changed(Exception):
-    """A refusal met after the campaign's state took part of a batch (`error`)."""
-
-    def __init__(self, error: Exception) -> None:
-        super().__init__(str(error))
-        self.error = error
 
 
 def copy_state(ruleset: Any, state: Any) -> Any:
@@ -260,8 +250,10 @@ def _grown(
         data = campaign.events_file.read_bytes()
         appended = data[old.size :]
         campaign.position = Position.of(data, old.item_column if old.empty_flow is None else 0)
+        campaign._log = campaign._hashed = None  # kept again by whoever kept them
     else:
         campaign.position = old.after(appended, hashed)
+        campaign.kept_grown(appended)
     line = old.lines + 1 + (1 if appended[:1] == b"\n" else 0)
     if len(recorded) > 1 or isinstance(done.event, Void):
         campaign._ids = None
