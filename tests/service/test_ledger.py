@@ -11,17 +11,16 @@ import pytest
 
 from cok.core.campaign import open_campaign
 from cok.core.errors import Refused
-from cok.core.plain import encode
 from cok.service import Asked, Draft, Ledger, Who, record
 
-from .conftest import log_of
+from .conftest import log_of, same_data
 
 ORGANISER = Who("org", organiser=True)
 
 
 def plain(state: Any) -> Any:
     """The state as plain data: what it holds, whatever objects hold it."""
-    return encode(state)
+    return same_data(state)
 
 
 def adjust(player: str, cp: int = 1) -> Draft:
@@ -109,3 +108,26 @@ def test_recordings_from_many_threads_all_land_each_once(two: Path) -> None:
     state = ledger.campaign().state
     assert (state.bonus["tim"], state.bonus["matt"]) == (6, 6)
     assert plain(state) == plain(open_campaign(two, use_cache=False).state)
+
+
+def test_stamps_taken_within_a_clock_tick_of_a_change_are_not_trusted() -> None:
+    from cok.service.ledger import RACY_NS, _trusted
+
+    changed = 10**18
+    assert not _trusted(((1, 2, 3, changed, changed),), changed + RACY_NS // 2)
+    assert _trusted(((1, 2, 3, changed, changed),), changed + 2 * RACY_NS)
+    assert not _trusted(((1, 2, 3, changed, changed), None), changed + 2 * RACY_NS)
+
+
+def test_a_kept_log_proves_the_campaign_unchanged_by_its_bytes(two: Path) -> None:
+    warm = open_campaign(two)
+    assert warm.keep_log()
+    assert warm.unchanged() is not None
+    text = log_of(two)
+    (two / "events.yaml").write_text(text.replace("name: Tim", "name: Kit"))
+    assert warm.unchanged() is None
+    (two / "events.yaml").write_text(text)
+    ledger = Ledger(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    kept = ledger.campaign()._log
+    assert kept is not None and bytes(kept) == (two / "events.yaml").read_bytes()

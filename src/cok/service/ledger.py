@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,11 @@ if TYPE_CHECKING:
 #: times in nanoseconds. The change time moves on every write and cannot be set back.
 Seen = tuple[int, int, int, int, int] | None
 
+#: File times may lag the clock by a tick of the kernel's coarse clock (a few ms): a stamp
+#: taken less than this after the file last changed proves nothing (a write later in the
+#: same tick would leave the same times), as git treats a "racily clean" file.
+RACY_NS = 50_000_000
+
 
 def _seen(path: Path) -> Seen:
     try:
@@ -30,12 +36,20 @@ def _seen(path: Path) -> Seen:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
+def _trusted(stamps: tuple[Seen, ...], taken: int) -> bool:
+    """Whether stamps taken at `taken` (ns) may stand for the files' content: every file
+    seen, and each last changed well before the stamp was taken."""
+    return all(s is not None and s[4] < taken - RACY_NS for s in stamps)
+
+
 class Ledger:
     """One campaign folder kept warm. Reading (`campaign()`) reuses the state while the
     three files are as the operating system last saw them when their content was proved the
-    campaign's (its digests, `Campaign.unchanged`); anything else is proved again or the
-    campaign reopened (from the cache). Recording goes through the core's ledger, which
-    proves the content again under the lock. Thread-safe: one call at a time per folder."""
+    campaign's (`Campaign.unchanged`), unless that was too soon after they changed (see
+    RACY_NS); else their content is proved again (compared with the log's bytes, which it
+    keeps: `Campaign.keep_log`) or the campaign reopened (from the cache). Recording goes
+    through the core's ledger, which proves the content under the lock every time.
+    Thread-safe: one call at a time per folder."""
 
     def __init__(self, folder: Path | str, *, use_cache: bool = True, dice: Dice | None = None) -> None:
         self.folder = Path(folder)
@@ -44,6 +58,7 @@ class Ledger:
         self._lock = threading.RLock()
         self._campaign: Campaign | None = None
         self._seen: tuple[Seen, ...] = ()
+        self._seen_at = 0  # when the stamps were taken (ns)
 
     def _stamps(self, campaign: Campaign) -> tuple[Seen, ...]:
         return (
@@ -59,15 +74,17 @@ class Ledger:
         with self._lock:
             warm = self._campaign
             if warm is not None:
-                stamps = self._stamps(warm)  # before reading: a change after it is seen next time
-                if stamps == self._seen and None not in stamps:
+                taken, stamps = time.time_ns(), self._stamps(warm)  # before reading: a change after is seen
+                if stamps == self._seen and _trusted(stamps, self._seen_at):
                     return warm
-                if warm.current():  # touched, not changed: proved by content
-                    self._seen = stamps
+                if warm.current():  # touched, or too recent to tell: proved by content
+                    self._seen, self._seen_at = stamps, taken
                     return warm
-            stamps = self._stamps_of_folder()
+            taken, stamps = time.time_ns(), self._stamps_of_folder()
             opened = open_campaign(self.folder, use_cache=self.use_cache)
-            self._campaign, self._seen = opened, stamps if stamps[1:2] == (_seen(opened.map_file),) else ()
+            opened.keep_log()
+            self._campaign, self._seen_at = opened, taken
+            self._seen = stamps if stamps[1:2] == (_seen(opened.map_file),) else ()
             return opened
 
     def _stamps_of_folder(self) -> tuple[Seen, ...]:
@@ -100,11 +117,15 @@ class Ledger:
         run or a refusal leaves the warm campaign as it was (the core's ledger decides a dry
         run on a copy, and puts a batch refused half-way back)."""
         with self._lock:
-            campaign = self.campaign()
+            # a recording's campaign is proved by the core's ledger under the lock; a dry run's here
+            campaign = self._campaign if self._campaign is not None and not dry_run else self.campaign()
             seen: list[tuple[Seen, ...]] = []
 
             def written(recording: Recording) -> None:  # under the campaign's lock: no cok writes now
+                taken = time.time_ns()
                 seen.append(self._stamps(recording.campaign))
+                recording.campaign.keep_log()  # kept already, unless the files had changed
+                self._seen_at = taken
                 if after is not None:
                     after(recording)
 
