@@ -131,3 +131,12 @@ def test_a_kept_log_proves_the_campaign_unchanged_by_its_bytes(two: Path) -> Non
     ledger.record([adjust("tim", 2)], by=ORGANISER)
     kept = ledger.campaign()._log
     assert kept is not None and bytes(kept) == (two / "events.yaml").read_bytes()
+
+
+def test_a_recording_replaces_the_warm_state_and_never_changes_one_a_reader_holds(two: Path) -> None:
+    ledger = Ledger(two)
+    held = ledger.campaign().state  # a page being drawn in another thread
+    before = plain(held)
+    ledger.record([adjust("tim", 3)], by=ORGANISER)
+    assert plain(held) == before
+    assert ledger.campaign().state is not held and ledger.campaign().state.bonus["tim"] == 3

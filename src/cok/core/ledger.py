@@ -89,6 +89,7 @@ def record_all(
     again: bool = False,
     by: str | None = None,
     after: Callable[[list[Recorded]], None] | None = None,
+    shared: bool = False,
 ) -> list[Recorded]:
     """Record several events as one change: every one is decided first (voids before the
     others, which are applied after them in order), and then all are appended under one
@@ -100,7 +101,9 @@ def record_all(
     The campaign's state never holds what was not written: a dry run and a batch decide on
     a copy of it (the game's `copy`), taken as the state only once appended; a single event
     changes it only when the rules accept it, and an append that fails after that puts the
-    campaign back as its files are."""
+    campaign back as its files are. `shared`: others may be reading the state meanwhile (a
+    server's threads): even one event is decided on a copy, and the state replaced, never
+    changed, once appended."""
     who = by if by is not None else recorder()
     if dry_run:
         view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
@@ -122,7 +125,8 @@ def record_all(
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
         # several events are decided on a copy (the first ones change the state before a
         # later one may be refused); one is decided in place (the rules decide, then commit)
-        work = campaign if len(events) == 1 else replace(campaign, state=copy_state(campaign.ruleset, campaign.state))
+        in_place = len(events) == 1 and not shared
+        work = campaign if in_place else replace(campaign, state=copy_state(campaign.ruleset, campaign.state))
         done = _decide(work, events, written=True, again=again, now=now, fresh=fresh, by=who)
         try:
             position = campaign.position

@@ -140,6 +140,7 @@ class Ledger:
                 dice=self.dice,
                 use_cache=self.use_cache,
                 campaign=campaign,
+                shared=True,  # a page may be reading the state: it is replaced, never changed
             )
             if done.written:
                 self._campaign, self._seen = done.campaign, seen[0] if seen else ()

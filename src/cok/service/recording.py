@@ -70,12 +70,14 @@ def record(
     dice: Dice | None = None,
     use_cache: bool = True,
     campaign: Campaign | None = None,
+    shared: bool = False,
 ) -> Recording:
     """Build each draft into an event through the game's intents (pure: state, fields,
     answers, dice), decide, and append them as one change under the campaign's lock.
     Raises Refused (nothing written) or Asked (nothing written). `after` runs under the
     lock once written (a git commit); its failure becomes a warning, never a refusal.
-    `campaign`: the folder's campaign already open (it is checked against the files)."""
+    `campaign`: the folder's campaign already open (it is checked against the files);
+    `shared`: others may read its state meanwhile (it is replaced, never changed)."""
     from cok.core.campaign import open_campaign
     from cok.core.dice import RandomDice
     from cok.core.ledger import record_all
@@ -101,7 +103,9 @@ def record(
 
     try:
         events = [build(opened.ruleset, opened.state, draft, answered, rolled) for draft in drafts]
-        done = record_all(opened, events, dry_run=dry_run, use_cache=use_cache, again=again, by=by_name(by), after=hook)
+        done = record_all(
+            opened, events, dry_run=dry_run, use_cache=use_cache, again=again, by=by_name(by), after=hook, shared=shared
+        )
     except RuleError as error:
         asked = question(error)
         if asked is not None:
