@@ -13,7 +13,7 @@ from cok.core.campaign import open_campaign
 from cok.core.errors import Refused
 from cok.service import Asked, Draft, Ledger, Who, record
 
-from .conftest import log_of, same_data
+from .conftest import log_of, same_data, shipped
 
 ORGANISER = Who("org", organiser=True)
 
@@ -140,3 +140,17 @@ def test_a_recording_replaces_the_warm_state_and_never_changes_one_a_reader_hold
     ledger.record([adjust("tim", 3)], by=ORGANISER)
     assert plain(held) == before
     assert ledger.campaign().state is not held and ledger.campaign().state.bonus["tim"] == 3
+
+
+def test_a_recording_whose_cache_write_was_skipped_is_read_again_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cok.core import campaign as opening
+
+    folder = shipped(tmp_path, "example")
+    ledger = Ledger(folder)
+    assert ledger.campaign()._history is None  # the history is read from the cache's rows
+    monkeypatch.setattr(opening, "save_campaign", lambda *a, **k: None)  # another command held the cache
+    done = ledger.record([adjust("tim", 2)], by=ORGANISER)
+    monkeypatch.undo()
+    assert ledger.campaign().history()[-1].id == done.events[0].id

@@ -36,6 +36,17 @@ def _seen(path: Path) -> Seen:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
+def _rows_current(campaign: Campaign) -> bool:
+    """Whether the campaign's ids and history are whole: held in memory, or in the cache as
+    this campaign last wrote it (a recording whose cache write was skipped, another command
+    writing it then, leaves rows that lack it: the campaign is then opened again)."""
+    from cok.core import cache
+
+    if campaign._ids is not None and campaign._history is not None:
+        return True
+    return campaign._version is not None and cache.entry_version(campaign.folder) == campaign._version
+
+
 def _trusted(stamps: tuple[Seen, ...], taken: int) -> bool:
     """Whether stamps taken at `taken` (ns) may stand for the files' content: every file
     seen, and each last changed well before the stamp was taken."""
@@ -143,5 +154,6 @@ class Ledger:
                 shared=True,  # a page may be reading the state: it is replaced, never changed
             )
             if done.written:
-                self._campaign, self._seen = done.campaign, seen[0] if seen else ()
+                kept = _rows_current(done.campaign)
+                self._campaign, self._seen = (done.campaign, seen[0] if seen else ()) if kept else (None, ())
             return done
