@@ -70,3 +70,16 @@ def test_another_games_player_records_only_their_own_events(tmp_path: Path) -> N
     mistaken = Draft("order", {"army": "bo-4", "order": "hold"})  # the rules will say why: not a 403
     assert may_record(folder, mistaken, Who(owner))
     assert not may_record(folder, mistaken, Who("cy"))
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        Draft("battle", ["tim", "matt"]),  # type: ignore[arg-type]
+        Draft(None, {}),  # type: ignore[arg-type]
+        Draft("battle", {"players": [["tim"], {"x": 1}]}),
+        Draft("painting", {"player": 5}),
+    ],
+)
+def test_a_draft_of_any_shape_is_answered_never_a_crash(two: Path, draft: Draft) -> None:
+    assert may_record(two, draft, Who("tim")) is False

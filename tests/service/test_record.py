@@ -229,3 +229,31 @@ def test_another_games_event_in_the_logs_own_shape_records_through_its_event_mod
     done = record(folder, [Draft(last["type"], fields)], by="someone")
     assert done.written
     assert log_of(folder).startswith(text[:cut]) and "by: someone" in log_of(folder)[cut:]
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        Draft("battle", ["tim", "matt"]),  # type: ignore[arg-type]
+        Draft(None, {}),  # type: ignore[arg-type]
+        Draft("battle", {1: "tim"}),
+        Draft("battle", {"players": 5, "location": "Tarth"}),
+        Draft("battle", {"players": ["tim", "matt"], "location": 5, "winner": "tim"}),
+        Draft("battle", {"players": ["tim", "matt"], "location": "Tarth", "vp": 7}),
+        Draft("battle", {"players": ["tim", "matt"], "location": "Tarth", "vp": {"tim": "7"}}),
+        Draft("battle", {"players": ["tim", "matt"], "location": "Tarth", "vp": [7]}),
+        Draft("battle", {"players": ["tim", "matt"], "location": "Tarth", "week": "soon"}),
+        Draft("painting", {"player": ["tim"]}),
+        Draft("adjust", {"player": "tim", "cp": "lots", "reason": "x"}),
+        Draft("week", {"limit": -3}),
+        Draft("join", {"player": "Sara", "faction": "stark"}),
+        Draft("join", {"player": "sara", "faction": {"a": 1}}),
+        Draft("void", {"target": ["x"]}),
+    ],
+)
+def test_a_draft_of_any_shape_is_refused_in_words_never_a_crash(two: Path, draft: Draft) -> None:
+    before = log_of(two)
+    with pytest.raises(Refused) as caught:
+        record(two, [draft], by="org", answers={"attacker": 5} if draft.type == "battle" else {})
+    assert caught.value.problems and all(p.message for p in caught.value.problems)
+    assert log_of(two) == before

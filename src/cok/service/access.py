@@ -5,6 +5,7 @@ them in; an event that names no player, or that is the organiser's although it n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,8 @@ def may_record(folder_or_campaign: Path | str | Campaign, draft: Draft, who: Who
         return True
     campaign = _opened(folder_or_campaign)
     ruleset = campaign.ruleset
+    if not isinstance(draft.type, str) or not isinstance(draft.fields, Mapping):
+        return False  # not an event at all: nothing a player may record
     if draft.type in organiser_events(ruleset):
         return False
     named = _named(campaign, draft)

@@ -48,6 +48,10 @@ def build(ruleset: Ruleset, state: Any, draft: Draft, answers: Mapping[str, Any]
     from cok.core.validation import describe
 
     types = event_types(ruleset)
+    if not isinstance(draft.type, str) or not isinstance(draft.fields, Mapping):
+        raise RuleError("an event is a `type` and a mapping of its fields to their values")
+    if not all(isinstance(name, str) for name in draft.fields):
+        raise RuleError("an event's fields are named by text")
     if draft.type not in types:
         near = did_you_mean(draft.type, types)
         raise RuleError(f"unknown event type {draft.type!r}{near}; known: {', '.join(types)}")
