@@ -154,3 +154,17 @@ def test_a_recording_whose_cache_write_was_skipped_is_read_again_whole(
     done = ledger.record([adjust("tim", 2)], by=ORGANISER)
     monkeypatch.undo()
     assert ledger.campaign().history()[-1].id == done.events[0].id
+
+
+def test_a_ledger_whose_readers_hold_its_lock_changes_the_state_in_place(two: Path) -> None:
+    ledger = Ledger(two, replace_state=False)
+    with ledger.lock:
+        held = ledger.campaign().state
+    ledger.record([adjust("tim", 3)], by=ORGANISER)
+    assert ledger.campaign().state is held and held.bonus["tim"] == 3
+    before = plain(held)
+    with pytest.raises(Asked):  # and a refusal or a question still leaves it as it was
+        ledger.record(
+            [adjust("tim", 1), Draft("battle", {"players": ["tim", "matt"], "location": "Tarth"})], by=ORGANISER
+        )
+    assert plain(held) == before

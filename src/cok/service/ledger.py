@@ -62,10 +62,17 @@ class Ledger:
     through the core's ledger, which proves the content under the lock every time.
     Thread-safe: one call at a time per folder."""
 
-    def __init__(self, folder: Path | str, *, use_cache: bool = True, dice: Dice | None = None) -> None:
+    def __init__(
+        self, folder: Path | str, *, use_cache: bool = True, dice: Dice | None = None, replace_state: bool = True
+    ) -> None:
+        """`replace_state`: a recording replaces the state, never changes it, so that a page
+        drawn from it in another thread is safe; False when every reader holds `lock` while
+        it reads (the state is then changed in place: cheaper, its cache entry is written
+        again only where it changed)."""
         self.folder = Path(folder)
         self.use_cache = use_cache
         self.dice = dice
+        self.replace_state = replace_state
         self._lock = threading.RLock()
         self._campaign: Campaign | None = None
         self._seen: tuple[Seen, ...] = ()
@@ -107,6 +114,11 @@ class Ledger:
             _seen(map_file) if map_file is not None else None,
             _seen(self.folder / EVENTS_FILE),
         )
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while recording: a reader that holds it sees no recording meanwhile."""
+        return self._lock
 
     def forget(self) -> None:
         """Drop the warm campaign: the next call reopens it."""
@@ -151,7 +163,7 @@ class Ledger:
                 dice=self.dice,
                 use_cache=self.use_cache,
                 campaign=campaign,
-                shared=True,  # a page may be reading the state: it is replaced, never changed
+                shared=self.replace_state,  # a page may be reading the state: replaced, never changed
             )
             if done.written:
                 kept = _rows_current(done.campaign)
