@@ -1,5 +1,6 @@
-"""Recording from the command line: build the event, let the ledger record it, ask at a
-terminal for any choice the rules need, and show the game's summary of what changed."""
+"""Recording from the command line: build the event (a game's own commands give the
+service a draft), let the ledger record it, ask at a terminal for any answer the rules need
+(else say which option gives it), and show the game's summary of what changed."""
 
 from __future__ import annotations
 
@@ -17,17 +18,17 @@ from cok.core.text import in_command_line_words
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
-    from cok.core.errors import ChoiceNeeded, NumbersNeeded
     from cok.core.events import EventBase
     from cok.core.ledger import Recorded
+    from cok.service import Draft, Question, Recording
 
 Build = Callable[[dict[str, Any]], "EventBase"]
 
 
-def ask(need: ChoiceNeeded) -> tuple[str, Any]:
+def ask(need: Question) -> tuple[str, Any]:
     """Ask at the terminal for the choice the rules need: (event field, value)."""
-    choices = list(need.options) + (["decline"] if need.decline else [])
-    typer.echo(str(need), err=True)
+    choices = list(need.options) + (["decline"] if need.decline_field else [])
+    typer.echo(in_command_line_words(need.words), err=True)
     by_key = {normalize(c): c for c in choices}
     while True:
         typed = typer.prompt(f"{need.field} ({' / '.join(choices)})", err=True)
@@ -35,14 +36,14 @@ def ask(need: ChoiceNeeded) -> tuple[str, Any]:
         if answer is not None:
             break
         typer.echo(f"choose one of: {', '.join(choices)}", err=True)
-    if answer == "decline":
+    if answer == "decline" and need.decline_field:
         return need.decline_field, False
     return need.field, answer
 
 
-def ask_numbers(need: NumbersNeeded) -> dict[str, int]:
+def ask_numbers(need: Question) -> dict[str, int]:
     """Ask at the terminal for a whole number (0 or more) for each key."""
-    typer.echo(str(need), err=True)
+    typer.echo(need.words, err=True)
     answers = {}
     for key in need.keys:
         while True:
@@ -52,6 +53,78 @@ def ask_numbers(need: NumbersNeeded) -> dict[str, int]:
                 break
             typer.echo("a whole number, 0 or more", err=True)
     return answers
+
+
+def answer(need: Question, as_json: bool, answers: dict[str, Any]) -> None:
+    """Answer the rules' question at a terminal (into `answers`), or refuse saying which
+    option answers it; a warning that needs a yes is only said when no one is there."""
+    asking = options.interactive() and not as_json
+    if need.kind == "repeated":
+        if not asking:
+            raise RuleError(f"{need.words}: if it really was played twice, record it with --again")
+        typer.echo(f"{need.words}.", err=True)
+        if not typer.confirm("Record it again?", default=False, err=True):
+            raise typer.Exit(1)
+        answers["again"] = True
+    elif need.kind == "confirm":
+        if not asking:
+            typer.echo(f"cok: warning: {in_command_line_words(need.words)}", err=True)
+        else:
+            typer.echo(f"{in_command_line_words(need.words)}.", err=True)
+            if not typer.confirm("Record it all the same?", default=False, err=True):
+                raise typer.Exit(1)
+        answers[need.field] = True
+    elif need.kind == "numbers":
+        if not asking:
+            how = " ".join(f"--{need.field} {key}=N" for key in need.keys)
+            raise RuleError(f"{need.words} — e.g. {how}")
+        answers[need.field] = ask_numbers(need)
+    else:
+        if not asking:
+            flag = f"--{need.field}"
+            how = " or ".join(f"{flag} {o!r}" if " " in o else f"{flag} {o}" for o in need.options)
+            if need.decline_field:
+                how += (" or " if how else "") + f"--no-{need.decline_field}"
+            raise RuleError(f"{need.words} — choose with {how}")
+        field, value = ask(need)
+        answers[field] = value
+
+
+def record_drafts(
+    campaign: Campaign,
+    drafts: Sequence[Draft],
+    *,
+    dry_run: bool,
+    as_json: bool,
+    no_cache: bool = False,
+    again: bool = False,
+) -> Recording:
+    """Record drafts through the service (as every interface does), asking at a terminal
+    for any answer the rules need; show the summary. Who records: $COK_BY, else the login."""
+    from cok.service import Asked, record
+    from cok.service.recording import Refusal
+
+    answers: dict[str, Any] = {"again": True} if again else {}
+    while True:
+        try:
+            done = record(
+                campaign.folder,
+                drafts,
+                answers=answers,
+                dry_run=dry_run,
+                use_cache=not no_cache,
+                campaign=campaign,
+            )
+            break
+        except Refusal as refused:
+            rule = refused.rule
+            raise (RuleError(rule.with_hint()) if rule.hint else rule) from None
+        except Asked as asked:
+            answer(asked.question, as_json, answers)
+    _show(done.document if as_json else None, done.lines, done.told[1:], done.written, done.events[0].id)
+    for warning in done.warnings:
+        typer.echo(f"cok: warning: {warning}", err=True)
+    return done
 
 
 def record_and_show(
@@ -67,8 +140,8 @@ def record_and_show(
     """Record an event, asking at a terminal for any choice the rules need; show the summary.
     `also`: events recorded with it as one change (all of them or none), told after it.
     `again`: record it even if it repeats an event recorded before (else asked, or refused)."""
-    from cok.core.errors import ChoiceNeeded, NumbersNeeded, Repeated
     from cok.core.ledger import record_all
+    from cok.service.questions import question
 
     answers: dict[str, Any] = {}
     built = validated(campaign, build)
@@ -78,51 +151,42 @@ def record_and_show(
                 campaign, [built(answers), *also], dry_run=dry_run, use_cache=not no_cache, again=again
             )
             break
-        except Repeated as repeated:
-            if not options.interactive() or as_json:
-                raise RuleError(f"{repeated}: if it really was played twice, record it with --again") from None
-            typer.echo(f"{repeated}.", err=True)
-            if not typer.confirm("Record it again?", default=False, err=True):
-                raise typer.Exit(1) from None
-            again = True
-        except NumbersNeeded as need:
-            if not options.interactive() or as_json:
-                how = " ".join(f"--{need.field} {key}=N" for key in need.keys)
-                raise RuleError(f"{need} — e.g. {how}") from None
-            answers[need.field] = ask_numbers(need)
-        except ChoiceNeeded as need:
-            if not options.interactive() or as_json:
-                flag = f"--{need.field}"
-                how = " or ".join(f"{flag} {o!r}" if " " in o else f"{flag} {o}" for o in need.options)
-                if need.decline:
-                    how += (" or " if how else "") + f"--no-{need.decline_field}"
-                raise RuleError(f"{need} — choose with {how}") from None
-            need.args = (in_command_line_words(str(need)),)
-            field, value = ask(need)
-            answers[field] = value
+        except RuleError as error:
+            need = question(error)
+            if need is None:
+                raise
+            answer(need, as_json, answers)
+            again = again or answers.pop("again", False)
     report = campaign.ruleset.report(done)
+    together = [o.event.model_dump(mode="json", exclude_none=True) for o in others]
+    document = {**report.document, **({"together_with": together} if others else {})}
+    _show(document if as_json else None, report.lines, [o.text for o in others], done.written, done.event.id)
+    return done
+
+
+def _show(document: dict[str, Any] | None, lines: list[Any], others: list[str], written: bool, event_id: Any) -> None:
+    """The summary: the JSON document, or the report's lines with the events recorded with
+    it; a summary that cannot be printed after the write is said, never a failure."""
     try:
-        if as_json:
-            together = [o.event.model_dump(mode="json", exclude_none=True) for o in others]
-            options.emit_json({**report.document, **({"together_with": together} if others else {})})
+        if document is not None:
+            options.emit_json(document)
         else:
             from cok.render.output import show
             from cok.render.views import Line
 
-            with_it = [Line.of(f"  {o.text}") for o in others]
+            with_it = [Line.of(f"  {text}") for text in others]
             head = [f"and, as one change, {len(others)} more:"] if others else []
-            show(*report.lines[:1], *head, *with_it, *report.lines[1:])
+            show(*lines[:1], *head, *with_it, *lines[1:])
         if sys.stdout is not None:
             sys.stdout.flush()
     except OSError as error:  # the event is in the log: that is a success, whatever the output
-        if not done.written:
+        if not written:
             raise
         typer.echo(
-            f"cok: recorded as {done.event.id}, but its summary could not be printed ({error.strerror or error})",
+            f"cok: recorded as {event_id}, but its summary could not be printed ({error.strerror or error})",
             err=True,
         )
         _quiet_stdout()
-    return done
 
 
 def _quiet_stdout() -> None:

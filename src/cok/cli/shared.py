@@ -161,16 +161,19 @@ def void(
     Example: cok void 3fa9c1d2e4b7 --reason "wrong winner"
     """
     from cok.cli.options import interactive
-    from cok.cli.recording import record_and_show
-    from cok.core.events import Void
+    from cok.cli.recording import record_drafts
     from cok.core.ledger import Dependants
+    from cok.service import Draft
 
     found = open_valid(campaign, no_cache)
     target = _by_line(found, event_id) if event_id.startswith("@") else event_id
 
-    def voiding(also: list[Void]) -> None:
-        build = lambda _: Void(target=target, reason=reason, note=note)  # noqa: E731
-        record_and_show(found, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache, also=also)
+    def void_of(ref: str, why: str) -> Draft:
+        return Draft("void", {"target": ref, "reason": why, **({"note": note} if note is not None else {})})
+
+    def voiding(also: list[Draft]) -> None:
+        drafts = [void_of(target, reason), *also]
+        record_drafts(found, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
     try:
         voiding([])  # one replay when nothing depends on it, the usual case
@@ -185,7 +188,7 @@ def void(
             typer.echo(str(listing), err=True)
             if not typer.confirm(f"Void these {len(following)} events too?", default=False, err=True):
                 raise typer.Exit(1) from None
-    voiding([Void(target=r.ref, reason=f"{reason} (depends on {target})", note=note) for r in following])
+    voiding([void_of(r.ref, f"{reason} (depends on {target})") for r in following])
 
 
 def _by_line(found: Campaign, typed: str) -> str:

@@ -76,6 +76,8 @@ class Campaign:
     _version: tuple[int, int, int] | None = None  # which write of the cache entry this came from
     _history_rows: cache.RowsWriter | None = None  # the history, written as it was replayed, not kept yet
     _kept: Kept | None = None  # what the cached state was decoded from: encoded again only where changed
+    _log: bytearray | None = None  # the log's bytes as proved, kept by a long-lived process (`keep_log`)
+    _hashed: _Hash | None = None  # and their running digest
 
     @property
     def events_file(self) -> Path:
@@ -135,7 +137,7 @@ class Campaign:
         """When the campaign's files still hold exactly what this campaign was made from,
         what recording needs to know of the log (see `Unchanged`), else None. The log is
         read once, through a small buffer, and searched for the texts `looking_for` (fresh
-        ids) on the way."""
+        ids) on the way; or, when its bytes are kept (`keep_log`), compared with them."""
         settings = read_bytes(self.folder / SETTINGS_FILE, "campaign settings")
         try:
             map_bytes = self.map_file.read_bytes()
@@ -143,10 +145,56 @@ class Campaign:
             map_bytes = b""
         if (digest(settings), digest(map_bytes)) != self.digests:
             return None
+        if self._log is not None and self._hashed is not None and torn_at(self.events_file) is None:
+            return self._same_as_kept(looking_for)
         read = stream(self.events_file, self.position.size, looking_for)
         if read is None or read.rest or read.hashed.hexdigest() != self.position.digest:
             return None
         return Unchanged(read.hashed, frozenset(looking_for), read.found)
+
+    def keep_log(self) -> bool:
+        """Keep the log's bytes, once proved to be what this campaign was made from, so that
+        `unchanged` compares the file with them instead of hashing it all again: a long-lived
+        process (the server) trades the log's size in memory for the hash of every recording.
+        False (nothing kept) when the log is not exactly this campaign's."""
+        if self._log is not None:
+            return True
+        try:
+            if torn_at(self.events_file) is not None:
+                return False
+            with open(self.events_file, "rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+        except FileNotFoundError:
+            data = b""
+        except OSError:
+            return False
+        hashed = running(data)
+        if len(data) != self.position.size or hashed.hexdigest() != self.position.digest:
+            return False
+        self._log, self._hashed = bytearray(data), hashed
+        return True
+
+    def kept_grown(self, appended: bytes) -> None:
+        """The bytes just appended to the log, added to those kept (see `keep_log`)."""
+        if self._log is not None and self._hashed is not None:
+            self._log += appended
+            self._hashed.update(appended)
+
+    def _same_as_kept(self, looking_for: Collection[bytes]) -> Unchanged | None:
+        """`unchanged` for a log whose bytes are kept: the file, read whole, is the same."""
+        assert self._log is not None and self._hashed is not None
+        try:
+            with open(self.events_file, "rb") as handle:
+                data = handle.read(len(self._log) + 1)
+        except FileNotFoundError:
+            data = b""
+        except OSError:
+            return None
+        if data != self._log:
+            return None
+        ids = self.ids()  # fresh ids: none may be an event's already (kept up to date by recording)
+        found = frozenset(text for text in looking_for if text.decode(errors="replace") in ids)
+        return Unchanged(self._hashed.copy(), frozenset(looking_for), found)
 
     def save(
         self, *, new_ids: dict[str, int] | None = None, new_history: list[Told] | None = None, grown: bool = False

@@ -3,10 +3,11 @@ files as they are now, let the rules decide, and only then append."""
 
 from __future__ import annotations
 
+import copy
 import getpass
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from cok.core import write
@@ -67,12 +68,18 @@ class Dependants(RuleError):
 
 
 def record(
-    campaign: Campaign, event: EventBase, *, dry_run: bool = False, use_cache: bool = True, again: bool = False
+    campaign: Campaign,
+    event: EventBase,
+    *,
+    dry_run: bool = False,
+    use_cache: bool = True,
+    again: bool = False,
+    by: str | None = None,
 ) -> Recorded:
     """Apply the event to the campaign's state and append it, unless refused or a dry run.
     Under the lock, the campaign is opened again if any of its files changed meanwhile.
     RuleError (and ChoiceNeeded, Repeated unless `again`) propagate for the caller to report or ask."""
-    return record_all(campaign, [event], dry_run=dry_run, use_cache=use_cache, again=again)[0]
+    return record_all(campaign, [event], dry_run=dry_run, use_cache=use_cache, again=again, by=by)[0]
 
 
 def record_all(
@@ -82,13 +89,27 @@ def record_all(
     dry_run: bool = False,
     use_cache: bool = True,
     again: bool = False,
+    by: str | None = None,
+    after: Callable[[list[Recorded]], None] | None = None,
+    shared: bool = False,
 ) -> list[Recorded]:
     """Record several events as one change: every one is decided first (voids before the
     others, which are applied after them in order), and then all are appended under one
     lock as one journaled block, so that the log holds all of them or none. An event that
-    repeats one recorded before is refused (Repeated) unless `again`."""
+    repeats one recorded before is refused (Repeated) unless `again`. `by`: who records
+    (each event's `by:`), else `recorder()`. `after`: run under the lock once the events
+    are written (a git commit of them); it must not raise (the events are in the log).
+
+    The campaign's state never holds what was not written: a dry run and a batch decide on
+    a copy of it (the game's `copy`), taken as the state only once appended; a single event
+    changes it only when the rules accept it, and an append that fails after that puts the
+    campaign back as its files are. `shared`: others may be reading the state meanwhile (a
+    server's threads): even one event is decided on a copy, and the state replaced, never
+    changed, once appended."""
+    who = by if by is not None else recorder()
     if dry_run:
-        return _decide(campaign, events, written=False, again=again)
+        view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
+        return _decide(view, events, written=False, again=again, by=who)
     _may_append(campaign.valid())  # before the lock: a refused command leaves no lock file anywhere
     with locked(campaign.events_file):
         if recover(campaign.events_file) is not None:
@@ -105,16 +126,30 @@ def record_all(
         now = campaign.unchanged([f.encode() for f in fresh])
         if now is None:
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
-        done = _decide(campaign, events, written=True, again=again, now=now, fresh=fresh)
-        position = campaign.position
-        appended = append(
-            campaign.events_file,
-            [d.event for d in done],
-            expected=expected,
-            item_column=position.item_column,
-            empty_flow=position.empty_flow,
-        )
+        # several events are decided on a copy (the first ones change the state before a
+        # later one may be refused); one is decided in place (the rules decide, then commit)
+        in_place = len(events) == 1 and not shared
+        work = campaign if in_place else replace(campaign, state=copy_state(campaign.ruleset, campaign.state))
+        done = _decide(work, events, written=True, again=again, now=now, fresh=fresh, by=who)
+        try:
+            position = campaign.position
+            appended = append(
+                campaign.events_file,
+                [d.event for d in done],
+                expected=expected,
+                item_column=position.item_column,
+                empty_flow=position.empty_flow,
+            )
+        except BaseException:  # the state holds what the log does not
+            if work is campaign:
+                _restore(campaign, use_cache)
+            raise
+        if work is not campaign:
+            campaign.state = work.state
+            done = [replace(d, campaign=campaign) for d in done]
         _grown(done, use_cache, None if now is None else now.hashed, appended)
+        if after is not None:
+            after(done)
         return done
 
 
@@ -146,6 +181,7 @@ def _decide(
     again: bool,
     now: Unchanged | None = None,
     fresh: Sequence[str] = (),
+    by: str | None = None,
 ) -> list[Recorded]:
     """The events stamped with fresh ids and applied to the campaign's state, in order.
     `fresh`: ids to give first, which `now` (the log read under the lock) says whether the
@@ -165,8 +201,9 @@ def _decide(
                 raise RuleError(f"the id {quoted(event.id)} is given to two of the events recorded together")
         elif offered:
             event = event.model_copy(update={"id": offered.pop(0)})
-        event = with_metadata(event, recorder())
-        while event.id is not None and (event.id in taken or _mentioned(campaign, event.id, now)):  # one in 2^48
+        event = with_metadata(event, by)
+        # a fresh id already in the log (one in 2^48) is drawn again; a dry run's is never written
+        while event.id is not None and (event.id in taken or (written and _mentioned(campaign, event.id, now))):
             event = with_metadata(event.model_copy(update={"id": None}), event.by)
         stamped.append(event)
     voids = [e for e in stamped if isinstance(e, Void)]
@@ -174,7 +211,7 @@ def _decide(
         raise ValueError("events recorded together put their voids first")
     if voids:
         campaign.state = _without(campaign, voids).state
-    done = []
+    done: list[Recorded] = []
     for event in stamped:
         repeated = None if again or isinstance(event, Void) else repeats(ruleset, campaign.state, event)
         if repeated is not None:
@@ -184,6 +221,21 @@ def _decide(
         )
         done.append(Recorded(campaign, event, outcome, tell(ruleset, campaign.state, outcome), before, written))
     return done
+
+
+def copy_state(ruleset: Any, state: Any) -> Any:
+    """A copy of the state the rules may change without changing this one: the game's
+    `copy(state)` (an optional member), else a deep copy."""
+    copier = getattr(ruleset, "copy", None)
+    return copier(state) if copier is not None else copy.deepcopy(state)
+
+
+def _restore(campaign: Campaign, use_cache: bool) -> None:
+    """Put the campaign back as its files are, in place: whoever holds it (a long-lived
+    process) never sees a state that holds what was not written."""
+    fresh = open_campaign(campaign.folder, use_cache=use_cache)
+    for name in (f.name for f in fields(Campaign)):
+        setattr(campaign, name, getattr(fresh, name))
 
 
 def _mentioned(campaign: Campaign, event_id: str, now: Unchanged | None = None) -> bool:
@@ -225,8 +277,10 @@ def _grown(
         data = campaign.events_file.read_bytes()
         appended = data[old.size :]
         campaign.position = Position.of(data, old.item_column if old.empty_flow is None else 0)
+        campaign._log = campaign._hashed = None  # kept again by whoever kept them
     else:
         campaign.position = old.after(appended, hashed)
+        campaign.kept_grown(appended)
     line = old.lines + 1 + (1 if appended[:1] == b"\n" else 0)
     if len(recorded) > 1 or isinstance(done.event, Void):
         campaign._ids = None

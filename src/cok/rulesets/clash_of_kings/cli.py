@@ -1,5 +1,7 @@
 """The Clash of Kings commands (`cok`'s top-level ones): join, where, battle, paint, week,
-locations, adjust and modes. Each parses, asks the ledger, renders. No rules here."""
+locations, adjust and modes. Each recording command turns its options into a draft (the
+event's fields as typed), which the service builds (`intents.py`), records and reports,
+as it does for the server; then it renders. No rules here."""
 
 from __future__ import annotations
 
@@ -19,12 +21,11 @@ from cok.cli.options import (
     open_valid,
     refusals,
 )
-from cok.cli.recording import record_and_show
-from cok.core.errors import RuleError
+from cok.cli.recording import record_drafts
+from cok.service.drafts import Draft
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
-    from cok.core.events import EventBase
     from cok.rulesets.clash_of_kings.rules.state import State
 
 app = typer.Typer()
@@ -55,12 +56,6 @@ BrotherhoodOpt = Annotated[
 def _open(campaign: str | None, no_cache: bool = False) -> Campaign:
     """The campaign, which must be a Clash of Kings one."""
     return open_valid(campaign, no_cache).require(RULESET, "see `cok --help`")
-
-
-def _player(state: State, typed: str) -> str:
-    from cok.rulesets.clash_of_kings.rules.start import find_player
-
-    return find_player(state, typed)
 
 
 def _names(state: State) -> dict[str, str]:
@@ -109,26 +104,13 @@ def join(
     Example: cok join tim --faction martell --name Tim
     """
     opened = _open(campaign, no_cache)
-    state = opened.state
     if player != player.lower():
         raise typer.BadParameter(
             f"player ids are lowercase: use {player.lower()!r} (and --name {player!r})", param_hint="PLAYER"
         )
-
-    from cok.rulesets.clash_of_kings.events import Join
-    from cok.rulesets.clash_of_kings.rules.start import faction_id
-
-    def build(answers: dict[str, Any]) -> EventBase:
-        return Join(
-            player=player,
-            name=name,
-            faction=faction_id(state, faction),
-            castle=answers.get("castle") or (state.geo.find(castle) if castle else None),
-            territories=[state.geo.find(t) for t in territories] if territories else None,
-            note=note,
-        )
-
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    fields = {"player": player, "name": name, "faction": faction, "castle": castle, "note": note}
+    given = _given({**fields, "territories": list(territories) if territories else None})
+    record_drafts(opened, [Draft("join", given)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()
@@ -147,14 +129,9 @@ def where(
     Example: cok where tim matt
     """
     state = _open(campaign, no_cache).state
-    a, b = _player(state, p1), _player(state, p2)
-    if a == b:
-        raise RuleError(f"a battle needs two different players, not {a} twice")
-    bwb = [_player(state, p) for p in brotherhood or []]
-    given = _player(state, attacker) if attacker else None
-    from cok.rulesets.clash_of_kings.rules.where import where as find_where
+    from cok.rulesets.clash_of_kings.intents import plan
 
-    found = find_where(state, a, b, bwb, given)
+    found = plan(state, p1, p2, attacker, brotherhood or [])
     if as_json:
         from cok.rulesets.clash_of_kings.documents import where_doc
 
@@ -166,16 +143,19 @@ def where(
     show(*where_views(state, found, _names(state)))
 
 
-def _scores(state: State, given: list[str] | None, what: str) -> dict[str, int] | None:
-    if not given:
-        return None
-    scores: dict[str, int] = {}
-    for item in given:
-        who, sep, number = item.partition("=")
-        if not sep or not number.strip().lstrip("-").isdigit():
+def _pairs(given: list[str] | None, what: str) -> list[str] | None:
+    """`P=N` values as typed, each checked for its shape (a command-line error, exit 2)."""
+    from cok.rulesets.clash_of_kings.intents import pair
+
+    for item in given or []:
+        if pair(item) is None:
             raise typer.BadParameter(f"takes PLAYER=NUMBER, like --{what} tim=7 (got {item!r})", param_hint=f"--{what}")
-        scores[_player(state, who.strip())] = int(number)
-    return scores
+    return given or None
+
+
+def _given(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields an option gave (an option left out gives none)."""
+    return {key: value for key, value in fields.items() if value is not None}
 
 
 @app.command()
@@ -230,32 +210,24 @@ def battle(
     Example: cok battle tim matt --at Starfall --vp tim=7 --vp matt=5
     """
     opened = _open(campaign, no_cache)
-    state = opened.state
-    a, b = _player(state, p1), _player(state, p2)
-
-    from cok.rulesets.clash_of_kings.events import Battle
-    from cok.rulesets.clash_of_kings.rules.battle import game_mode
-
-    def build(answers: dict[str, Any]) -> EventBase:
-        chosen = answers.get("abandon") or (state.geo.find(abandon) if abandon else None)
-        return Battle(
-            players=[a, b],
-            location=state.geo.find(at),
-            week=week,
-            attacker=answers.get("attacker") or (_player(state, attacker) if attacker else None),
-            winner=_player(state, winner) if winner else None,
-            vp=_scores(state, vp, "vp"),
-            remaining=answers.get("remaining") or _scores(state, remaining, "remaining"),
-            mode=game_mode(state, mode) if mode else None,
-            points=points,
-            brotherhood=[_player(state, p) for p in brotherhood or []],
-            abandon=chosen,
-            occupy=answers.get("occupy", not no_occupy),
-            override=override,
-            note=note,
-        )
-
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache, again=again)
+    fields = {
+        "players": [p1, p2],
+        "location": at,
+        "week": week,
+        "attacker": attacker,
+        "winner": winner,
+        "vp": _pairs(vp, "vp"),
+        "remaining": _pairs(remaining, "remaining"),
+        "mode": mode,
+        "points": points,
+        "brotherhood": brotherhood or None,
+        "abandon": abandon,
+        "occupy": False if no_occupy else None,
+        "override": override,
+        "note": note,
+    }
+    drafts = [Draft("battle", _given(fields))]
+    record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache, again=again)
 
 
 @app.command()
@@ -285,23 +257,9 @@ def paint(
     Example: cok paint tim --fully-painted --units 2
     """
     opened = _open(campaign, no_cache)
-    state = opened.state
-    who = _player(state, player)
-
-    from cok.rulesets.clash_of_kings.events import Painting
-
-    def build(_: dict[str, Any]) -> EventBase:
-        return Painting(
-            player=who,
-            week=week,
-            fully_painted=fully_painted,
-            units=units,
-            models=models,
-            commissioned=_player(state, commissioned) if commissioned else None,
-            note=note,
-        )
-
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    fields = {"player": player, "week": week, "fully_painted": fully_painted, "units": units, "models": models}
+    given = _given({**fields, "commissioned": commissioned, "note": note})
+    record_drafts(opened, [Draft("painting", given)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command("week")
@@ -325,11 +283,8 @@ def week_(
         raise typer.BadParameter("--limit goes with --next", param_hint="--limit")
     opened = _open(campaign, no_cache)
     if next_:
-        from cok.rulesets.clash_of_kings.events import Week
-
-        record_and_show(
-            opened, lambda _: Week(limit=limit, note=note), dry_run=dry_run, as_json=as_json, no_cache=no_cache
-        )
+        drafts = [Draft("week", _given({"limit": limit, "note": note}))]
+        record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
         return
     state = opened.state
     if as_json:
@@ -364,7 +319,9 @@ def locations(
         names = [n for n in names if n not in state.holder and not state.geo.locations[n].is_region]
         title += " — unoccupied"
     if player:
-        pid = _player(state, player)
+        from cok.rulesets.clash_of_kings.intents import player as find_player
+
+        pid = find_player(state, player)
         names = [n for n in names if state.holder.get(n) == pid]
         title += f" — held by {state.players[pid].name}"
     if as_json:
@@ -398,12 +355,9 @@ def adjust(
 
     Example: cok adjust tim -2 --reason "late army list"
     """
-    from cok.rulesets.clash_of_kings.events import Adjust
-
     opened = _open(campaign, no_cache)
-    who = _player(opened.state, player)
-    adjusting = lambda _: Adjust(player=who, cp=cp, reason=reason, note=note)  # noqa: E731
-    record_and_show(opened, adjusting, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    drafts = [Draft("adjust", _given({"player": player, "cp": cp, "reason": reason, "note": note}))]
+    record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()

@@ -1,0 +1,171 @@
+"""One campaign folder kept warm for a long-lived process (the server): its state is reused
+only while its files are provably unchanged, and never holds what was not written."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cok.core.folders import EVENTS_FILE, SETTINGS_FILE
+from cok.service.drafts import Draft, Who
+from cok.service.recording import Recording, record
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+    from cok.core.dice import Dice
+
+#: A file as the operating system last saw it: device, inode, size, modification and change
+#: times in nanoseconds. The change time moves on every write and cannot be set back.
+Seen = tuple[int, int, int, int, int] | None
+
+#: File times may lag the clock by a tick of the kernel's coarse clock (a few ms): a stamp
+#: taken less than this after the file last changed proves nothing (a write later in the
+#: same tick would leave the same times), as git treats a "racily clean" file.
+RACY_NS = 50_000_000
+
+
+def _seen(path: Path) -> Seen:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _rows_current(campaign: Campaign) -> bool:
+    """Whether the campaign's ids and history are whole: held in memory, or in the cache as
+    this campaign last wrote it (a recording whose cache write was skipped, another command
+    writing it then, leaves rows that lack it: the campaign is then opened again)."""
+    from cok.core import cache
+
+    if campaign._ids is not None and campaign._history is not None:
+        return True
+    return campaign._version is not None and cache.entry_version(campaign.folder) == campaign._version
+
+
+def _trusted(stamps: tuple[Seen, ...], taken: int) -> bool:
+    """Whether stamps taken at `taken` (ns) may stand for the files' content: every file
+    seen, and each last changed well before the stamp was taken."""
+    return all(s is not None and s[4] < taken - RACY_NS for s in stamps)
+
+
+class Ledger:
+    """One campaign folder kept warm. Reading (`campaign()`) reuses the state while the
+    three files are as the operating system last saw them when their content was proved the
+    campaign's (`Campaign.unchanged`), unless that was too soon after they changed (see
+    RACY_NS); else their content is proved again (compared with the log's bytes, which it
+    keeps: `Campaign.keep_log`) or the campaign reopened (from the cache). Recording goes
+    through the core's ledger, which proves the content under the lock every time.
+    Thread-safe: one call at a time per folder."""
+
+    def __init__(
+        self, folder: Path | str, *, use_cache: bool = True, dice: Dice | None = None, replace_state: bool = True
+    ) -> None:
+        """`replace_state`: a recording replaces the state, never changes it, so that a page
+        drawn from it in another thread is safe; False when every reader holds `lock` while
+        it reads (the state is then changed in place: cheaper, its cache entry is written
+        again only where it changed)."""
+        self.folder = Path(folder)
+        self.use_cache = use_cache
+        self.dice = dice
+        self.replace_state = replace_state
+        self._lock = threading.RLock()
+        self._campaign: Campaign | None = None
+        self._seen: tuple[Seen, ...] = ()
+        self._seen_at = 0  # when the stamps were taken (ns)
+
+    def _stamps(self, campaign: Campaign) -> tuple[Seen, ...]:
+        return (
+            _seen(self.folder / SETTINGS_FILE),
+            _seen(campaign.map_file),
+            _seen(self.folder / EVENTS_FILE),
+        )
+
+    def campaign(self) -> Campaign:
+        """The campaign as its files are now: the warm one while they are unchanged."""
+        from cok.core.campaign import open_campaign
+
+        with self._lock:
+            warm = self._campaign
+            if warm is not None:
+                taken, stamps = time.time_ns(), self._stamps(warm)  # before reading: a change after is seen
+                if stamps == self._seen and _trusted(stamps, self._seen_at):
+                    return warm
+                if warm.current():  # touched, or too recent to tell: proved by content
+                    self._seen, self._seen_at = stamps, taken
+                    return warm
+            taken, stamps = time.time_ns(), self._stamps_of_folder()
+            opened = open_campaign(self.folder, use_cache=self.use_cache)
+            opened.keep_log()
+            self._campaign, self._seen_at = opened, taken
+            self._seen = stamps if stamps[1:2] == (_seen(opened.map_file),) else ()
+            return opened
+
+    def _stamps_of_folder(self) -> tuple[Seen, ...]:
+        """The files' stamps before a campaign is opened (its map is the one it had, if any)."""
+        warm = self._campaign
+        map_file = warm.map_file if warm is not None else None
+        return (
+            _seen(self.folder / SETTINGS_FILE),
+            _seen(map_file) if map_file is not None else None,
+            _seen(self.folder / EVENTS_FILE),
+        )
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while recording: a reader that holds it sees no recording meanwhile."""
+        return self._lock
+
+    def forget(self) -> None:
+        """Drop the warm campaign: the next call reopens it."""
+        with self._lock:
+            self._campaign = None
+            self._seen = ()
+
+    def record(
+        self,
+        drafts: Sequence[Draft],
+        *,
+        by: Who | str | None,
+        answers: Mapping[str, Any] | None = None,
+        dry_run: bool = False,
+        again: bool = False,
+        after: Callable[[Recording], None] | None = None,
+    ) -> Recording:
+        """`service.record` on the warm campaign; the campaign it leaves is kept warm. A dry
+        run or a refusal leaves the warm campaign as it was (the core's ledger decides a dry
+        run on a copy, and puts a batch refused half-way back)."""
+        with self._lock:
+            # a recording's campaign is proved by the core's ledger under the lock; a dry run's here
+            campaign = self._campaign if self._campaign is not None and not dry_run else self.campaign()
+            seen: list[tuple[Seen, ...]] = []
+
+            def written(recording: Recording) -> None:  # under the campaign's lock: no cok writes now
+                taken = time.time_ns()
+                seen.append(self._stamps(recording.campaign))
+                recording.campaign.keep_log()  # kept already, unless the files had changed
+                self._seen_at = taken
+                if after is not None:
+                    after(recording)
+
+            done = record(
+                self.folder,
+                drafts,
+                by=by,
+                answers=answers,
+                dry_run=dry_run,
+                again=again,
+                after=written,
+                dice=self.dice,
+                use_cache=self.use_cache,
+                campaign=campaign,
+                shared=self.replace_state,  # a page may be reading the state: replaced, never changed
+            )
+            if done.written:
+                kept = _rows_current(done.campaign)
+                self._campaign, self._seen = (done.campaign, seen[0] if seen else ()) if kept else (None, ())
+            return done

@@ -1,0 +1,69 @@
+"""What the read-only commands print with `--json`, as documents: the standings of every
+game, a campaign's problems, and each game's status (Clash of Kings' `where`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cok.core.errors import Problem, Refused
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+
+
+def opened(folder_or_campaign: Path | str | Campaign, *, use_cache: bool = True) -> Campaign:
+    """The campaign (refusing one whose log has problems, as the commands do)."""
+    from cok.core.campaign import Campaign, open_campaign
+
+    if isinstance(folder_or_campaign, Campaign):
+        return folder_or_campaign.valid()
+    return open_campaign(Path(folder_or_campaign), use_cache=use_cache).valid()
+
+
+def standings(folder_or_campaign: Path | str | Campaign) -> dict[str, Any]:
+    """`cok standings --json`, for every game."""
+    campaign = opened(folder_or_campaign)
+    document: dict[str, Any] = jsonable(campaign.ruleset.standings(campaign, True).document)
+    return document
+
+
+def check(folder: Path | str, *, use_cache: bool = True) -> list[Problem]:
+    """`cok check`: every problem of the campaign's files (none: all is well)."""
+    from cok.core.campaign import open_campaign
+
+    try:
+        return list(open_campaign(Path(folder), use_cache=use_cache).problems)
+    except Refused as refused:
+        return list(refused.problems)
+
+
+def status(folder_or_campaign: Path | str | Campaign, **args: Any) -> dict[str, Any]:
+    """The game's status, as its command's `--json`: Clash of Kings' `where` (players=[P1,
+    P2], attacker=, brotherhood=[…]) is `cok where P1 P2 --json`; Mighty Kingdoms' is `cok
+    mk status --json`, No True King's `cok ntk status --json`. Refused (RuleError) as
+    those commands refuse."""
+    campaign = opened(folder_or_campaign)
+    said = getattr(campaign.ruleset, "status", None)
+    if said is None:
+        raise Refused(Problem(campaign.shown, None, f"{campaign.ruleset.title} has no status to show"))
+    document: dict[str, Any] = jsonable(said(campaign, **args))
+    return document
+
+
+def jsonable(document: Any) -> Any:
+    """The document as the JSON the command prints reads back: sets as sorted lists,
+    dataclasses as mappings, times in ISO 8601."""
+    return json.loads(json.dumps(document, ensure_ascii=False, default=_plain))
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
