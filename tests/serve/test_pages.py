@@ -214,3 +214,11 @@ def test_other_games_are_served_read_only(tmp_path: Path) -> None:
         assert client.get("/play/battle").status_code == 404
         answer = client.post("/api/events", json={"type": "week"}, headers={"authorization": f"Bearer {token}"})
         assert answer.status_code == 403 and "read-only" in answer.json()["problems"][0]["message"]
+
+
+def test_the_bar_is_markup_on_every_page(table: Table) -> None:
+    """The bar is made with autoescape on, and placed whole (not escaped a second time)."""
+    table.sign_in(table.tim)
+    for path in ("/", "/activity", "/play/paint"):
+        page = table.client.get(path).text
+        assert '<nav class="cok-bar"' in page and "&lt;nav" not in page, path

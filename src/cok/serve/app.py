@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -82,7 +83,7 @@ class Server:
                 undefined=StrictUndefined,
                 trim_blocks=True,
                 lstrip_blocks=True,
-                finalize=for_markup,
+                finalize=_finalize,
             )
         return self._env
 
@@ -104,7 +105,7 @@ class Server:
             .get_template(template)
             .render(
                 root=root(request),
-                bar=self.bar(request, session),
+                bar=Markup(self.bar(request, session)),  # rendered with autoescape on
                 campaign=view.campaign.name,
                 who=self.who(session),
                 csrf=session.csrf if session else "",
@@ -112,6 +113,12 @@ class Server:
             )
         )
         return HTMLResponse(html, status)
+
+
+def _finalize(value: Any) -> Any:
+    """The site's `finalize` (characters HTML cannot hold made visible), leaving what is
+    already markup (the bar, rendered by this environment) as it is."""
+    return value if isinstance(value, Markup) else for_markup(value)
 
 
 def root(request: Request) -> str:
