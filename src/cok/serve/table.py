@@ -29,7 +29,7 @@ __all__ = ["Asked", "Draft", "Question", "Recording", "Refused", "Table", "View"
 #: fits; past it, a page is made again each time it is asked for.
 PAGE_BUDGET = 48_000_000
 #: The latest events shown with who recorded them.
-ACTIVITY = 100
+ACTIVITY = 50
 
 Signature = tuple[tuple[int, int, int, int] | None, ...]
 
