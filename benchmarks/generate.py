@@ -164,7 +164,8 @@ class Generator:
         if self.rng.random() < 0.3:
             vp = self.rng.randint(0, 12)
             data["vp"] = {a: vp, b: vp if self.rng.random() < 0.3 else self.rng.randint(0, 12)}
-            data["remaining"] = {a: self.rng.randint(0, 30), b: self.rng.randint(0, 30)}
+            left = self.state.limit  # what is left of an army of the battle's points
+            data["remaining"] = {a: min(left, self.rng.randint(0, 30)), b: min(left, self.rng.randint(0, 30))}
         else:
             data["winner"] = self.rng.choice([a, b])
         return self.accept(data)

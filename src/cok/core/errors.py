@@ -51,7 +51,14 @@ class Refused(Exception):
 
 class RuleError(Exception):
     """A rule refused an event. Rules raise it with a plain message; the replay
-    attaches the event's file and line."""
+    attaches the event's file and line. `hint`: what the one recording it may do instead
+    (an organiser's ruling), said when recording, not by `cok check`."""
+
+    hint: str | None = None
+
+    def with_hint(self) -> str:
+        """The message, and the hint when there is one."""
+        return f"{self}; {self.hint}" if self.hint else str(self)
 
 
 def display_path(path: Path) -> str:
@@ -95,3 +102,13 @@ class ChoiceNeeded(RuleError):
 class Repeated(RuleError):
     """The event repeats one already recorded (the same battle twice): likely recorded twice
     by mistake. The CLI asks at a terminal, and otherwise refuses it without `--again`."""
+
+
+class ConfirmNeeded(RuleError):
+    """The event is allowed but unusual enough to be a mistake (a points limit that goes
+    down): recorded once confirmed (`field`: true among the answers). The CLI warns, and
+    at a terminal asks."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field

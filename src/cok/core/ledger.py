@@ -3,10 +3,11 @@ files as they are now, let the rules decide, and only then append."""
 
 from __future__ import annotations
 
+import copy
 import getpass
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from cok.core import write
@@ -65,12 +66,18 @@ class Dependants(RuleError):
 
 
 def record(
-    campaign: Campaign, event: EventBase, *, dry_run: bool = False, use_cache: bool = True, again: bool = False
+    campaign: Campaign,
+    event: EventBase,
+    *,
+    dry_run: bool = False,
+    use_cache: bool = True,
+    again: bool = False,
+    by: str | None = None,
 ) -> Recorded:
     """Apply the event to the campaign's state and append it, unless refused or a dry run.
     Under the lock, the campaign is opened again if any of its files changed meanwhile.
     RuleError (and ChoiceNeeded, Repeated unless `again`) propagate for the caller to report or ask."""
-    return record_all(campaign, [event], dry_run=dry_run, use_cache=use_cache, again=again)[0]
+    return record_all(campaign, [event], dry_run=dry_run, use_cache=use_cache, again=again, by=by)[0]
 
 
 def record_all(
@@ -80,13 +87,23 @@ def record_all(
     dry_run: bool = False,
     use_cache: bool = True,
     again: bool = False,
+    by: str | None = None,
+    after: Callable[[list[Recorded]], None] | None = None,
 ) -> list[Recorded]:
     """Record several events as one change: every one is decided first (voids before the
     others, which are applied after them in order), and then all are appended under one
     lock as one journaled block, so that the log holds all of them or none. An event that
-    repeats one recorded before is refused (Repeated) unless `again`."""
+    repeats one recorded before is refused (Repeated) unless `again`. `by`: who records
+    (each event's `by:`), else `recorder()`. `after`: run under the lock once the events
+    are written (a git commit of them); it must not raise (the events are in the log).
+
+    The campaign's state never holds what was not written: a dry run decides on a copy of
+    it (the game's `copy`), and a refusal or a failed append after the state was changed
+    (a batch refused half-way) puts the campaign back as its files are."""
+    who = by if by is not None else recorder()
     if dry_run:
-        return _decide(campaign, events, written=False, again=again)
+        view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
+        return _decide(view, events, written=False, again=again, by=who)
     with locked(campaign.events_file):
         if recover(campaign.events_file) is not None:
             raise Refused(
@@ -102,16 +119,27 @@ def record_all(
         now = campaign.unchanged([f.encode() for f in fresh])
         if now is None:
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
-        done = _decide(campaign, events, written=True, again=again, now=now, fresh=fresh)
-        position = campaign.position
-        appended = append(
-            campaign.events_file,
-            [d.event for d in done],
-            expected=expected,
-            item_column=position.item_column,
-            empty_flow=position.empty_flow,
-        )
+        done: list[Recorded] = []
+        try:
+            done = _decide(campaign, events, written=True, again=again, now=now, fresh=fresh, by=who)
+            position = campaign.position
+            appended = append(
+                campaign.events_file,
+                [d.event for d in done],
+                expected=expected,
+                item_column=position.item_column,
+                empty_flow=position.empty_flow,
+            )
+        except _Changed as changed:  # refused after the state took part of the batch
+            _restore(campaign, use_cache)
+            raise changed.error from None
+        except BaseException:  # the append failed: the state holds what the log does not
+            if done:
+                _restore(campaign, use_cache)
+            raise
         _grown(done, use_cache, None if now is None else now.hashed, appended)
+        if after is not None:
+            after(done)
         return done
 
 
@@ -123,10 +151,12 @@ def _decide(
     again: bool,
     now: Unchanged | None = None,
     fresh: Sequence[str] = (),
+    by: str | None = None,
 ) -> list[Recorded]:
     """The events stamped with fresh ids and applied to the campaign's state, in order.
     `fresh`: ids to give first, which `now` (the log read under the lock) says whether the
-    log mentions; any other id is looked for in the file."""
+    log mentions; any other id is looked for in the file. A refusal once the state took
+    some of them is raised as `_Changed` (the caller puts the campaign back)."""
     offered = list(fresh)
     campaign.valid()
     ruleset = campaign.ruleset
@@ -142,7 +172,7 @@ def _decide(
                 raise RuleError(f"the id {event.id!r} is given to two of the events recorded together")
         elif offered:
             event = event.model_copy(update={"id": offered.pop(0)})
-        event = with_metadata(event, recorder())
+        event = with_metadata(event, by)
         while event.id is not None and (event.id in taken or _mentioned(campaign, event.id, now)):  # one in 2^48
             event = with_metadata(event.model_copy(update={"id": None}), event.by)
         stamped.append(event)
@@ -151,16 +181,44 @@ def _decide(
         raise ValueError("events recorded together put their voids first")
     if voids:
         campaign.state = _without(campaign, voids).state
-    done = []
+    done: list[Recorded] = []
     for event in stamped:
-        repeated = None if again or isinstance(event, Void) else repeats(ruleset, campaign.state, event)
-        if repeated is not None:
-            raise Repeated(repeated)
-        outcome: Any = (
-            Voided(event.target, event.reason) if isinstance(event, Void) else ruleset.apply(campaign.state, event)
-        )
+        try:
+            repeated = None if again or isinstance(event, Void) else repeats(ruleset, campaign.state, event)
+            if repeated is not None:
+                raise Repeated(repeated)
+            outcome: Any = (
+                Voided(event.target, event.reason) if isinstance(event, Void) else ruleset.apply(campaign.state, event)
+            )
+        except Exception as error:
+            if written and (voids or done):
+                raise _Changed(error) from error
+            raise
         done.append(Recorded(campaign, event, outcome, tell(ruleset, campaign.state, outcome), before, written))
     return done
+
+
+class _Changed(Exception):
+    """A refusal met after the campaign's state took part of a batch (`error`)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def copy_state(ruleset: Any, state: Any) -> Any:
+    """A copy of the state the rules may change without changing this one: the game's
+    `copy(state)` (an optional member), else a deep copy."""
+    copier = getattr(ruleset, "copy", None)
+    return copier(state) if copier is not None else copy.deepcopy(state)
+
+
+def _restore(campaign: Campaign, use_cache: bool) -> None:
+    """Put the campaign back as its files are, in place: whoever holds it (a long-lived
+    process) never sees a state that holds what was not written."""
+    fresh = open_campaign(campaign.folder, use_cache=use_cache)
+    for name in (f.name for f in fields(Campaign)):
+        setattr(campaign, name, getattr(fresh, name))
 
 
 def _mentioned(campaign: Campaign, event_id: str, now: Unchanged | None = None) -> bool:

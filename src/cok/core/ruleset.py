@@ -18,6 +18,7 @@ from cok.core.errors import Refused
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from cok.core.dice import Dice
     from cok.core.events import EventBase
     from cok.core.history import Told
 
@@ -130,6 +131,30 @@ class Ruleset(Protocol):
 
     def commands(self) -> Any:
         """The game's own commands (a typer.Typer)."""
+
+
+class Intents(Protocol):
+    """How a game turns what a user gave into an event (its `build`, an optional member):
+    names as typed, `P=N` pairs, the answers to the rules' questions and the dice it rolls,
+    into the event the log will hold. Pure: it reads the state and changes nothing."""
+
+    def __call__(
+        self, state: Any, type: str, fields: Mapping[str, Any], answers: Mapping[str, Any], dice: Dice
+    ) -> EventBase | None:
+        """The event (RuleError when refused), or None for a type it leaves to the log's
+        own shape (the event model reads the fields as the log writes them)."""
+
+
+def builder(ruleset: Ruleset) -> Intents | None:
+    """The game's `build(state, type, fields, answers, dice)`, an optional member: None when
+    every event is given in the log's own shape."""
+    return getattr(ruleset, "build", None)
+
+
+def organiser_events(ruleset: Ruleset) -> frozenset[str]:
+    """The event types only an organiser records although they name a player (a join, an
+    adjustment): the game's optional `organiser_events`. A void is always one."""
+    return frozenset({"void", *getattr(ruleset, "organiser_events", ())})
 
 
 def repeats(ruleset: Ruleset, state: Any, event: EventBase) -> str | None:

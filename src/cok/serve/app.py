@@ -348,6 +348,8 @@ def _answers(form: dict[str, str]) -> dict[str, Any]:
                 answers[value.split(":", 1)[1]] = False
             elif value:
                 answers[field] = value
+        elif name.startswith("confirm:"):
+            answers[name.split(":", 1)[1]] = True
         elif name.startswith("number:"):
             _, field, key = name.split(":", 2)
             if value.strip().isdigit():

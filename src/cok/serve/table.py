@@ -173,6 +173,11 @@ class Table:
         core's `Dependants` lists, as `cok void --dry-run` shows them."""
         try:
             self.ledger.record([Draft("void", {"target": target, "reason": reason})], by=who, dry_run=True)
+        except Refused as refused:
+            listed = getattr(getattr(refused, "rule", refused), "refusals", None)  # the core's Dependants
+            if listed is None:
+                raise
+            return Voiding(target, [(r.ref, r.problem.line, r.problem.message) for r in listed])
         except RuleError as refused:
             listed = getattr(refused, "refusals", None)
             if listed is None:

@@ -1,34 +1,69 @@
-"""Stand-in queries (replaced by the service branch on merge)."""
+"""What the read-only commands print with `--json`, as documents: the standings of every
+game, a campaign's problems, and each game's status (Clash of Kings' `where`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cok.core.campaign import Campaign, open_campaign
-from cok.core.errors import Problem
+from cok.core.errors import Problem, Refused
 
-
-def _open(folder_or_campaign: Path | Campaign) -> Campaign:
-    return folder_or_campaign if isinstance(folder_or_campaign, Campaign) else open_campaign(folder_or_campaign)
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
 
 
-def standings(folder_or_campaign: Path | Campaign) -> dict[str, Any]:
-    campaign = _open(folder_or_campaign)
-    return campaign.ruleset.standings(campaign, True).document
+def opened(folder_or_campaign: Path | str | Campaign, *, use_cache: bool = True) -> Campaign:
+    """The campaign (refusing one whose log has problems, as the commands do)."""
+    from cok.core.campaign import Campaign, open_campaign
+
+    if isinstance(folder_or_campaign, Campaign):
+        return folder_or_campaign.valid()
+    return open_campaign(Path(folder_or_campaign), use_cache=use_cache).valid()
 
 
-def check(folder: Path) -> list[Problem]:
-    return list(open_campaign(folder).problems)
+def standings(folder_or_campaign: Path | str | Campaign) -> dict[str, Any]:
+    """`cok standings --json`, for every game."""
+    campaign = opened(folder_or_campaign)
+    document: dict[str, Any] = jsonable(campaign.ruleset.standings(campaign, True).document)
+    return document
 
 
-def status(folder_or_campaign: Path | Campaign, **args: Any) -> dict[str, Any]:
-    campaign = _open(folder_or_campaign)
-    state = campaign.state
-    if campaign.ruleset.id == "clash-of-kings":
-        from cok.rulesets.clash_of_kings.documents import where_doc
-        from cok.rulesets.clash_of_kings.rules.where import where
+def check(folder: Path | str, *, use_cache: bool = True) -> list[Problem]:
+    """`cok check`: every problem of the campaign's files (none: all is well)."""
+    from cok.core.campaign import open_campaign
 
-        a, b = (campaign.ruleset.player(state, p) for p in args["players"])
-        return where_doc(state, where(state, a, b))
-    return {}
+    try:
+        return list(open_campaign(Path(folder), use_cache=use_cache).problems)
+    except Refused as refused:
+        return list(refused.problems)
+
+
+def status(folder_or_campaign: Path | str | Campaign, **args: Any) -> dict[str, Any]:
+    """The game's status, as its command's `--json`: Clash of Kings' `where` (players=[P1,
+    P2], attacker=, brotherhood=[…]) is `cok where P1 P2 --json`; Mighty Kingdoms' is `cok
+    mk status --json`, No True King's `cok ntk status --json`. Refused (RuleError) as
+    those commands refuse."""
+    campaign = opened(folder_or_campaign)
+    said = getattr(campaign.ruleset, "status", None)
+    if said is None:
+        raise Refused(Problem(campaign.shown, None, f"{campaign.ruleset.title} has no status to show"))
+    document: dict[str, Any] = jsonable(said(campaign, **args))
+    return document
+
+
+def jsonable(document: Any) -> Any:
+    """The document as the JSON the command prints reads back: sets as sorted lists,
+    dataclasses as mappings, times in ISO 8601."""
+    return json.loads(json.dumps(document, ensure_ascii=False, default=_plain))
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")

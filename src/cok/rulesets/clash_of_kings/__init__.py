@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from cok.core.campaign import Campaign
+    from cok.core.dice import Dice
     from cok.core.events import EventBase
     from cok.core.ledger import Recorded
     from cok.rulesets.clash_of_kings.rules.state import State
@@ -26,6 +27,8 @@ class ClashOfKings:
     title = "Clash of Kings"
     map_file = "westeros.yaml"
     new_settings: Mapping[str, Any] = {"points": {"start": 20, "step": 3}}
+    #: Events only an organiser records, although they name a player.
+    organiser_events = frozenset({"join", "week", "adjust"})
     #: Upgrades of older event shapes, per event type, applied as each event is read: the
     #: file itself is never rewritten. (None yet: every shape shipped is today's.)
     upcasts: Mapping[str, Sequence[Upcast]] = {}
@@ -78,6 +81,39 @@ class ClashOfKings:
         from cok.rulesets.clash_of_kings.rules.apply import apply
 
         return apply(state, event)
+
+    def build(self, state: State, type: str, fields: Mapping[str, Any], answers: Mapping[str, Any], dice: Dice) -> Any:
+        """An event from what a user gave (names as typed, `P=N`, answers, the dice)."""
+        from cok.rulesets.clash_of_kings.intents import build
+
+        return build(state, type, fields, answers, dice)
+
+    def named(self, state: State, type: str, fields: Mapping[str, Any]) -> frozenset[str] | None:
+        """The players a draft names (who may record it)."""
+        from cok.rulesets.clash_of_kings.intents import named
+
+        return named(state, type, fields)
+
+    def status(
+        self,
+        campaign: Campaign,
+        players: Sequence[str] = (),
+        attacker: str | None = None,
+        brotherhood: Sequence[str] = (),
+    ) -> dict[str, Any]:
+        """`cok where P1 P2 --json`: who attacks, and the legal locations."""
+        from cok.core.errors import RuleError
+        from cok.rulesets.clash_of_kings.documents import where_doc
+        from cok.rulesets.clash_of_kings.intents import plan
+
+        if len(players) != 2:
+            raise RuleError("where needs two players: `players` P1 P2")
+        state = campaign.state
+        return where_doc(state, plan(state, players[0], players[1], attacker, brotherhood))
+
+    def copy(self, state: State) -> State:
+        """A copy a dry run decides on (the map and settings shared)."""
+        return state.copy()
 
     def repeats(self, state: State, event: EventBase) -> str | None:
         """The same battle (players, location, week, winner) recorded twice."""

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 class MightyKingdoms:
     id = "mighty-kingdoms"
     title = "Mighty Kingdoms"
+    #: Events only an organiser records (a player joining, the order of play).
+    organiser_events = frozenset({"kingdom", "begin", "reform", "spring"})
     command = "mk"
     map_file = "ember-reaches.yaml"
     first_step = (
@@ -129,6 +131,12 @@ class MightyKingdoms:
         from cok.rulesets.mighty_kingdoms.reports import recording_report
 
         return recording_report(recorded)
+
+    def status(self, campaign: Campaign) -> dict[str, Any]:
+        """`cok mk status --json`."""
+        from cok.rulesets.mighty_kingdoms.documents import status_doc
+
+        return status_doc(campaign.name, campaign.state)
 
     def standings(self, campaign: Campaign, as_json: bool) -> Report:
         from cok.rulesets.mighty_kingdoms.reports import standings_report

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 class NoTrueKing:
     id = "no-true-king"
     title = "No True King"
+    #: Events only an organiser records (a player joining, the order of play).
+    organiser_events = frozenset({"conspiracy", "begin"})
     command = "ntk"
     first_step = "cok ntk seal PLAYER H H H H H, then cok ntk join PLAYER --symbol S --seal HEX"
     map_file = "westeros-agot.yaml"
@@ -119,6 +121,12 @@ class NoTrueKing:
         from cok.rulesets.no_true_king.reports import recording_report
 
         return recording_report(recorded)
+
+    def status(self, campaign: Campaign) -> dict[str, Any]:
+        """`cok ntk status --json`."""
+        from cok.rulesets.no_true_king.documents import status_doc
+
+        return status_doc(campaign.name, campaign.state)
 
     def standings(self, campaign: Campaign, as_json: bool) -> Report:
         from cok.rulesets.no_true_king.reports import standings_report

@@ -37,6 +37,7 @@ def decide_battle(state: State, event: Battle) -> Fought:
     week = battle_week(state, event.week)
     if event.points is not None and event.points > state.limit_of(week):
         raise RuleError(f"{event.points} points is over week {week}'s points limit of {state.limit_of(week)}")
+    _remaining_within_the_armies(state, event, week)
     mode = None
     if event.mode is not None:
         mode = game_mode(state, event.mode)
@@ -57,7 +58,9 @@ def decide_battle(state: State, event: Battle) -> Fought:
     if event.override is None and location not in legal:
         chooser = found.attacker or "either player"
         shown = ", ".join(legal) if legal else "none — only an organiser's `override` can place this battle"
-        raise RuleError(f"{location} is not a legal location for {chooser} (legal: {shown})")
+        illegal = RuleError(f"{location} is not a legal location for {chooser} (legal: {shown})")
+        illegal.hint = "an organiser may rule otherwise: `override` REASON" if legal else None
+        raise illegal
 
     winner, won_by = decide_winner(event, found.attacker)
     _agrees_with_the_score(event, winner)
@@ -132,6 +135,16 @@ def decide_winner(event: Battle, attacker: str | None) -> tuple[str | None, str]
     if attacker is None:
         return None, "draw"
     return attacker, "attacker"
+
+
+def _remaining_within_the_armies(state: State, event: Battle, week: int) -> None:
+    """Tied Games: points remaining on the battlefield are what is left of an army of at
+    most the battle's points (else the week's points limit): more cannot be (issue #29)."""
+    cap = event.points if event.points is not None else state.limit_of(week)
+    what = f"the battle's {cap} points" if event.points is not None else f"week {week}'s points limit of {cap}"
+    for who, left in (event.remaining or {}).items():
+        if left > cap:
+            raise RuleError(f"{who} cannot have {left} points remaining: that is more than {what} (`remaining`)")
 
 
 def _agrees_with_the_score(event: Battle, winner: str | None) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+import copy
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 from cok.core.plain import Deferred
 from cok.rulesets.clash_of_kings.geography import Geography
@@ -71,6 +72,18 @@ class State(Deferred):
         if not self.limits:
             self.limits = [self.settings.start]
 
+    def copy(self) -> State:
+        """A copy the rules may change without changing this one (a dry run decides on it).
+        The map and settings never change and are shared; a field still waiting in the
+        cache (see `Deferred`) stays waiting, decoded on its own when the copy reads it."""
+        made = copy.copy(self)  # the waiting fields' data is shared, never changed
+        taken = vars(made)
+        for name, value in list(taken.items()):
+            if name in ("geo", "settings") or name.startswith("_"):
+                continue
+            taken[name] = _copied(value)
+        return made
+
     @property
     def limit(self) -> int:
         """This week's points limit."""
@@ -105,3 +118,14 @@ class State(Deferred):
             return False
         mine = self.total_cp(player)
         return all(mine - self.total_cp(p) >= 10 for p in others)
+
+
+def _copied(value: Any) -> Any:
+    """One field's value, its containers copied down to the frozen values they hold."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, (set, list)):
+        return type(value)(value)  # of tuples and strings: nothing inside changes
+    if isinstance(value, BattleRecord):
+        return replace(value)
+    return value

@@ -1,0 +1,233 @@
+"""From what a user gave to the event the log will hold, for every interface alike (the
+command line, the server): names in any spelling, `P=N` pairs, the answers to the rules'
+questions, a roll-off rolled with the dice. Pure: it reads the state, changes nothing, and
+refuses with RuleError. The rules decide the event afterwards (`rules/apply.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
+
+from cok.core.errors import ConfirmNeeded, RuleError
+from cok.rulesets.clash_of_kings.rules.start import faction_id, find_player
+from cok.rulesets.clash_of_kings.rules.state import State
+
+if TYPE_CHECKING:
+    from cok.core.dice import Dice
+    from cok.core.events import EventBase
+    from cok.rulesets.clash_of_kings.rules.where import Where
+
+Fields = Mapping[str, Any]
+#: The answer that confirms a points limit that goes down (see `week`).
+LOWER_LIMIT = "lower_limit"
+#: The answer that asks the dice to settle a roll-off ("roll it for me").
+ROLL = "roll"
+
+
+def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) -> EventBase | None:
+    """The event of this type from the fields as typed and the answers given; None for a
+    type built from the log's own shape (a void)."""
+    maker = _BUILDERS.get(type)
+    return None if maker is None else maker(state, fields, answers, dice)
+
+
+def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
+    """The players a draft names, found as recording finds them (an unknown name is no
+    one): who may record it. None for a type it does not build."""
+    if type not in _BUILDERS:
+        return None
+    typed: list[Any] = []
+    if type == "battle":
+        players = fields.get("players")
+        typed = list(players) if isinstance(players, (list, tuple)) else []
+    else:
+        typed = [fields.get("player"), fields.get("commissioned") if type == "painting" else None]
+    found = set()
+    for name in typed:
+        if isinstance(name, str):
+            with suppress(RuleError):  # an unknown name is no one
+                found.add(find_player(state, name))
+    return frozenset(found)
+
+
+# ---------------------------------------------------------------- names and numbers
+
+
+def player(state: State, typed: Any, field: str = "player") -> str:
+    """A player's id from their id or name in any case."""
+    if not isinstance(typed, str):
+        raise RuleError(f"`{field}` names a player: an id or a name, not {typed!r}")
+    return find_player(state, typed)
+
+
+def location(state: State, typed: Any, field: str = "location") -> str:
+    """The map's spelling of a location typed in any spelling."""
+    if not isinstance(typed, str):
+        raise RuleError(f"`{field}` names a location, not {typed!r}")
+    return state.geo.find(typed)
+
+
+def pair(item: str) -> tuple[str, int] | None:
+    """`tim=7` as ("tim", 7); None when it is not PLAYER=NUMBER."""
+    who, sep, number = item.partition("=")
+    if not sep or not number.strip().lstrip("-").isdigit():
+        return None
+    return who.strip(), int(number)
+
+
+def scores(state: State, given: Any, field: str) -> dict[str, int] | None:
+    """Victory points or points remaining by player: `P=N` strings (one, or a list) or a
+    mapping of player to number, names in any spelling."""
+    if given is None or given == [] or given == {}:
+        return None
+    items: list[tuple[Any, Any]]
+    if isinstance(given, Mapping):
+        items = list(given.items())
+    else:
+        typed = [given] if isinstance(given, str) else list(given) if isinstance(given, (list, tuple)) else None
+        if typed is None or not all(isinstance(t, str) for t in typed):
+            raise RuleError(f"`{field}` takes PLAYER=NUMBER pairs, like tim=7, or a mapping of player to number")
+        items = []
+        for item in typed:
+            found = pair(item)
+            if found is None:
+                raise RuleError(f"`{field}` takes PLAYER=NUMBER, like tim=7 (got {item!r})")
+            items.append(found)
+    result: dict[str, int] = {}
+    for who, number in items:
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise RuleError(f"`{field}` gives {who} {number!r}: a whole number")
+        result[player(state, who, field)] = number
+    return result
+
+
+def plan(state: State, first: str, second: str, attacker: str | None = None, brotherhood: Sequence[str] = ()) -> Where:
+    """`cok where P1 P2`: who chooses the battle's location, and the legal locations."""
+    from cok.rulesets.clash_of_kings.rules.where import where
+
+    a, b = player(state, first), player(state, second)
+    if a == b:
+        raise RuleError(f"a battle needs two different players, not {a} twice")
+    bwb = [player(state, p, "brotherhood") for p in brotherhood]
+    given = player(state, attacker, "attacker") if attacker else None
+    return where(state, a, b, bwb, given)
+
+
+# ---------------------------------------------------------------- the events
+
+
+def _join(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
+    from cok.rulesets.clash_of_kings.events import Join
+
+    pid = fields.get("player")
+    if isinstance(pid, str) and pid != pid.lower():
+        raise RuleError(f"player ids are lowercase: use {pid.lower()!r} (and `name` {pid!r})")
+    faction = fields.get("faction")
+    castle = answers.get("castle") or fields.get("castle")
+    territories = fields.get("territories")
+    return Join(
+        player=pid,
+        name=fields.get("name"),
+        faction=faction_id(state, faction) if isinstance(faction, str) else faction,
+        castle=location(state, castle, "castle") if castle else None,
+        territories=[location(state, t, "territories") for t in territories] if territories else None,
+        note=fields.get("note"),
+    )
+
+
+def _week(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
+    """Issue #29: a points limit that goes down, or below week 1's, is allowed (an
+    organiser's choice) but asked about first: it is most often a typo."""
+    from cok.rulesets.clash_of_kings.events import Week
+
+    event = Week(limit=fields.get("limit"), note=fields.get("note"))
+    limit, now, first = event.limit, state.limit, state.limits[0]
+    if limit is not None and (limit < now or limit < first) and answers.get(LOWER_LIMIT) is not True:
+        lower = f"week {state.week}'s {now}" if limit < now else f"week 1's {first}"
+        raise ConfirmNeeded(
+            f"week {state.week + 1}'s points limit of {limit} is lower than {lower}: "
+            "armies would have to shrink from one week to the next",
+            LOWER_LIMIT,
+        )
+    return event
+
+
+def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
+    from cok.rulesets.clash_of_kings.events import Battle
+    from cok.rulesets.clash_of_kings.rules.battle import game_mode
+
+    players = fields.get("players")
+    if isinstance(players, (list, tuple)) and all(isinstance(p, str) for p in players):
+        players = [player(state, p, "players") for p in players]
+    brotherhood = [player(state, p, "brotherhood") for p in fields.get("brotherhood") or []]
+    attacker = answers.get("attacker") or fields.get("attacker")
+    if attacker is None and answers.get(ROLL) is True and isinstance(players, list) and len(players) == 2:
+        attacker = roll_off(state, players, brotherhood, dice)
+    abandon = answers.get("abandon") or fields.get("abandon")
+    winner, mode = fields.get("winner"), fields.get("mode")
+    at = fields.get("location")
+    return Battle(
+        players=players,
+        location=location(state, at) if isinstance(at, str) else at,
+        week=fields.get("week"),
+        attacker=player(state, attacker, "attacker") if attacker else None,
+        winner=player(state, winner, "winner") if winner else None,
+        vp=scores(state, fields.get("vp"), "vp"),
+        remaining=scores(state, answers.get("remaining") or fields.get("remaining"), "remaining"),
+        mode=game_mode(state, mode) if isinstance(mode, str) else mode,
+        points=fields.get("points"),
+        brotherhood=brotherhood,
+        abandon=location(state, abandon, "abandon") if abandon else None,
+        occupy=answers.get("occupy", fields.get("occupy", True)),
+        override=fields.get("override"),
+        note=fields.get("note"),
+    )
+
+
+def roll_off(state: State, players: Sequence[str], brotherhood: Sequence[str], dice: Dice) -> str | None:
+    """Choosing the Attacker: players holding as many territories roll off, a die each,
+    again on a tie; the roll's winner attacks. None when no roll-off is needed (the rules
+    say who attacks)."""
+    from cok.rulesets.clash_of_kings.rules.where import where
+
+    a, b = players
+    if a == b or a not in state.players or b not in state.players:
+        return None
+    if where(state, a, b, brotherhood).decided_by != "roll-needed":
+        return None
+    while True:
+        first, second = dice.roll(6), dice.roll(6)
+        if first != second:
+            return a if first > second else b
+
+
+def _painting(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
+    from cok.rulesets.clash_of_kings.events import Painting
+
+    commissioned = fields.get("commissioned")
+    return Painting(
+        player=player(state, fields.get("player")),
+        week=fields.get("week"),
+        fully_painted=fields.get("fully_painted", False),
+        units=fields.get("units", 0),
+        models=fields.get("models", 0),
+        commissioned=player(state, commissioned, "commissioned") if commissioned else None,
+        note=fields.get("note"),
+    )
+
+
+def _adjust(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
+    from cok.rulesets.clash_of_kings.events import Adjust
+
+    who = player(state, fields.get("player"))
+    return Adjust(player=who, cp=fields.get("cp"), reason=fields.get("reason"), note=fields.get("note"))
+
+
+_BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {
+    "join": _join,
+    "week": _week,
+    "battle": _battle,
+    "painting": _painting,
+    "adjust": _adjust,
+}

@@ -1,0 +1,132 @@
+"""Recording: drafts built into events through the game's intents, decided by its rules
+and appended as one change under the campaign's lock, by the very ledger the command line
+uses. A refusal or a question writes nothing; a hook after the write never undoes it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cok.core.errors import Problem, Refused, RuleError
+from cok.service.drafts import Draft, Who, build
+from cok.service.questions import Asked, question
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+    from cok.core.dice import Dice
+    from cok.core.events import EventBase
+    from cok.core.ledger import Recorded
+
+
+@dataclass(frozen=True)
+class Recording:
+    """What recording did (or, for a dry run, would do)."""
+
+    events: list[EventBase]  # as written (ids, at, by set); for a dry run, as they would be
+    told: list[str]  # each in words, as `cok log` tells it
+    document: dict[str, Any]  # the ruleset's report document (what `--json` prints)
+    lines: list[Any]  # the report's lines (what the terminal shows)
+    written: bool  # False for a dry run
+    warnings: list[str] = field(default_factory=list)  # e.g. a failed post-write hook (the append stays)
+    recorded: tuple[Recorded, ...] = ()  # the ledger's own account: the campaign after it, the outcomes
+
+    @property
+    def campaign(self) -> Campaign:
+        """The campaign with these events (a dry run's: a copy no one else holds)."""
+        return self.recorded[0].campaign
+
+
+class Refusal(Refused):
+    """The rules (or the draft) refused: nothing written. `rule` is the rules' own error,
+    its message naming fields in backticks, for an interface to word as its own."""
+
+    def __init__(self, shown: str, rule: RuleError) -> None:
+        from cok.core.text import in_file_words
+
+        super().__init__(Problem(shown, None, in_file_words(rule.with_hint())))
+        self.rule = rule
+
+
+def by_name(by: Who | str | None) -> str | None:
+    """The `by:` an event gets: the player's or organiser's name; None: $COK_BY or the login."""
+    from cok.core.ledger import recorder
+
+    if isinstance(by, Who):
+        return by.name
+    return by if by is not None else recorder()
+
+
+def record(
+    folder: Path,
+    drafts: Sequence[Draft],
+    *,
+    by: Who | str | None = None,
+    answers: Mapping[str, Any] | None = None,
+    dry_run: bool = False,
+    again: bool = False,
+    after: Callable[[Recording], None] | None = None,
+    dice: Dice | None = None,
+    use_cache: bool = True,
+    campaign: Campaign | None = None,
+) -> Recording:
+    """Build each draft into an event through the game's intents (pure: state, fields,
+    answers, dice), decide, and append them as one change under the campaign's lock.
+    Raises Refused (nothing written) or Asked (nothing written). `after` runs under the
+    lock once written (a git commit); its failure becomes a warning, never a refusal.
+    `campaign`: the folder's campaign already open (it is checked against the files)."""
+    from cok.core.campaign import open_campaign
+    from cok.core.dice import RandomDice
+    from cok.core.ledger import record_all
+
+    answered = dict(answers or {})
+    again = again or answered.pop("again", False) is True
+    opened = campaign if campaign is not None else open_campaign(Path(folder), use_cache=use_cache)
+    opened.valid()
+    if not drafts:
+        raise Refused(Problem(opened.shown, None, "nothing to record: no event was given"))
+    rolled = dice if dice is not None else RandomDice()
+    made: list[Recording] = []
+
+    def hook(done: Sequence[Recorded]) -> None:
+        recording = _recording(done)
+        made.append(recording)
+        if after is None:
+            return
+        try:
+            after(recording)
+        except Exception as error:  # the append stays: a hook's failure is only reported
+            recording.warnings.append(f"recorded as {recording.events[0].id}, but {_said(error)}")
+
+    try:
+        events = [build(opened.ruleset, opened.state, draft, answered, rolled) for draft in drafts]
+        done = record_all(opened, events, dry_run=dry_run, use_cache=use_cache, again=again, by=by_name(by), after=hook)
+    except RuleError as error:
+        asked = question(error)
+        if asked is not None:
+            raise Asked(asked) from error
+        raise Refusal(opened.shown, error) from error
+    return made[0] if made else _recording(done)
+
+
+def _recording(done: Sequence[Recorded]) -> Recording:
+    first, *others = done
+    report = first.campaign.ruleset.report(first)
+    together = [o.event.model_dump(mode="json", exclude_none=True) for o in others]
+    document = {**report.document, **({"together_with": together} if others else {})}
+    return Recording(
+        events=[d.event for d in done],
+        told=[d.text for d in done],
+        document=document,
+        lines=list(report.lines),
+        written=first.written,
+        recorded=tuple(done),
+    )
+
+
+def _said(error: Exception) -> str:
+    """A hook's failure in a few words (an OSError's own text, else the error's)."""
+    if isinstance(error, OSError):
+        return f"{error.strerror or error}"
+    return str(error) or type(error).__name__

@@ -1,0 +1,51 @@
+"""`cok serve --commit`'s hook: each recording committed to the campaign's repository,
+only the log, the player as its author and the events told as its message; a failure is
+a warning and the event stays."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cok.service import Draft, Recording, record
+from cok.service.commit import git_commit
+
+from .conftest import log_of
+
+
+def git(folder: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture
+def repo(two: Path) -> Path:
+    git(two, "init", "-q")
+    git(two, "-c", "user.name=o", "-c", "user.email=o@x", "add", ".")
+    git(two, "-c", "user.name=o", "-c", "user.email=o@x", "commit", "-q", "-m", "start")
+    return two
+
+
+def test_a_recording_is_committed_with_the_player_as_author_and_the_event_told(repo: Path) -> None:
+    (repo / "notes.txt").write_text("not the campaign's")
+    done = record(
+        repo,
+        [Draft("adjust", {"player": "tim", "cp": 2, "reason": "late list"})],
+        by="tim",
+        after=lambda r: git_commit(repo, r, "Tim Martell"),
+    )
+    assert done.warnings == []
+    assert git(repo, "log", "-1", "--format=%an").strip() == "Tim Martell"
+    assert git(repo, "log", "-1", "--format=%B").strip() == done.told[0]
+    assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == ["events.yaml"]
+    assert "notes.txt" in git(repo, "status", "--porcelain")  # never added
+
+
+def test_a_commit_that_fails_is_a_warning_and_the_event_stays(two: Path) -> None:
+    def commit(r: Recording) -> None:
+        git_commit(two, r, "Tim")
+
+    done = record(two, [Draft("adjust", {"player": "tim", "cp": 2, "reason": "x"})], by="tim", after=commit)
+    assert done.written and done.events[0].id in log_of(two)
+    assert len(done.warnings) == 1 and "git" in done.warnings[0]

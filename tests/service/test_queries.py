@@ -1,0 +1,64 @@
+"""`service.queries`: exactly the documents the commands print with `--json`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cok.core.errors import Refused, RuleError
+from cok.service import queries
+
+from ..conftest import Cok
+from .conftest import shipped
+
+
+def printed(folder: Path, *args: str) -> object:
+    run = Cok(folder)(*args, "--json")
+    assert run.exit_code == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+@pytest.mark.parametrize("example", ["example", "mighty-kingdoms", "no-true-king-example"])
+def test_the_standings_are_what_cok_standings_json_prints_for_every_game(tmp_path: Path, example: str) -> None:
+    folder = shipped(tmp_path, example)
+    assert queries.standings(folder) == printed(folder, "standings")
+
+
+def test_where_is_what_cok_where_json_prints(tmp_path: Path) -> None:
+    folder = shipped(tmp_path, "example")
+    assert queries.status(folder, players=["Tim", "matt"]) == printed(folder, "where", "Tim", "matt")
+    given = queries.status(folder, players=["tim", "matt"], attacker="matt", brotherhood=["tim"])
+    assert given == printed(folder, "where", "tim", "matt", "--attacker", "matt", "--brotherhood", "tim")
+
+
+def test_where_refuses_as_the_command_does(tmp_path: Path) -> None:
+    folder = shipped(tmp_path, "example")
+    with pytest.raises(RuleError, match="two different players"):
+        queries.status(folder, players=["tim", "TIM"])
+    with pytest.raises(RuleError, match="unknown player"):
+        queries.status(folder, players=["tim", "nobody"])
+
+
+@pytest.mark.parametrize(("example", "command"), [("mighty-kingdoms", "mk"), ("no-true-king-example", "ntk")])
+def test_another_games_status_is_what_its_status_json_prints(tmp_path: Path, example: str, command: str) -> None:
+    folder = shipped(tmp_path, example)
+    assert queries.status(folder) == printed(folder, command, "status")
+
+
+def test_check_lists_the_problems_cok_check_prints(tmp_path: Path) -> None:
+    folder = shipped(tmp_path, "example")
+    assert queries.check(folder) == []
+    (folder / "events.yaml").write_text((folder / "events.yaml").read_text() + "- type: adjust\n  player: nobody\n")
+    problems = queries.check(folder)
+    run = Cok(folder)("check", "--json")
+    assert [p.message for p in problems] == [e["message"] for e in json.loads(run.stdout)["errors"]]
+    assert problems and problems[0].line is not None
+
+
+def test_a_campaign_with_problems_has_no_standings(tmp_path: Path) -> None:
+    folder = shipped(tmp_path, "example")
+    (folder / "events.yaml").write_text((folder / "events.yaml").read_text() + "- type: adjust\n  player: nobody\n")
+    with pytest.raises(Refused):
+        queries.standings(folder)
