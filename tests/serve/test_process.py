@@ -131,3 +131,21 @@ def test_it_binds_this_machine_only_by_default(example: Path) -> None:
         port = served.url.rsplit(":", 1)[1]
         if listening:
             assert f"0.0.0.0:{port}" not in listening and f"127.0.0.1:{port}" in listening
+
+
+def test_commit_makes_each_recording_a_commit_by_its_player(example: Path) -> None:
+    repo = example.parents[1]
+    git = ["git", "-C", str(repo), "-c", "user.name=setup", "-c", "user.email=setup@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "the campaign"], check=True)
+    token = invites.invite(example, "tim")
+    painting = {"type": "painting", "player": "tim", "units": 1}
+    with serving(example, "--commit") as served:
+        answer = httpx.post(f"{served.url}/api/events", json=painting, headers={"authorization": f"Bearer {token}"})
+    assert answer.status_code == 201, answer.text
+    shown = subprocess.run([*git, "log", "-1", "--format=%an%n%s"], capture_output=True, text=True).stdout
+    author, subject = shown.splitlines()[:2]
+    assert author == "tim" and subject == answer.json()["told"]
+    log = str(example / "events.yaml")
+    assert subprocess.run([*git, "status", "--porcelain", "--", log], capture_output=True, text=True).stdout == ""
