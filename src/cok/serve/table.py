@@ -46,10 +46,12 @@ class View:
     """One version of the campaign (its files as they were when opened) and what was made of
     it: the standings, the latest events, the site's pages."""
 
-    def __init__(self, signature: Signature, campaign: Campaign) -> None:
+    def __init__(self, signature: Signature, campaign: Campaign, busy: threading.RLock) -> None:
         self.signature = signature
         self.campaign = campaign
-        self._lock = threading.Lock()
+        #: Held while anything is made of the campaign, and by a recording, which changes the
+        #: warm campaign's state in place: a page is never made of a state half-changed.
+        self._lock = busy
         self._standings: dict[str, Any] | None = None
         self._status: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
         self._activity: list[Told] | None = None
@@ -125,6 +127,7 @@ class Table:
         self.ledger = Ledger(folder)
         self.after = after
         self._lock = threading.Lock()
+        self._busy = threading.RLock()
         self._view: View | None = None
         self._paths: list[Path] = [folder / "campaign.yaml", folder / "events.yaml"]
 
@@ -143,12 +146,13 @@ class Table:
             if paths != self._paths:
                 self._paths = paths
                 signature = self._signature()  # taken before the campaign was: never newer than it
-            self._view = View(signature, campaign)
+            self._view = View(signature, campaign, self._busy)
             return self._view
 
     def may_record(self, drafts: Sequence[Draft], who: Who) -> bool:
         campaign = self.view().campaign
-        return all(may_record(campaign, draft, who) for draft in drafts)
+        with self._busy:
+            return all(may_record(campaign, draft, who) for draft in drafts)
 
     def record(
         self,
@@ -162,7 +166,8 @@ class Table:
         """Record through the service (Refused or Asked: nothing written)."""
         hook = None if self.after is None else (lambda recording: self.after(recording, who))  # type: ignore[misc]
         try:
-            return self.ledger.record(drafts, by=who, answers=answers, dry_run=dry_run, again=again, after=hook)
+            with self._busy:
+                return self.ledger.record(drafts, by=who, answers=answers, dry_run=dry_run, again=again, after=hook)
         except (Refused, Asked):
             raise
         except RuleError as refused:  # a rule's refusal the service did not word as a problem
@@ -172,7 +177,8 @@ class Table:
         """What a void of `target` would take with it (nothing written): the events the
         core's `Dependants` lists, as `cok void --dry-run` shows them."""
         try:
-            self.ledger.record([Draft("void", {"target": target, "reason": reason})], by=who, dry_run=True)
+            with self._busy:
+                self.ledger.record([Draft("void", {"target": target, "reason": reason})], by=who, dry_run=True)
         except Refused as refused:
             listed = getattr(getattr(refused, "rule", refused), "refusals", None)  # the core's Dependants
             if listed is None:
