@@ -192,3 +192,28 @@ def test_the_limiter_counts_each_address_alone() -> None:
         limiter.failed("10.0.0.1")
     assert limiter.wait("10.0.0.1") > 0
     assert limiter.wait("10.0.0.2") == 0
+
+
+def test_409_the_same_battle_twice_then_again(table: Table) -> None:
+    lost = battle(vp={"tim": 3, "matt": 8})  # the defender wins: nothing changes hands
+    assert table.client.post("/api/events", json=lost, headers=table.bearer(table.tim)).status_code == 201
+    before = table.log()
+    twice = table.client.post("/api/events", json=lost, headers=table.bearer(table.tim))
+    assert twice.status_code == 409 and twice.json()["question"]["kind"] == "repeated", twice.text
+    assert table.log() == before
+    again = table.client.post("/api/events?again=1", json=lost, headers=table.bearer(table.tim))
+    assert again.status_code == 201
+
+
+def test_413_a_form_over_a_mebibyte(table: Table) -> None:
+    csrf = table.sign_in(table.tim)
+    before = table.log()
+    answer = table.client.post("/play/paint", data={"csrf": csrf, "units": "1", "pad": "x" * (1024 * 1024)})
+    assert answer.status_code == 413
+    assert table.log() == before
+
+
+def test_a_burst_of_wrong_links_is_slowed_down(table: Table) -> None:
+    for n in range(10):
+        assert table.client.get(f"/join/guess{n}", follow_redirects=False).status_code == 401
+    assert table.client.get(f"/join/{table.tim}", follow_redirects=False).status_code == 429
