@@ -3,6 +3,7 @@ rules' questions as forms, the organiser's pages, escaping, and games served rea
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -11,6 +12,7 @@ from starlette.testclient import TestClient
 
 from cok.serve import invites
 from cok.serve.app import create_app
+from tests.conftest import Cok
 from tests.serve.conftest import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -210,6 +212,7 @@ def test_other_games_are_served_read_only(tmp_path: Path) -> None:
     with TestClient(create_app(folder)) as client:
         assert client.get("/").status_code == 200
         assert client.get("/api/standings").status_code == 200
+        assert client.get("/api/status").json() == json.loads(Cok(folder)("mk", "status", "--json").stdout)
         client.get(f"/join/{token}")
         assert client.get("/play/battle").status_code == 404
         answer = client.post("/api/events", json={"type": "week"}, headers={"authorization": f"Bearer {token}"})
