@@ -59,6 +59,7 @@ class View:
         self._made = 0
         self._source: Iterator[tuple[str, str]] | None = None
         self._all_made = False
+        self._names: set[str] = set()  # every page's path met so far
 
     @property
     def ruleset(self) -> Any:
@@ -95,13 +96,14 @@ class View:
             found = self._pages.get(path)
             if found is not None:
                 return found
-            if self._all_made and self._made <= PAGE_BUDGET:
-                return None
+            if self._all_made and path not in self._names:
+                return None  # no such page: answered without making the site again
             source = self._source
             if source is None or self._all_made:
                 source = iter(self.ruleset.site_pages(self.campaign))
                 self._all_made = False
             for name, text in source:
+                self._names.add(name)
                 if self._made + len(text) <= PAGE_BUDGET:
                     self._pages[name] = text
                     self._made += len(text)
