@@ -30,7 +30,7 @@ def routes(server: Server) -> list[BaseRoute]:
 
     async def standings(request: Request) -> Response:
         view = await run_in_threadpool(table.view)
-        return JSONResponse(await run_in_threadpool(view.standings))
+        return Response(await run_in_threadpool(view.standings_json), media_type="application/json")
 
     async def status(request: Request) -> Response:
         if request.path_params["status"] != server.web().status:

@@ -11,6 +11,7 @@ the routes run these in a thread pool, never on the event loop.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -53,6 +54,7 @@ class View:
         #: warm campaign's state in place: a page is never made of a state half-changed.
         self._lock = busy
         self._standings: dict[str, Any] | None = None
+        self._standings_json: bytes | None = None
         self._status: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
         self._activity: list[Told] | None = None
         self._pages: dict[str, str] = {}
@@ -70,6 +72,13 @@ class View:
             if self._standings is None:
                 self._standings = queries.standings(self.campaign)
             return self._standings
+
+    def standings_json(self) -> bytes:
+        """The standings as the API sends them: encoded once per version of the campaign."""
+        with self._lock:
+            if self._standings_json is None:
+                self._standings_json = json.dumps(self.standings(), ensure_ascii=False).encode()
+            return self._standings_json
 
     def status(self, **args: Any) -> dict[str, Any]:
         key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in args.items()))
