@@ -92,9 +92,11 @@ def invite(
 def serve(
     campaign: CampaignOpt = None,
     host: Annotated[
-        str, typer.Option("--host", help="The address to listen on (0.0.0.0: the whole network).")
+        str, typer.Option("--host", metavar="HOST", help="The address to listen on (0.0.0.0: the whole network).")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", metavar="PORT", min=1, max=65535, help="The port to listen on.")
+    ] = 8000,
     commit: Annotated[
         bool, typer.Option("--commit", help="Commit each event recorded to the campaign's git repository.")
     ] = False,
