@@ -56,6 +56,9 @@ def build(only: str | None = None) -> typer.Typer:
         else:
             app.registered_commands += game.commands().registered_commands
     app.registered_commands += rest
+    from cok.cli.serving import app as serving  # `cok serve` and `cok invite`: the campaign at the table
+
+    app.registered_commands += serving.registered_commands
     return app
 
 

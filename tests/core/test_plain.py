@@ -281,3 +281,26 @@ class Waits(plain.Deferred):
 def test_only_a_field_made_by_a_default_factory_can_wait() -> None:
     with pytest.raises(Unreadable, match="default_factory"):
         Decoder([Waits])(encode(Waits(3)))
+
+
+def test_a_state_kept_warm_is_encoded_again_only_where_it_changed() -> None:
+    """After a save, the blobs written are kept (`Blobs.kept_after`): the next encoding of the
+    same long-lived state (a server's) writes an unchanged collection as the text it was
+    written as, and only a changed one anew."""
+    from cok.core.plain import Blobs
+
+    def texts(blobs: list[Any]) -> list[bytes]:
+        return [b if isinstance(b, bytes) else json.dumps(b, separators=(",", ":")).encode() for b in blobs]
+
+    held, cp = set(range(1000)), {f"k{n}": n for n in range(600)}
+    state = {"held": held, "cp": cp}
+    first = Blobs()
+    encode(state, None, first)
+    kept = first.kept_after(texts(first))
+    cp["new"] = 1
+    second = Blobs()
+    again = encode(state, kept, second)
+    blob_of = {key: second[value["b"][0]] for key, value in again["d"]}
+    assert isinstance(blob_of["held"], bytes)  # unchanged: written as it was
+    assert not isinstance(blob_of["cp"], bytes)  # changed: encoded anew
+    assert Decoder((), None, texts(second))(again) == state

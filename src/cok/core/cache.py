@@ -92,16 +92,17 @@ def load_entry(folder: Path) -> dict[str, Any] | None:
     return entry
 
 
-def save_entry(folder: Path, entry: dict[str, Any], blobs: list[Any] | None = None) -> None:
+def save_entry(folder: Path, entry: dict[str, Any], blobs: list[Any] | None = None) -> list[bytes]:
     """Write the entry atomically (a temporary file, then a rename), each blob on a line
-    after it: text kept from a read as it is, any other value as JSON."""
+    after it: text kept from a read as it is, any other value as JSON. The blobs' lines."""
     entry = {**entry, "format": FORMAT, "folder": str(folder.resolve())}
-    lines = [_json(entry), *(blob if isinstance(blob, bytes) else _json(blob) for blob in blobs or [])]
-    rest = b"\n".join(lines)
+    texts = [blob if isinstance(blob, bytes) else _json(blob) for blob in blobs or []]
+    rest = b"\n".join([_json(entry), *texts])
     path = entry_file(folder)
     if path is not None:
         with suppress(OSError):
             _replace(path, _sum(rest) + b"\n" + rest)
+    return texts
 
 
 def _json(value: Any) -> bytes:

@@ -502,7 +502,7 @@ def save_campaign(
     from (another command may have written since: then this one writes nothing)."""
     if campaign.problems:
         return
-    from cok.core.plain import encode
+    from cok.core.plain import Blobs, encode
 
     folder = campaign.folder
     with cache.writing(folder) as held:
@@ -533,13 +533,13 @@ def save_campaign(
             return
         campaign._extents = {kind: list(extent) for kind, extent in extents.items()}
         position = campaign.position
-        blobs: list[Any] = []
+        blobs = Blobs()
         try:
             with _bulk():
                 state = encode(campaign.state, campaign._kept, blobs)
         except TypeError:
             return
-        cache.save_entry(
+        texts = cache.save_entry(
             folder,
             {
                 "ruleset": campaign.ruleset.id,
@@ -560,6 +560,7 @@ def save_campaign(
             blobs,
         )
         campaign._version = cache.entry_version(folder)
+        campaign._kept = blobs.kept_after(texts)  # a state kept warm is written again only where it changed
 
 
 def _told(row: list[Any]) -> Told:

@@ -52,18 +52,18 @@ def encode(value: Any, kept: Kept | None = None, blobs: list[Any] | None = None)
     if isinstance(value, (set, frozenset, dict)) and blobs is not None and kept is not None:
         text = kept.text(value)
         if text is not None:
-            return _blob(blobs, text)
+            return _blob(blobs, text, BLOB, value)
     if isinstance(value, (set, frozenset)):
         tag = "f" if isinstance(value, frozenset) else "s"
         shape = _shape(value)
         if shape is not None:
-            return _blob(blobs, {f"f{tag}": [shape, _columns(value, shape)]}, len(value))
+            return _blob(blobs, {f"f{tag}": [shape, _columns(value, shape)]}, len(value), value)
         return {tag: [encode(v, kept, blobs) for v in value]}
     if isinstance(value, dict):
         keys, values = _shape(value), _shape(value.values())
         if keys is not None and values is not None:
             data = {"fd": [keys, _columns(value, keys), values, _columns(value.values(), values)]}
-            return _blob(blobs, data, len(value))
+            return _blob(blobs, data, len(value), value)
         return {"d": [[encode(k, kept, blobs), encode(v, kept, blobs)] for k, v in value.items()]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         pending = _pending(value)
@@ -80,13 +80,32 @@ def encode(value: Any, kept: Kept | None = None, blobs: list[Any] | None = None)
     raise TypeError(f"cannot keep a {type(value).__name__} in the cache")
 
 
-def _blob(blobs: list[Any] | None, data: Any, size: int = BLOB) -> Any:
+def _blob(blobs: list[Any] | None, data: Any, size: int = BLOB, value: Any = None) -> Any:
     """The flat collection's data, or with `blobs` and from BLOB members, a reference to
-    it appended there."""
+    it appended there (and, for `Blobs`, the collection it was made of)."""
     if blobs is None or size < BLOB:
         return data
     blobs.append(data)
+    if isinstance(blobs, Blobs) and value is not None:
+        blobs.sources.append((len(blobs) - 1, value))
     return {"b": [len(blobs) - 1]}
+
+
+class Blobs(list[Any]):
+    """The blobs an encoding appends, and which collection each was made of: once they are
+    written as text, a `Kept` of them lets the next encoding of a long-lived state (a
+    server's) write again only the collections changed since (`kept_after`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sources: list[tuple[int, Any]] = []
+
+    def kept_after(self, texts: list[bytes]) -> Kept:
+        """What these blobs were written as (`texts`, in order), for the next encoding."""
+        kept = Kept()
+        for index, value in self.sources:
+            kept.keep(value, texts[index])
+        return kept
 
 
 class Deferred:

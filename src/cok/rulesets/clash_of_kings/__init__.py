@@ -191,5 +191,11 @@ class ClashOfKings:
 
         return app
 
+    def web(self) -> Any:
+        """Its pages at the table (`cok serve`): a `cok.serve.kit.Web`."""
+        from cok.rulesets.clash_of_kings.table import web
+
+        return web()
+
 
 RULESET = ClashOfKings()

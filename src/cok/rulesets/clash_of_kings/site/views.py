@@ -7,6 +7,7 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from cok.core.campaign import Campaign
 from cok.core.history import Told
@@ -263,6 +264,12 @@ def place_labels(spots: list[Spot], routes: list[tuple[float, float, float, floa
     below, then the corners), greedily, the most crowded locations first."""
     import dataclasses
 
+    key = (tuple((s.name, s.kind, s.x, s.y) for s in spots), tuple(routes))
+    known = _PLACED.get(key)  # the places depend on the map alone: made once per map, not per page
+    if known is not None:
+        return [
+            dataclasses.replace(s, label_x=x, label_y=y, anchor=a) for s, (x, y, a) in zip(spots, known, strict=True)
+        ]
     markers = {s.name: (s.x - MARKER, s.y - MARKER, s.x + MARKER, s.y + MARKER) for s in spots}
     offsets = [
         (13, 4.5, "start"),
@@ -299,7 +306,16 @@ def place_labels(spots: list[Spot], routes: list[tuple[float, float, float, floa
         _, x, y, anchor, box = best
         taken.append(box)
         placed[spot.name] = dataclasses.replace(spot, label_x=x, label_y=y, anchor=anchor)
-    return [placed[s.name] for s in spots]
+    done = [placed[s.name] for s in spots]
+    if len(_PLACED) > 8:
+        _PLACED.clear()
+    _PLACED[key] = [(s.label_x, s.label_y, s.anchor) for s in done]
+    return done
+
+
+#: Label places already worked out, by the map's spots and routes (a server draws the same map
+#: after every recording; only its colours change).
+_PLACED: dict[Any, list[tuple[float, float, str]]] = {}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,183 @@
+"""Clash of Kings at the table (`cok serve`): plan a battle as `cok where` says it, record its
+result from that plan, record painting; the organiser starts a week, adjusts, adds players.
+Each page turns a form into the same events as the commands, recorded by the server."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cok.serve.kit import Action, Form, Visit, Web
+
+
+def web() -> Web:
+    return Web(
+        actions=(
+            Action("Plan a battle", "battle"),
+            Action("Painting", "paint"),
+            Action("New week", "week", organiser=True),
+            Action("Adjust", "adjust", organiser=True),
+            Action("Add a player", "join", organiser=True),
+        ),
+        forms=(
+            Form("/battle", plan_battle),
+            Form("/battle", record_battle, ("POST",)),
+            Form("/paint", paint, ("GET", "POST")),
+            Form("/week", week, ("GET", "POST"), organiser=True),
+            Form("/adjust", adjust, ("GET", "POST"), organiser=True),
+            Form("/join", join, ("GET", "POST"), organiser=True),
+        ),
+        templates="cok.rulesets.clash_of_kings.table",
+        status="where",
+        status_args=where_args,
+    )
+
+
+def where_args(query: Mapping[str, str]) -> dict[str, Any]:
+    """`/api/where?players=tim,matt`, as `cok where tim matt`."""
+    players = [p.strip() for p in query.get("players", "").split(",") if p.strip()]
+    if len(players) != 2:
+        raise ValueError("give two players: /api/where?players=tim,matt")
+    return {"players": players}
+
+
+def _players(state: Any) -> list[tuple[str, str]]:
+    return [(pid, p.name) for pid, p in state.players.items()]
+
+
+async def plan_battle(visit: Visit) -> Any:
+    """Step by step: the opponent, then who attacks and where they may (a roll-off's winner
+    first when the territories are level), then the result's form."""
+    from cok.rulesets.clash_of_kings.views import DECIDED_WORDS, STEP_WORDS
+
+    campaign = await visit.campaign()
+    state = campaign.state
+    who = visit.who
+    assert who is not None
+    query = visit.request.query_params
+    me = query.get("player") if who.organiser else who.name
+    if who.organiser is False and who.name not in state.players:
+        return visit.render("battle.html", step="not-a-player", players=_players(state))
+    them = query.get("opponent")
+    names = dict(_players(state))
+    if not me or me not in names or not them or them not in names or them == me:
+        return visit.render("battle.html", step="opponent", players=_players(state), me=me if me in names else None)
+    found = await visit.status(players=[me, them])
+    chosen = query.get("attacker")
+    rolled = found["decided_by"] == "roll-needed"
+    if rolled and chosen in (me, them):
+        found = next(o for o in found["options"] if o["attacker"] == chosen)
+    elif rolled:
+        return visit.render("battle.html", step="roll-off", me=me, them=them, names=names)
+    from cok.rulesets.clash_of_kings.modes import allowed_modes
+
+    return visit.render(
+        "battle.html",
+        step="result",
+        me=me,
+        them=them,
+        names=names,
+        found=found,
+        rolled=rolled,
+        why=DECIDED_WORDS.get(found["decided_by"], found["decided_by"]),
+        where=STEP_WORDS.get(found["step"] or "none", ""),
+        modes=allowed_modes(state.settings.modes),
+        limit=state.limit,
+    )
+
+
+def _number(form: Mapping[str, str], name: str) -> int | None:
+    value = form.get(name, "").strip()
+    return int(value) if value.isdigit() else None
+
+
+async def record_battle(visit: Visit) -> Any:
+    """The result from the plan: the same `battle` event `cok battle` records."""
+    form = visit.form
+    a, b = form.get("a", ""), form.get("b", "")
+    fields: dict[str, Any] = {"players": [a, b], "location": form.get("location", "")}
+    if form.get("attacker"):
+        fields["attacker"] = form["attacker"]
+    if form.get("winner") in (a, b):
+        fields["winner"] = form["winner"]
+    vp = {p: n for p in (a, b) if (n := _number(form, f"vp:{p}")) is not None}
+    if vp:
+        fields["vp"] = vp
+    if form.get("mode"):
+        fields["mode"] = form["mode"]
+    if (points := _number(form, "points")) is not None:
+        fields["points"] = points
+    if form.get("note", "").strip():
+        fields["note"] = form["note"].strip()
+    from cok.serve.table import Draft
+
+    return await visit.record([Draft("battle", fields)])
+
+
+async def paint(visit: Visit) -> Any:
+    campaign = await visit.campaign()
+    state = campaign.state
+    who = visit.who
+    assert who is not None
+    if visit.request.method == "GET":
+        return visit.render("paint.html", players=_players(state), week=state.week)
+    form = visit.form
+    player = form.get("player", "") if who.organiser else who.name
+    fields: dict[str, Any] = {
+        "player": player,
+        "fully_painted": form.get("fully_painted") == "on",
+        "units": _number(form, "units") or 0,
+        "models": _number(form, "models") or 0,
+    }
+    if form.get("commissioned"):
+        fields["commissioned"] = form["commissioned"]
+    from cok.serve.table import Draft
+
+    return await visit.record([Draft("painting", fields)])
+
+
+async def week(visit: Visit) -> Any:
+    campaign = await visit.campaign()
+    state = campaign.state
+    if visit.request.method == "GET":
+        step = state.settings.step if hasattr(state.settings, "step") else None
+        return visit.render("week.html", week=state.week, limit=state.limit, step=step)
+    fields: dict[str, Any] = {}
+    if (limit := _number(visit.form, "limit")) is not None:
+        fields["limit"] = limit
+    if visit.form.get("note", "").strip():
+        fields["note"] = visit.form["note"].strip()
+    from cok.serve.table import Draft
+
+    return await visit.record([Draft("week", fields)])
+
+
+async def adjust(visit: Visit) -> Any:
+    campaign = await visit.campaign()
+    if visit.request.method == "GET":
+        return visit.render("adjust.html", players=_players(campaign.state))
+    form = visit.form
+    cp = form.get("cp", "").strip()
+    fields = {
+        "player": form.get("player", ""),
+        "cp": int(cp) if cp.lstrip("-").isdigit() else cp,
+        "reason": form.get("reason", "").strip(),
+    }
+    from cok.serve.table import Draft
+
+    return await visit.record([Draft("adjust", fields)])
+
+
+async def join(visit: Visit) -> Any:
+    if visit.request.method == "GET":
+        from cok.rulesets.clash_of_kings.site.views import FACTION_COLOURS
+
+        return visit.render("join.html", factions=list(FACTION_COLOURS))
+    form = visit.form
+    fields: dict[str, Any] = {"player": form.get("player", "").strip(), "faction": form.get("faction", "").strip()}
+    for key in ("name", "castle"):
+        if form.get(key, "").strip():
+            fields[key] = form[key].strip()
+    from cok.serve.table import Draft
+
+    return await visit.record([Draft("join", fields)])

@@ -1,0 +1,72 @@
+"""What a game's pages for the table are made of (its `web()`), and what they are given when
+a phone opens one (`Visit`). The game says what to ask and which events a form makes; the
+server signs people in, checks the form's CSRF token and who may record, asks the rules'
+questions and records, the same for every game."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from cok.core.campaign import Campaign
+    from cok.serve.table import Draft, Table, Who
+
+
+@dataclass(frozen=True)
+class Action:
+    """A link in the bar of a signed-in phone: what they can do now."""
+
+    label: str
+    path: str  # under /play/
+    organiser: bool = False  # shown to organisers only
+
+
+@dataclass(frozen=True)
+class Form:
+    """One of the game's pages under /play/: GET shows it, POST (CSRF checked) handles it."""
+
+    path: str
+    endpoint: Callable[[Visit], Awaitable[Response]]
+    methods: tuple[str, ...] = ("GET",)
+    organiser: bool = False  # only an organiser may open it
+
+
+@dataclass(frozen=True)
+class Web:
+    """A game's pages at the table, registered through its Ruleset's `web()`."""
+
+    actions: Sequence[Action] = ()
+    forms: Sequence[Form] = ()
+    templates: str | None = None  # the package holding its templates (they may extend "frame.html")
+    status: str = "status"  # the API's path for the game's status: /api/<status>
+    status_args: Callable[[Mapping[str, str]], dict[str, Any]] = field(default=lambda query: {})
+
+
+@dataclass
+class Visit:
+    """One request to a game's page: who asks, and what the server offers the game."""
+
+    request: Request
+    table: Table
+    who: Who | None
+    root: str  # where the app is mounted (a reverse proxy's prefix), for links
+    render: Callable[..., Response]
+    record: Callable[[Sequence[Draft]], Awaitable[Response]]
+    form: Mapping[str, str] = field(default_factory=dict)  # a POST's fields, CSRF already checked
+
+    async def campaign(self) -> Campaign:
+        from starlette.concurrency import run_in_threadpool
+
+        view = await run_in_threadpool(self.table.view)
+        return view.campaign
+
+    async def status(self, **args: Any) -> dict[str, Any]:
+        from starlette.concurrency import run_in_threadpool
+
+        view = await run_in_threadpool(self.table.view)
+        return await run_in_threadpool(lambda: view.status(**args))

@@ -1,0 +1,212 @@
+"""The campaign on the table: the service's `Ledger` kept warm in the process, and every call
+the server makes to the service layer (nothing else in the server imports it).
+
+A read looks at the campaign's files' sizes and times (a few `stat` calls, whatever the log's
+length): while they are the same, the campaign, its standings and the pages already made are
+reused, so that a page of a 100,000-event campaign costs what a small one's does. When they
+change (a recording here, or `cok` at a terminal), the Ledger gives the current campaign and
+the pages are made again as they are asked for. Every call may block on the campaign's lock:
+the routes run these in a thread pool, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cok.core.campaign import Campaign
+from cok.core.errors import Problem, Refused, RuleError
+from cok.core.history import Told
+from cok.service import Asked, Draft, Ledger, Question, Recording, Who, may_record, queries
+
+__all__ = ["Asked", "Draft", "Question", "Recording", "Refused", "Table", "View", "Who"]
+
+#: The pages kept per version of the campaign, in characters: a 100,000-event campaign's site
+#: fits; past it, a page is made again each time it is asked for.
+PAGE_BUDGET = 48_000_000
+#: The latest events shown with who recorded them.
+ACTIVITY = 50
+
+Signature = tuple[tuple[int, int, int, int] | None, ...]
+
+
+def _stat(path: Path) -> tuple[int, int, int, int] | None:
+    try:
+        s = path.stat()
+    except OSError:
+        return None
+    return (s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_ino)
+
+
+class View:
+    """One version of the campaign (its files as they were when opened) and what was made of
+    it: the standings, the latest events, the site's pages."""
+
+    def __init__(self, signature: Signature, campaign: Campaign, busy: threading.RLock) -> None:
+        self.signature = signature
+        self.campaign = campaign
+        #: Held while anything is made of the campaign, and by a recording, which changes the
+        #: warm campaign's state in place: a page is never made of a state half-changed.
+        self._lock = busy
+        self._standings: dict[str, Any] | None = None
+        self._standings_json: bytes | None = None
+        self._status: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
+        self._activity: list[Told] | None = None
+        self._pages: dict[str, str] = {}
+        self._made = 0
+        self._source: Iterator[tuple[str, str]] | None = None
+        self._all_made = False
+        self._names: set[str] = set()  # every page's path met so far
+
+    @property
+    def ruleset(self) -> Any:
+        return self.campaign.ruleset
+
+    def standings(self) -> dict[str, Any]:
+        with self._lock:
+            if self._standings is None:
+                self._standings = queries.standings(self.campaign)
+            return self._standings
+
+    def standings_json(self) -> bytes:
+        """The standings as the API sends them: encoded once per version of the campaign."""
+        with self._lock:
+            if self._standings_json is None:
+                self._standings_json = json.dumps(self.standings(), ensure_ascii=False).encode()
+            return self._standings_json
+
+    def status(self, **args: Any) -> dict[str, Any]:
+        key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in args.items()))
+        with self._lock:
+            found = self._status.get(key)
+            if found is None:
+                found = queries.status(self.campaign, **args)
+                if len(self._status) < 256:
+                    self._status[key] = found
+            return found
+
+    def activity(self) -> list[Told]:
+        """The latest events, newest first, with who recorded each (`by`)."""
+        with self._lock:
+            if self._activity is None:
+                latest: deque[Told] = deque(self.campaign.told(), maxlen=ACTIVITY)
+                self._activity = list(reversed(latest))
+            return self._activity
+
+    def page(self, path: str) -> str | None:
+        """A page of `cok site` by its path, made only as far as needed: the site's pages
+        come one at a time, and those made on the way are kept (within PAGE_BUDGET)."""
+        with self._lock:
+            found = self._pages.get(path)
+            if found is not None:
+                return found
+            if self._all_made and path not in self._names:
+                return None  # no such page: answered without making the site again
+            source = self._source
+            if source is None or self._all_made:
+                source = iter(self.ruleset.site_pages(self.campaign))
+                self._all_made = False
+            for name, text in source:
+                self._names.add(name)
+                if self._made + len(text) <= PAGE_BUDGET:
+                    self._pages[name] = text
+                    self._made += len(text)
+                if name == path:
+                    self._source = source
+                    return text
+            self._all_made = True
+            self._source = None
+            return None
+
+
+@dataclass(frozen=True)
+class Voiding:
+    """What voiding an event takes with it: the later events that stand only because of it."""
+
+    target: str
+    following: list[tuple[str, int | None, str]]  # reference, line, why it would be refused
+
+
+class Table:
+    def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
+        self.folder = folder
+        self.ledger = Ledger(folder)
+        self.after = after
+        self._lock = threading.Lock()
+        self._busy = threading.RLock()
+        self._view: View | None = None
+        self._paths: list[Path] = [folder / "campaign.yaml", folder / "events.yaml"]
+
+    def _signature(self) -> Signature:
+        return tuple(_stat(p) for p in self._paths)
+
+    def view(self) -> View:
+        """The current version of the campaign (stat first: a write after it is seen next time)."""
+        signature = self._signature()
+        with self._lock:
+            if self._view is not None and self._view.signature == signature:
+                return self._view
+        campaign = self.ledger.campaign()
+        with self._lock:
+            paths = [self.folder / "campaign.yaml", campaign.events_file, campaign.map_file]
+            if paths != self._paths:
+                self._paths = paths
+                signature = self._signature()  # taken before the campaign was: never newer than it
+            self._view = View(signature, campaign, self._busy)
+            return self._view
+
+    def may_record(self, drafts: Sequence[Draft], who: Who) -> bool:
+        campaign = self.view().campaign
+        with self._busy:
+            return all(may_record(campaign, draft, who) for draft in drafts)
+
+    def record(
+        self,
+        drafts: Sequence[Draft],
+        who: Who,
+        *,
+        answers: Mapping[str, Any] | None = None,
+        dry_run: bool = False,
+        again: bool = False,
+    ) -> Recording:
+        """Record through the service (Refused or Asked: nothing written)."""
+        hook = None if self.after is None else (lambda recording: self.after(recording, who))  # type: ignore[misc]
+        try:
+            with self._busy:
+                return self.ledger.record(drafts, by=who, answers=answers, dry_run=dry_run, again=again, after=hook)
+        except (Refused, Asked):
+            raise
+        except RuleError as refused:  # a rule's refusal the service did not word as a problem
+            raise Refused(Problem(str(self.folder / "events.yaml"), None, str(refused))) from None
+
+    def voiding(self, target: str, reason: str, who: Who) -> Voiding:
+        """What a void of `target` would take with it (nothing written): the events the
+        core's `Dependants` lists, as `cok void --dry-run` shows them."""
+        try:
+            with self._busy:
+                self.ledger.record([Draft("void", {"target": target, "reason": reason})], by=who, dry_run=True)
+        except Refused as refused:
+            listed = getattr(getattr(refused, "rule", refused), "refusals", None)  # the core's Dependants
+            if listed is None:
+                raise
+            return Voiding(target, [(r.ref, r.problem.line, r.problem.message) for r in listed])
+        except RuleError as refused:
+            listed = getattr(refused, "refusals", None)
+            if listed is None:
+                raise Refused(Problem(str(self.folder / "events.yaml"), None, str(refused))) from None
+            return Voiding(target, [(r.ref, r.problem.line, r.problem.message) for r in listed])
+        return Voiding(target, [])
+
+    def void(self, voiding: Voiding, reason: str, who: Who) -> Recording:
+        """The void and, as one change, the voids of what it takes with it (`--cascade`)."""
+        drafts = [Draft("void", {"target": voiding.target, "reason": reason})]
+        drafts += [
+            Draft("void", {"target": ref, "reason": f"{reason} (depends on {voiding.target})"})
+            for ref, _, _ in voiding.following
+        ]
+        return self.record(drafts, who)

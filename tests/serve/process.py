@@ -1,0 +1,71 @@
+"""`cok serve` as a real process on 127.0.0.1 and a free port, for the tests that kill it or
+send it many requests at once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+COK = [sys.executable, "-m", "cok"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Served:
+    def __init__(self, process: subprocess.Popen[str], url: str) -> None:
+        self.process = process
+        self.url = url
+
+    def kill(self) -> None:
+        """kill -9: no chance to finish anything."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+
+@contextmanager
+def serving(folder: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Served]:
+    port = free_port()
+    process = subprocess.Popen(
+        [*COK, "serve", "-C", str(folder), "--port", str(port), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    root = next((a.split("=", 1)[1] for a in args if a.startswith("--root-path=")), "")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"cok serve stopped: {process.stderr.read() if process.stderr else ''}")
+            try:
+                if httpx.get(f"{url}/api/standings", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("cok serve did not answer within 30 s")
+            time.sleep(0.1)
+        yield Served(process, url + root)
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)

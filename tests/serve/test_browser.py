@@ -1,0 +1,112 @@
+"""A real browser (Playwright driving Debian's chromium) at a phone's 390×844 and a laptop's
+1280×900: a player signs in from the link, plans a battle, records it and sees the standings
+change; the organiser starts a week. Every page is measured in the DOM: nothing wider than
+the screen. Screenshots go to $COK_SHOTS (default: the system's temporary folder)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cok.serve import invites
+from tests.serve.process import serving
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-serve-shots"
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+
+SIZES = {"phone": (390, 844), "laptop": (1280, 900)}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield launched
+        launched.close()
+
+
+def fits(page: object, name: str, size: str) -> None:
+    """Nothing sideways: the document is no wider than the window. A screenshot is kept."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-{name}.png"), full_page=True)  # type: ignore[attr-defined]
+    wide = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    window = page.evaluate("window.innerWidth")  # type: ignore[attr-defined]
+    assert wide <= window, f"{name}: {wide} px wide in a {window} px window"
+
+
+def tims_cp(url: str) -> int:
+    return next(p["cp"] for p in httpx.get(f"{url}/api/standings").json()["players"] if p["id"] == "tim")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_player_plans_records_and_sees_the_standings_change(browser: object, example: Path, size: str) -> None:
+    token = invites.invite(example, "tim")
+    width, height = SIZES[size]
+    with serving(example) as served:
+        before = tims_cp(served.url)
+        context = browser.new_context(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
+        page = context.new_page()
+        page.goto(f"{served.url}/join/{token}")
+        assert page.locator(".cok-bar .who").inner_text().startswith("tim")
+        fits(page, "home", size)
+        page.get_by_role("link", name="Plan a battle").click()
+        fits(page, "opponent", size)
+        page.get_by_label("Matt").check()
+        page.get_by_role("button", name="Who attacks, and where?").click()
+        fits(page, "plan", size)
+        page.locator('input[name="location"]').first.check()
+        page.locator('input[name="vp:tim"]').fill("7")
+        page.locator('input[name="vp:matt"]').fill("5")
+        page.get_by_role("button", name="Record the result").click()
+        assert "Recorded" in page.locator("h1").inner_text()
+        fits(page, "recorded", size)
+        page.get_by_role("link", name="See the standings").click()
+        after = tims_cp(served.url)
+        assert after > before
+        row = page.locator("tr.player-row", has_text="Tim").first.inner_text()
+        assert str(after) in row.split()
+        fits(page, "standings", size)
+        page.get_by_role("link", name="Activity").first.click()
+        assert "by tim" in page.locator("main").inner_text()
+        fits(page, "activity", size)
+        context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_organiser_starts_a_week(browser: object, example: Path, size: str) -> None:
+    token = invites.invite(example, "Ann", organiser=True)
+    width, height = SIZES[size]
+    with serving(example) as served:
+        week = httpx.get(f"{served.url}/api/standings").json()["week"]
+        context = browser.new_context(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
+        page = context.new_page()
+        page.goto(f"{served.url}/join/{token}")
+        fits(page, "organiser-home", size)
+        page.get_by_role("link", name="New week").click()
+        fits(page, "week", size)
+        page.get_by_role("button", name=f"Start week {week + 1}").click()
+        assert "Recorded" in page.locator("h1").inner_text()
+        assert httpx.get(f"{served.url}/api/standings").json()["week"] == week + 1
+        page.get_by_role("link", name="See the standings").click()
+        assert f"week {week + 1}" in page.locator(".limit-badge").inner_text().lower()
+        page.goto(f"{served.url}/void")
+        fits(page, "void", size)
+        context.close()
