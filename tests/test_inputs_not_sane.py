@@ -119,3 +119,17 @@ def test_what_the_machine_refuses_is_said_plainly_never_as_an_internal_error(tmp
     assert run.returncode == 1
     assert "internal error" not in run.stderr and "Traceback" not in run.stderr
     assert "Not a directory" in run.stderr and str(afile) in run.stderr
+
+
+def test_without_a_home_folder_secrets_are_refused_a_place_not_kept_where_the_command_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import platformdirs
+
+    from cok.core.errors import Refused
+    from cok.core.folders import data_dir
+
+    monkeypatch.delenv("COK_DATA_DIR", raising=False)
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda *args, **kwargs: "~/.local/share/cok")
+    with pytest.raises(Refused, match="COK_DATA_DIR"):
+        data_dir()

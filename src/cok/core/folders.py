@@ -82,3 +82,22 @@ def refuse_dangling_link(path: Path, what: str) -> None:
 def link_shown(path: Path) -> str:
     """A symlink's own path as a user would type it (`display_path` names what it points at)."""
     return str(Path(display_path(path.parent)) / path.name)
+
+
+def data_dir() -> Path:
+    """The user's data folder for what must stay out of every campaign folder and out of git
+    (sealed loyalty secrets, the hashes of invitation links): $COK_DATA_DIR, else the
+    platform's. Refused when there is no home folder to put it in, rather than a folder
+    named `~` wherever the command runs (what some platformdirs releases answer then)."""
+    moved = os.environ.get("COK_DATA_DIR")
+    if moved:
+        return Path(moved)
+    try:
+        from platformdirs import user_data_dir
+
+        found = Path(user_data_dir("cok"))
+    except Exception:  # platformdirs looks up the home folder, which may fail in many ways
+        found = Path("~")
+    if not found.is_absolute():
+        raise Refused("cok has no user data folder here (no home folder): set COK_DATA_DIR to a folder of yours")
+    return found

@@ -13,6 +13,8 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from cok.core.folders import data_dir
+
 TOKEN_BYTES = 32  # 256 random bits: well over the 128 the issue asks
 
 
@@ -23,15 +25,6 @@ class Link:
     name: str
     organiser: bool
     hashed: str  # the token's SHA-256, hex
-
-
-def data_dir() -> Path:
-    moved = os.environ.get("COK_DATA_DIR")
-    if moved:
-        return Path(moved)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("cok"))
 
 
 def store(folder: Path) -> Path:

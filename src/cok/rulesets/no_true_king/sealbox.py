@@ -8,16 +8,9 @@ import os
 import secrets
 from pathlib import Path
 
+from cok.core.folders import data_dir
+
 SECRET_BYTES = 24  # 48 hex characters: well over the 16 the contract asks
-
-
-def data_dir() -> Path:
-    moved = os.environ.get("COK_DATA_DIR")
-    if moved:
-        return Path(moved)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("cok"))
 
 
 def new_secret() -> str:
