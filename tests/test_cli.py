@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from cok.cli import options
+from cok.core import ruleset as registry
 
 from .conftest import EXAMPLE, Cok
 
@@ -285,6 +287,14 @@ def test_no_campaign_is_a_clear_error(tmp_path: Path) -> None:
     run = Cok(tmp_path)("standings", "-C", "missing")
     assert run.exit_code == 1
     assert "missing: no campaign.yaml here (from --campaign)" in run.stderr
+
+
+@pytest.mark.parametrize("game", registry.known())
+def test_init_writes_campaign_yaml_a_key_a_line_for_every_game(tmp_path: Path, game: str) -> None:
+    assert Cok(tmp_path)("init", "c", "--ruleset", game).exit_code == 0
+    lines = [line for line in (tmp_path / "c" / "campaign.yaml").read_text().splitlines() if not line.startswith("#")]
+    settings = yaml.safe_load("\n".join(lines))
+    assert [line.split(":")[0] for line in lines] == list(settings)
 
 
 def test_init_creates_a_campaign_with_its_own_map(tmp_path: Path) -> None:

@@ -28,19 +28,22 @@ def build(only: str | None = None) -> typer.Typer:
     commands are imported when they can run."""
     import typer
 
+    from cok.cli.games import listed
     from cok.cli.root import SETTINGS, root
     from cok.cli.shared import app as shared
 
     app = typer.Typer(
         name="cok",
         help=(
-            "A campaign ledger for Clash of Kings map campaigns (A Song of Ice and Fire: TMG).\n\n"
-            "The campaign is two YAML files: a map and an append-only event log. Every command "
-            "replays the log through the rules.\n\n"
+            f"A ledger for tabletop wargame campaigns: {listed()}.\n\n"
+            "A campaign is plain YAML files: its settings, a map and an append-only event log. "
+            "Every command replays the log through the game's rules.\n\n"
             "Examples:\n\n"
             "  cok standings\n\n"
             "  cok where tim matt\n\n"
-            "  cok battle tim matt --at Starfall --winner tim"
+            "  cok battle tim matt --at Starfall --winner tim\n\n"
+            "  cok mk status\n\n"
+            "  cok ntk status"
         ),
         **SETTINGS,
     )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cok.cli.games import ids
 from cok.cli.options import (
     CampaignOpt,
     DryRunOpt,
@@ -33,15 +34,14 @@ app = typer.Typer()
 @refusals
 def init(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder to create.")],
-    ruleset: Annotated[
-        str, typer.Option("--ruleset", metavar="ID", help="The game: clash-of-kings (default), mighty-kingdoms.")
-    ] = "clash-of-kings",
+    ruleset: Annotated[str, typer.Option("--ruleset", metavar="ID", help=f"The game: {ids()}.")] = "clash-of-kings",
     map_path: Annotated[
         Path | None, typer.Option("--map", metavar="PATH", help="Map file (default: a copy of the game's map).")
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="The campaign's name.")] = None,
 ) -> None:
-    """Create a campaign folder with campaign.yaml and an empty events.yaml.
+    """Create a campaign folder of a game: campaign.yaml, a copy of the game's map and an
+    empty events.yaml.
 
     Example: cok init campaigns/summer --name "The Summer War"
     """
