@@ -155,3 +155,38 @@ def test_the_same_battle_is_noticed_within_two_weeks_and_older_battles_are_not_k
     assert again.exit_code == 1 and "already have this battle recorded" in again.stderr  # last week's
     state = open_campaign(example, use_cache=False).state
     assert {key[3] for key in state.battles} <= set(range(state.week - REPEAT_WEEKS + 1, state.week + 1))
+
+
+def _adjusts(example: Path, *ids: str | None) -> None:
+    """Organiser's adjustments written by hand at the end of the log (None: without an id)."""
+    with (example / "events.yaml").open("a") as log:
+        for n, given in enumerate(ids):
+            log.write("- " + ("" if given is None else f"id: {given}\n  "))
+            log.write(f"type: adjust\n  player: tim\n  cp: 1\n  reason: by hand {n}\n")
+
+
+def test_void_takes_any_unique_start_of_an_id_as_git_does(example: Path) -> None:
+    run = Cok(example)("void", FIRST_BATTLE[:6], "--reason", "wrong table", "--cascade", "--json")
+    assert run.exit_code == 0, run.stderr
+    assert any(e["type"] == "void" and e["target"] == FIRST_BATTLE for e in read_events_json(example))
+
+
+def test_void_lists_the_events_an_ambiguous_start_of_an_id_names_and_writes_nothing(example: Path) -> None:
+    _adjusts(example, "abcd00000001", "abcd00000002")
+    before = (example / "events.yaml").read_bytes()
+    run = Cok(example)("void", "abcd", "--reason", "typo")
+    assert run.exit_code == 1
+    assert "abcd00000001" in run.stderr and "abcd00000002" in run.stderr and "2 events" in run.stderr
+    assert (example / "events.yaml").read_bytes() == before
+
+
+def test_void_takes_an_id_less_events_reference_without_its_equals_sign(example: Path) -> None:
+    _adjusts(example, None)
+    ref = next(t for t in json.loads(Cok(example)("log", "--json").stdout)["events"] if t["ref"].startswith("="))["ref"]
+    run = Cok(example)("void", ref[1:], "--reason", "typo")
+    assert run.exit_code == 0, run.stderr
+    assert f"voided {ref}" in run.stdout
+
+
+def read_events_json(example: Path) -> list[dict[str, object]]:
+    return [t["event"] | {"type": t["type"]} for t in json.loads(Cok(example)("log", "--json").stdout)["events"]]

@@ -139,7 +139,9 @@ def void(
     event_id: Annotated[
         str,
         typer.Argument(
-            metavar="ID", help="The event to cancel: its id or `=…` reference (see `cok log`), or @LINE in events.yaml."
+            metavar="ID",
+            help="The event to cancel: its id or `=…` reference (see `cok log`; any unique start of it will do), "
+            "or @LINE in events.yaml.",
         ),
     ],
     reason: ReasonOpt,
@@ -166,7 +168,7 @@ def void(
     from cok.core.ledger import Dependants
 
     found = open_valid(campaign, no_cache)
-    target = _by_line(found, event_id) if event_id.startswith("@") else event_id
+    target = _by_line(found, event_id) if event_id.startswith("@") else _by_ref(found, event_id)
 
     def voiding(also: list[Void]) -> None:
         build = lambda _: Void(target=target, reason=reason, note=note)  # noqa: E731
@@ -186,6 +188,28 @@ def void(
             if not typer.confirm(f"Void these {len(following)} events too?", default=False, err=True):
                 raise typer.Exit(1) from None
     voiding([Void(target=r.ref, reason=f"{reason} (depends on {target})", note=note) for r in following])
+
+
+#: The fewest characters of an id taken as its prefix (as git takes a commit's).
+SHORTEST = 4
+
+
+def _by_ref(found: Campaign, typed: str) -> str:
+    """The event a typed id names: the whole id, or any unique prefix of at least 4
+    characters, as git takes a commit's; an id-less event's `=…` reference with or without
+    its `=`. Several events starting so are listed."""
+    if typed in found.ids():  # the usual case: an id copied whole from `cok log`
+        return typed
+    bare = typed.removeprefix("=").casefold()
+    if len(bare) < SHORTEST:
+        raise RuleError(f"{typed!r}: give at least {SHORTEST} characters of the event's id (see `cok log`)")
+    matches = [t for t in found.told() if t.ref and t.ref.removeprefix("=").casefold().startswith(bare)]
+    if len(matches) == 1 and matches[0].ref:
+        return matches[0].ref
+    if matches:
+        listed = "\n".join(f"  {t.ref}  line {t.line}: {t.text}" for t in matches)
+        raise RuleError(f"{typed!r} starts the ids of {len(matches)} events; give more of the one you mean:\n{listed}")
+    raise RuleError(f"no event has an id starting {typed!r} (the ids are in `cok log`)")
 
 
 def _by_line(found: Campaign, typed: str) -> str:
