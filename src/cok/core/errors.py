@@ -51,7 +51,13 @@ class Refused(Exception):
 
 class RuleError(Exception):
     """A rule refused an event. Rules raise it with a plain message; the replay
-    attaches the event's file and line."""
+    attaches the event's file and line.
+
+    `logged`: what to do about such an event already in the log (recorded before the rule
+    was applied so), `{ref}` standing for the event's id: the replay adds it to the message,
+    a new event's refusal does not."""
+
+    logged: str | None = None
 
 
 def display_path(path: Path) -> str:
@@ -67,10 +73,11 @@ class NumbersNeeded(RuleError):
     remaining of both players of a tied game). The CLI asks for them at a terminal, and
     otherwise reports the message with the option to give them."""
 
-    def __init__(self, message: str, field: str, keys: list[str]) -> None:
+    def __init__(self, message: str, field: str, keys: list[str], logged: str | None = None) -> None:
         super().__init__(message)
         self.field = field
         self.keys = keys
+        self.logged = logged
 
 
 class ChoiceNeeded(RuleError):
