@@ -80,7 +80,7 @@ def test_dry_run_writes_nothing_but_shows_the_change(cok: Cok, campaign: Path) -
         (["paint", "tim", "--commissioned", "tim"], "not your own"),
         (["join", "tim", "--faction", "stark"], "tim has already joined"),
         (["join", "rob", "--faction", "martell"], "the home of martell, Sunspear, is held by tim"),
-        (["void", "nope", "--reason", "x"], "no earlier event has the id 'nope'"),
+        (["void", "nope", "--reason", "x"], "no event has an id starting 'nope'"),
         (["adjust", "zed", "2", "--reason", "x"], "unknown player 'zed'"),
     ],
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -70,6 +70,18 @@ def complete(kind: str) -> Callable[[typer.Context, str], list[str]]:
         return [name for name in offered if normalize(name).startswith(typed)]
 
     return offer
+
+
+def chosen(typed: str, choices: Sequence[str], hint: str) -> str:
+    """A value of a fixed set (an order, a settlement, a colour mode) as typed, in any case:
+    anything else is a wrong command line (exit 2) saying what may be typed, with "did you
+    mean", as a name gets (`core.names.choose`)."""
+    from cok.core.names import choose
+
+    try:
+        return choose(typed, choices)
+    except RuleError as error:
+        raise typer.BadParameter(str(error), param_hint=hint) from None
 
 
 def interactive() -> bool:

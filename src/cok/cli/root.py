@@ -27,8 +27,10 @@ def _version(value: bool) -> None:
 def _color(value: str | None) -> str | None:
     from cok.render.output import COLORS, set_color
 
-    if value is not None and value not in COLORS:
-        raise typer.BadParameter(f"choose one of {', '.join(COLORS)}", param_hint="--color")
+    if value is not None:
+        from cok.cli.options import chosen
+
+        value = chosen(value, COLORS, "--color")
     set_color(value or "auto")
     return value
 

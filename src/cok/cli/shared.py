@@ -16,6 +16,7 @@ from cok.cli.options import (
     NoCacheOpt,
     NoteOpt,
     ReasonOpt,
+    chosen,
     complete,
     emit_json,
     open_valid,
@@ -355,8 +356,7 @@ def schema_(
     from cok.core import ruleset as registry
     from cok.core.schemas import KINDS, schema
 
-    if kind not in KINDS:
-        raise typer.BadParameter(f"choose one of {', '.join(KINDS)}", param_hint="KIND")
+    kind = chosen(kind, KINDS, "KIND")
     if ruleset is None:
         from cok.core.campaign import read, set_up
 

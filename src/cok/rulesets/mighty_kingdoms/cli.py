@@ -4,11 +4,22 @@ shows. Each parses, asks the ledger, renders; the rules decide. The winter's com
 
 from __future__ import annotations
 
+import typing
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, emit_json, interactive, refusals
+from cok.cli.options import (
+    CampaignOpt,
+    DryRunOpt,
+    JsonOpt,
+    NoCacheOpt,
+    NoteOpt,
+    chosen,
+    emit_json,
+    interactive,
+    refusals,
+)
 from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.commandline import (
     TILES_MAY_BE_NEGATIVE,
@@ -133,8 +144,7 @@ def order(
     """
     from cok.rulesets.mighty_kingdoms.events import Order
 
-    if what not in ("move", "defend", "raze", "regroup"):
-        raise typer.BadParameter(f"an order is move, defend, raze or regroup (got {what!r})", param_hint="ORDER")
+    what = chosen(what, typing.get_args(Order.model_fields["order"].annotation), "ORDER")
     opened = open_mk(campaign, no_cache)
     record(opened, lambda: Order(army=army, order=what, to=to, note=note), dry_run, as_json, no_cache)
 

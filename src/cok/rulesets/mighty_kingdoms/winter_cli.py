@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import typing
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, refusals
+from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, chosen, refusals
 from cok.rulesets.mighty_kingdoms.commandline import (
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
@@ -88,8 +89,7 @@ def build(
     """Build or upgrade a settlement on a tile the kingdom controls."""
     from cok.rulesets.mighty_kingdoms.events import Build
 
-    if settlement not in ("village", "city", "fortress", "capital"):
-        raise typer.BadParameter(f"village, city, fortress or capital (got {settlement!r})", param_hint="SETTLEMENT")
+    settlement = chosen(settlement, typing.get_args(Build.model_fields["settlement"].annotation), "SETTLEMENT")
     opened = open_mk(campaign, no_cache)
     record(
         opened, lambda: Build(player=player, tile=tile, settlement=settlement, note=note), dry_run, as_json, no_cache

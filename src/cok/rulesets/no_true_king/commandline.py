@@ -67,7 +67,9 @@ def units(words: list[str]) -> list[str]:
             continue
         unit = UNIT_WORDS.get(word.casefold())
         if unit is None:
-            raise RuleError(f"unknown unit {word!r}: footman, knight or ship (e.g. `2 footmen knight`)")
+            from cok.core.names import one_of
+
+            raise RuleError(f"unit: {one_of(word, UNIT_WORDS)} (e.g. `2 footmen knight`)")
         found += [unit] * count
         count = 1
     return found
