@@ -81,3 +81,26 @@ def test_color_always_styles_piped_output_and_never_keeps_a_terminal_plain(
     never = Cok(example)("--color", "never", "standings")
     assert not ANSI.search(never.stdout) and "Dany" in never.stdout
     assert Cok(example)("--color", "sometimes", "standings").exit_code == 2
+
+
+ESCAPE = re.compile(r"\x1b\[")
+
+
+def test_no_color_at_a_terminal_prints_no_escape_code_at_all_as_color_never(
+    example: Path, terminal: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COK_PAGER", "")
+    monkeypatch.setenv("NO_COLOR", "1")
+    for command in (("standings",), ("where", "tim", "matt"), ("log",)):
+        run = Cok(example)(*command)
+        assert run.exit_code == 0 and not ESCAPE.search(run.stdout), command
+    assert ESCAPE.search(Cok(example)("--color", "always", "standings").stdout)
+
+
+def test_piped_text_honours_columns_and_breaks_no_word(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    wide = Cok(example)("where", "tim", "matt").stdout
+    monkeypatch.setenv("COLUMNS", "40")
+    narrow = Cok(example)("where", "tim", "matt").stdout
+    prose = [line for line in narrow.splitlines() if line and "  " not in line.strip()]
+    assert prose and all(len(line) <= 40 for line in prose if " " in line)
+    assert narrow.split() == wide.split()
