@@ -225,3 +225,19 @@ def test_the_log_never_shows_a_loyalty_card_or_secret(example: Cok) -> None:
     for kept in secrets.values():
         assert kept["secret"] not in log and ", ".join(kept["loyalty"][:4]) not in log
     assert "unseals their loyalty card: it matches its seal" in log
+
+
+def test_not_now_before_the_game_begins_names_the_command_to_run_not_an_option(ntk: Cok) -> None:
+    joined(ntk)
+    run = ntk("ntk", "place", "ana", "stark", "lord")
+    assert run.exit_code == 1
+    assert "`cok ntk begin" in run.stderr and "--begin" not in run.stderr
+
+
+@pytest.mark.parametrize(("points", "said"), [(1, "(1 point)"), (2, "(2 points)")])
+def test_a_muster_counts_its_points_in_english(points: int, said: str) -> None:
+    from cok.rulesets.no_true_king.rules.actions import Mustered
+    from cok.rulesets.no_true_king.words import _action
+
+    told = _action(Mustered("stark", ("Winterfell",), (), (), points))
+    assert told.endswith(said) and "(s)" not in told
