@@ -27,9 +27,10 @@ def build(only: str | None = None) -> typer.Typer:
     command a command line runs), a game's group is built only when it is that one: a game's
     commands are imported when they can run."""
     import typer
+    from typer.core import TyperCommand
 
     from cok.cli.games import listed
-    from cok.cli.root import SETTINGS, root
+    from cok.cli.root import SETTINGS, Command, root
     from cok.cli.shared import app as shared
 
     app = typer.Typer(
@@ -59,6 +60,12 @@ def build(only: str | None = None) -> typer.Typer:
         else:
             app.registered_commands += game.commands().registered_commands
     app.registered_commands += rest
+    commands = list(app.registered_commands)
+    for group in app.registered_groups:
+        commands += group.typer_instance.registered_commands if group.typer_instance else []
+    for info in commands:  # usage lines as Click writes them, and the options read as words listed
+        if info.cls in (None, TyperCommand):
+            info.cls = Command
     return app
 
 

@@ -164,9 +164,5 @@ def combat(words: Words, prefix: str = "") -> dict[str, Any] | None:
     return found or None
 
 
-RESOLVE_OPTIONS = {
-    "muster", "promote", "move", "draw",
-    "card", "winner", "retreat", "remove", "discard",
-    "then-muster", "then-promote", "then-move", "then-draw", "then-card", "then-winner", "then-retreat", "then-combat",
-    "note", "campaign", "dry-run", "json", "no-cache",
-}  # fmt: skip
+#: The options every recording command takes, which `resolve`'s words may hold too.
+COMMON = {"note", "campaign", "dry-run", "json", "no-cache"}
