@@ -104,3 +104,31 @@ def test_piped_text_honours_columns_and_breaks_no_word(example: Path, monkeypatc
     prose = [line for line in narrow.splitlines() if line and "  " not in line.strip()]
     assert prose and all(len(line) <= 40 for line in prose if " " in line)
     assert narrow.split() == wide.split()
+
+
+def test_color_is_taken_after_the_command_too() -> None:
+    from cok.main import root_options_first
+
+    assert root_options_first(["where", "tim", "matt", "--color", "never"]) == [
+        "--color",
+        "never",
+        "where",
+        "tim",
+        "matt",
+    ]
+    assert root_options_first(["log", "--color=always", "--", "--color"]) == ["--color=always", "log", "--", "--color"]
+
+
+def test_color_after_the_command_styles_as_before_it(example: Path) -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "cok", *args], cwd=example, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert ANSI.search(run("where", "tim", "matt", "--color", "always"))
+    assert run("where", "tim", "matt", "--color", "always") == run("--color", "always", "where", "tim", "matt")

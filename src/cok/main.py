@@ -108,7 +108,7 @@ def _only(name: str) -> typer.Typer:
 
 def main() -> None:
     """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
-    args = sys.argv[1:]
+    args = sys.argv[1:] = root_options_first(sys.argv[1:])
     from cok.cli.shortcut import shortcut
     from cok.render.progress import install as show_progress
 
@@ -131,6 +131,29 @@ def main() -> None:
             raise
         _say(f"cok: internal error ({type(error).__name__}: {error}); please report it")
         sys.exit(1)
+
+
+def root_options_first(args: list[str]) -> list[str]:
+    """`cok where tim matt --color never` as `cok --color never where tim matt`: cok's own
+    option is taken after the command too (Click reads it only before)."""
+    moved: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest += args[i:]
+            break
+        if arg == "--color" and i + 1 < len(args):
+            moved += args[i : i + 2]
+            i += 2
+            continue
+        if arg.startswith("--color="):
+            moved.append(arg)
+        else:
+            rest.append(arg)
+        i += 1
+    return moved + rest
 
 
 def _say(text: str) -> None:
