@@ -22,8 +22,10 @@ from cok.cli.options import (
 )
 from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.commandline import (
+    LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
+    FoundingOrderOpt,
     OrderOpt,
     RollDiceOpt,
     Tile,
@@ -106,10 +108,11 @@ def kingdom(
     )
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
+@app.command(context_settings=LIST_WORDS)
 @refusals
 def begin(
-    order: OrderOpt = None,
+    ctx: typer.Context,
+    order: FoundingOrderOpt = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -120,7 +123,8 @@ def begin(
     from cok.rulesets.mighty_kingdoms.events import Begin
 
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Begin(order=player_list(order), note=note), dry_run, as_json, no_cache)
+    given = player_list(order, list(ctx.args))
+    record(opened, lambda: Begin(order=given, note=note), dry_run, as_json, no_cache)
 
 
 # ---------------------------------------------------------------- summer
@@ -316,9 +320,10 @@ def _ask_allocation(rolled: dict[str, int]) -> list[list[str]] | None:
     return [[p.partition(":")[0], p.partition(":")[2]] for p in typed.split()] or None
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
+@app.command(context_settings=LIST_WORDS)
 @refusals
 def reform(
+    ctx: typer.Context,
     order: OrderOpt = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
@@ -330,7 +335,8 @@ def reform(
     from cok.rulesets.mighty_kingdoms.events import Reform
 
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Reform(order=player_list(order), note=note), dry_run, as_json, no_cache)
+    given = player_list(order, list(ctx.args))
+    record(opened, lambda: Reform(order=given, note=note), dry_run, as_json, no_cache)
 
 
 from cok.rulesets.mighty_kingdoms import winter_cli  # noqa: E402 - its commands come next in --help

@@ -10,6 +10,7 @@ import typer
 
 from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, chosen, refusals
 from cok.rulesets.mighty_kingdoms.commandline import (
+    LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
     OrderOpt,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 def register(app: typer.Typer) -> None:
     """Add the winter's commands to `cok mk`, in the order of the winter's steps."""
     for command in (winter, tithe, build, recruit, feed, deploy, spring, quest, artefact):
-        app.command(context_settings=TILES_MAY_BE_NEGATIVE)(refusals(command))
+        app.command(context_settings=LIST_WORDS if command is spring else TILES_MAY_BE_NEGATIVE)(refusals(command))
 
 
 def winter(
@@ -165,6 +166,7 @@ def deploy(
 
 
 def spring(
+    ctx: typer.Context,
     order: OrderOpt = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
@@ -176,7 +178,8 @@ def spring(
     from cok.rulesets.mighty_kingdoms.events import Spring
 
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Spring(order=player_list(order), note=note), dry_run, as_json, no_cache)
+    given = player_list(order, list(ctx.args))
+    record(opened, lambda: Spring(order=given, note=note), dry_run, as_json, no_cache)
 
 
 def quest(
