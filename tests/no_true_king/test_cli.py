@@ -5,6 +5,7 @@ command line: refusals as `file:line` or `cok:` messages with exit 1 and nothing
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -241,3 +242,20 @@ def test_a_muster_counts_its_points_in_english(points: int, said: str) -> None:
 
     told = _action(Mustered("stark", ("Winterfell",), (), (), points))
     assert told.endswith(said) and "(s)" not in told
+
+
+def test_one_misspelt_space_in_the_log_is_reported_first_then_how_many_later_events_depend_on_it(
+    tmp_path: Path,
+) -> None:
+    game = tmp_path / "game"
+    shutil.copytree(EXAMPLE, game)
+    text = (game / "events.yaml").read_text()
+    (game / "events.yaml").write_text(text.replace("space: marshal\n", "space: marshall\n", 1))
+    run = Cok(game)("check")
+    lines = run.stderr.splitlines()
+    assert run.exit_code == 1 and len(lines) == 2
+    assert "'marshall'" in lines[0] and "did you mean 'marshal'?" in lines[0]
+    assert re.fullmatch(r"  \d+ later events depend on it: .*", lines[1])
+    listed = json.loads(Cok(game)("check", "--json").stdout)["errors"]
+    first = listed[0]["line"]
+    assert len(listed) > 2 and all(e["follows_from"] == first for e in listed[1:])

@@ -37,6 +37,53 @@ def root_first(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=key)
 
 
+def after_the_first(misread: list[Problem], refused: list[Problem]) -> list[Problem]:
+    """For a game whose every event depends on the ones before it (whose turn it is), every
+    event the rules refused after the log's first problem may follow from it; an event
+    misread (a typo in its own fields) is a problem of its own wherever it is."""
+    import dataclasses
+
+    lines = [p.line for p in [*misread, *refused] if p.line is not None]
+    if not lines:
+        return [*misread, *refused]
+    first = min(lines)
+    return [*misread, *(dataclasses.replace(p, cause=first) if (p.line or 0) > first else p for p in refused)]
+
+
+def told(problems: list[Problem]) -> list[str]:
+    """The problems as `cok check` says them, a line each: every cause (and every problem
+    that stands alone), and after a cause how many later events may only be refused because
+    of it — not each of them (`--json` lists them all, with `follows_from`)."""
+    from cok.core.text import counted
+
+    causes = {p.line: p.cause for p in problems if p.line is not None}
+    roots = {p.line for p in problems if p.cause is None}
+
+    def root(line: int) -> int | None:  # a cause that itself follows from another: the first
+        seen = set()
+        while line not in roots and causes.get(line) is not None and line not in seen:
+            seen.add(line)
+            line = causes[line]  # type: ignore[assignment]
+        return line if line in roots else None
+
+    following: dict[int, int] = {}
+    for problem in problems:
+        first = root(problem.cause) if problem.cause is not None else None
+        if first is not None:
+            following[first] = following.get(first, 0) + 1
+    lines: list[str] = []
+    said: set[int | None] = set()
+    for problem in problems:
+        if problem.cause is not None and root(problem.cause) is not None:
+            continue
+        lines.append(str(problem))
+        if problem.cause is None and problem.line in following and problem.line not in said:
+            said.add(problem.line)
+            n = counted(following[problem.line], "later event depends", "later events depend")
+            lines.append(f"  {n} on it: fix it first (`cok check --json` lists them)")
+    return lines
+
+
 class Refused(Exception):
     """The data or the rules refused the command: exit code 1, nothing written."""
 

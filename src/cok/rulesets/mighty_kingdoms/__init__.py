@@ -26,6 +26,7 @@ class MightyKingdoms:
     id = "mighty-kingdoms"
     title = "Mighty Kingdoms"
     command = "mk"
+    sequential = True  # the phase and whose turn it is: every event waits for the ones before it
     map_file = "ember-reaches.yaml"
     first_step = (
         "cok mk kingdom PLAYER --race R --capital TILE --city TILE --fortress TILE --villages TILE TILE --army TILE"

@@ -25,6 +25,7 @@ class NoTrueKing:
     id = "no-true-king"
     title = "No True King"
     command = "ntk"
+    sequential = True  # whose turn it is: every event waits for the ones before it
     first_step = "cok ntk seal PLAYER H H H H H, then cok ntk join PLAYER --symbol S --seal HEX"
     map_file = "westeros-agot.yaml"
     new_settings: Mapping[str, Any] = {"loyalty": "sealed"}
