@@ -91,6 +91,13 @@ class MightyKingdoms:
             return [tile.name or key for key, tile in state.map.tiles.items()]
         if kind == "army":
             return list(state.armies)
+        if kind in ("order", "settlement"):  # the fixed sets, from the events that take them
+            import typing
+
+            from cok.rulesets.mighty_kingdoms.events import Build, Order
+
+            model, field = (Order, "order") if kind == "order" else (Build, "settlement")
+            return list(typing.get_args(model.model_fields[field].annotation))
         return []
 
     def label(self, event: EventBase) -> str:

@@ -16,6 +16,7 @@ from cok.cli.options import (
     NoCacheOpt,
     NoteOpt,
     chosen,
+    complete,
     emit_json,
     interactive,
     refusals,
@@ -134,7 +135,10 @@ def begin(
 @refusals
 def order(
     army: ArmyArg,
-    what: Annotated[str, typer.Argument(metavar="ORDER", help="move, defend, raze or regroup.")],
+    what: Annotated[
+        str,
+        typer.Argument(metavar="ORDER", help="move, defend, raze or regroup.", autocompletion=complete("order")),
+    ],
     to: Annotated[str | None, typer.Argument(metavar="[TILE]", help="move: the adjacent tile.")] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,

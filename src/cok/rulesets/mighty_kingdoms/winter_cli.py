@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, chosen, refusals
+from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, chosen, complete, refusals
 from cok.rulesets.mighty_kingdoms.commandline import (
     LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
@@ -80,7 +80,12 @@ def tithe(
 def build(
     player: PlayerArg,
     tile: Tile,
-    settlement: Annotated[str, typer.Argument(metavar="SETTLEMENT", help="village, city, fortress or capital.")],
+    settlement: Annotated[
+        str,
+        typer.Argument(
+            metavar="SETTLEMENT", help="village, city, fortress or capital.", autocompletion=complete("settlement")
+        ),
+    ],
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,

@@ -76,6 +76,18 @@ class NoTrueKing:
 
         return apply(state, event)
 
+    def names(self, state: State, kind: str) -> list[str]:
+        """Names for shell completion: conspiracies (`player`), houses, spaces, areas."""
+        from cok.rulesets.no_true_king.board import SPACES
+
+        found: dict[str, list[str]] = {
+            "player": list(state.players),
+            "house": list(state.board.houses),
+            "space": list(SPACES),
+            "area": list(state.board.areas),
+        }
+        return found.get(kind, [])
+
     def label(self, event: EventBase) -> str:
         player = getattr(event, "player", None)
         house, space = getattr(event, "house", None), getattr(event, "space", None)

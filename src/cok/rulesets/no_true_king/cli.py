@@ -13,6 +13,7 @@ from cok.cli.options import (
     JsonOpt,
     NoCacheOpt,
     NoteOpt,
+    complete,
     emit_json,
     open_valid,
     refusals,
@@ -31,9 +32,18 @@ app = typer.Typer(no_args_is_help=True)
 RULESET = "no-true-king"
 WORDS = {"ignore_unknown_options": True, "allow_extra_args": True}
 
-Player = Annotated[str, typer.Argument(metavar="PLAYER", help="The player's id (or name).")]
-House = Annotated[str, typer.Argument(metavar="HOUSE", help="baratheon, stark, lannister, greyjoy or tyrell.")]
-Space = Annotated[str, typer.Argument(metavar="SPACE", help="maester, marshal or lord.")]
+Player = Annotated[
+    str, typer.Argument(metavar="PLAYER", help="The player's id (or name).", autocompletion=complete("player"))
+]
+House = Annotated[
+    str,
+    typer.Argument(
+        metavar="HOUSE", help="baratheon, stark, lannister, greyjoy or tyrell.", autocompletion=complete("house")
+    ),
+]
+Space = Annotated[
+    str, typer.Argument(metavar="SPACE", help="maester, marshal or lord.", autocompletion=complete("space"))
+]
 Loyalty = Annotated[
     tuple[str, str, str, str, str] | None,
     typer.Option("--loyalty", metavar="H H H H H", help="The card: houses at 1, 2, 3, 4, then the left-over token."),
