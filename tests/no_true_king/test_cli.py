@@ -259,3 +259,18 @@ def test_one_misspelt_space_in_the_log_is_reported_first_then_how_many_later_eve
     listed = json.loads(Cok(game)("check", "--json").stdout)["errors"]
     first = listed[0]["line"]
     assert len(listed) > 2 and all(e["follows_from"] == first for e in listed[1:])
+
+
+@pytest.mark.parametrize("command", [("ntk", "houses"), ("ntk", "board"), ("ntk", "status"), ("standings",)])
+def test_at_80_columns_no_house_name_is_split_over_two_lines(
+    command: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("cok.render.output.at_terminal", lambda: True)
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("COK_PAGER", "")
+    run = Cok(EXAMPLE)("--color", "never", *command)
+    assert run.exit_code == 0, run.stderr
+    words = run.stdout.split()
+    for house in HOUSES:
+        for cut in range(3, len(house) - 1):
+            assert house[:cut] not in words or house[cut:] not in words, (house, cut)

@@ -204,6 +204,8 @@ def _rich(items: list[View], console: Any) -> None:
             title_style="bold",
             caption=for_terminal(item.caption) if item.caption else None,
             caption_justify="left",
+            collapse_padding=True,  # one space between columns, not two: 80 columns hold more
+            pad_edge=False,
         )
         for name, justify in item.columns:  # "fixed": left, and never wrapped (an id)
             fixed = justify == "fixed"
