@@ -197,7 +197,7 @@ def test_a_late_join_with_the_home_castle_in_a_log_written_before_is_reported_wi
     run = Cok(campaign)("check")
     assert run.exit_code == 1
     assert "events.yaml:2: join sara: sara joins in week 2" in run.stderr
-    assert "record it again with --castle" in run.stderr
+    assert "record it again with a castle" in run.stderr
 
 
 # --- Castle bonuses --------------------------------------------------------------------------

@@ -96,7 +96,7 @@ def test_the_errors_that_follow_from_a_refused_event_are_counted_after_it_and_li
     lines = run.stderr.splitlines()
     assert lines[0].startswith("events.yaml:55: battle at Last Heart: unknown location 'Last Heart'")
     assert "follows from" not in lines[0]
-    assert lines[1:] == ["  14 later events depend on it: fix it first (`cok check --json` lists them)"]
+    assert lines[1:] == ["events.yaml:55: 14 later events depend on it: fix it first (`cok check --json` lists them)"]
     document = json.loads(Cok(example)("check", "--json").stdout)
     assert document["errors"][0].get("follows_from") is None
     assert {e["follows_from"] for e in document["errors"][1:]} == {55} and len(document["errors"]) == 15

@@ -255,7 +255,8 @@ def test_one_misspelt_space_in_the_log_is_reported_first_then_how_many_later_eve
     lines = run.stderr.splitlines()
     assert run.exit_code == 1 and len(lines) == 2
     assert "'marshall'" in lines[0] and "did you mean 'marshal'?" in lines[0]
-    assert re.fullmatch(r"  \d+ later events depend on it: .*", lines[1])
+    assert re.fullmatch(r"events\.yaml:\d+: \d+ later events depend on it: .*", lines[1])
+    assert lines[1].split(":")[1] == lines[0].split(":")[1]
     listed = json.loads(Cok(game)("check", "--json").stdout)["errors"]
     first = listed[0]["line"]
     assert len(listed) > 2 and all(e["follows_from"] == first for e in listed[1:])

@@ -80,7 +80,8 @@ def told(problems: list[Problem]) -> list[str]:
         if problem.cause is None and problem.line in following and problem.line not in said:
             said.add(problem.line)
             n = counted(following[problem.line], "later event depends", "later events depend")
-            lines.append(f"  {n} on it: fix it first (`cok check --json` lists them)")
+            where = Problem(problem.file, problem.line, f"{n} on it: fix it first (`cok check --json` lists them)")
+            lines.append(str(where))  # `file:line: …` as every line `cok check` says
     return lines
 
 
