@@ -138,13 +138,10 @@ def cok(campaign: Path) -> Cok:
 
 @pytest.fixture
 def example(tmp_path: Path) -> Path:
-    """A copy of the shipped example campaign, safe to append to."""
-    root = tmp_path / "copy"
-    (root / "campaigns").mkdir(parents=True)
-    (root / "maps").mkdir()
-    shutil.copyfile(WESTEROS, root / "maps" / "westeros.yaml")
-    shutil.copytree(EXAMPLE, root / "campaigns" / "example")
-    return root / "campaigns" / "example"
+    """A copy of the shipped example campaign, safe to append to (self-contained: its map is its own)."""
+    copy = tmp_path / "copy" / "campaigns" / "example"
+    shutil.copytree(EXAMPLE, copy)
+    return copy
 
 
 def holding(geo: Geography, held: dict[str, list[str]], bonus: dict[str, int] | None = None) -> State:

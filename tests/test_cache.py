@@ -75,7 +75,7 @@ def test_a_foreign_cache_is_ignored(tmp_path: Path, example: Path) -> None:
     Cok(example)("standings")
     entry_file(other / "campaigns" / "x").parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(entry_file(example), entry_file(other / "campaigns" / "x"))
-    (other / "campaigns" / "x" / "campaign.yaml").write_text("name: Other\nmap: ../../../copy/maps/westeros.yaml\n")
+    (other / "campaigns" / "x" / "campaign.yaml").write_text("name: Other\nmap: map.yaml\n")
     assert open_campaign(other / "campaigns" / "x").name == "Other"
 
 

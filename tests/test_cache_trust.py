@@ -64,13 +64,9 @@ def edit_in_place(path: Path, old: bytes, new: bytes) -> None:
 
 @pytest.fixture
 def example(tmp_path: Path) -> Path:
-    """A copy of the shipped example campaign, its map at the same relative place."""
+    """A copy of the shipped example campaign (its map is its own)."""
     folder = tmp_path / EXAMPLE.relative_to(ROOT)
     shutil.copytree(EXAMPLE, folder)
-    map_source = map_of(EXAMPLE)
-    map_copy = tmp_path / map_source.relative_to(ROOT)
-    map_copy.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(map_source, map_copy)
     return folder
 
 
@@ -139,13 +135,13 @@ def test_a_map_symlink_pointed_at_another_map_is_noticed(example: Path, cache: P
     (example / "mapA.yaml").write_text(text)
     (example / "mapB.yaml").write_text(text.replace(fort, "{name: Fist of the First Men, kind: village,"))
     settings = example / "campaign.yaml"
-    settings.write_text(re.sub(r"(?m)^map:.*$", "map: map.yaml", settings.read_text(), count=1))
-    (example / "map.yaml").symlink_to("mapA.yaml")
+    settings.write_text(re.sub(r"(?m)^map:.*$", "map: live.yaml", settings.read_text(), count=1))
+    (example / "live.yaml").symlink_to("mapA.yaml")
     before = ok(cok(example, "locations", "--json", cache=cache))
     ok(cok(example, "standings", "--json", cache=cache))
 
-    (example / "map.yaml").unlink()
-    (example / "map.yaml").symlink_to("mapB.yaml")
+    (example / "live.yaml").unlink()
+    (example / "live.yaml").symlink_to("mapB.yaml")
 
     uncached = ok(cok(example, "locations", "--json", cache=cache, cached=False))
     assert uncached != before

@@ -10,7 +10,7 @@ from cok.rulesets.clash_of_kings.rules.attacker import choose_attacker
 from cok.rulesets.clash_of_kings.rules.locations import legal_locations
 from cok.rulesets.clash_of_kings.rules.where import where
 
-from .conftest import holding, tiny_map
+from .conftest import Cok, holding, tiny_map
 
 # --- Who chooses? ---------------------------------------------------------------------------
 
@@ -120,3 +120,12 @@ def test_regions_are_never_a_battle_location() -> None:
     geo = tiny_map("A:castle R:region B:fort", "A-R R-B")
     state = holding(geo, {"tim": ["A"], "matt": ["B"]})
     assert legal_locations(state, "tim", "matt") == ("adjacent-to-attacker", ["B"])
+
+
+def test_a_roll_off_says_that_no_castle_has_a_bonus_once_after_the_last_table(cok: Cok) -> None:
+    cok("join", "tim", "--faction", "martell")
+    cok("join", "matt", "--faction", "baratheon")
+    run = cok("where", "tim", "matt")
+    assert run.exit_code == 0 and "roll off" in run.stdout
+    assert run.stdout.count("No castle has a bonus") == 1
+    assert run.stdout.rstrip().endswith("in the map file.")

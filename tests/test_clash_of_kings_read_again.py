@@ -104,7 +104,17 @@ def test_a_tie_the_attacker_won_in_a_log_written_before_is_reported_with_the_fix
     run = Cok(campaign)("check")
     assert run.exit_code == 1
     assert "events.yaml:7: battle at Mistwood: matt and tim tied on victory points (5–5)" in run.stderr
-    assert "void it (`cok void ID`) and record it again with --remaining or --winner" in run.stderr
+    assert "A battle recorded before cok decided ties this way: void it (`cok void =" in run.stderr
+    assert "record it again with both players' points remaining or the winner" in run.stderr
+
+
+def test_a_new_tied_battle_is_refused_without_the_advice_for_one_recorded_before(cok: Cok) -> None:
+    cok("join", "tim", "--faction", "martell")
+    cok("join", "matt", "--faction", "baratheon")
+    run = cok("battle", "matt", "tim", "--at", "Mistwood", "--attacker", "matt", "--vp", "matt=5", "--vp", "tim=5")
+    assert run.exit_code == 1
+    assert "tied on victory points" in run.stderr and "--remaining" in run.stderr
+    assert "recorded before" not in run.stderr and "void" not in run.stderr
 
 
 # --- The Brotherhood Without Banners as a faction --------------------------------------------
@@ -187,7 +197,7 @@ def test_a_late_join_with_the_home_castle_in_a_log_written_before_is_reported_wi
     run = Cok(campaign)("check")
     assert run.exit_code == 1
     assert "events.yaml:2: join sara: sara joins in week 2" in run.stderr
-    assert "record it again with --castle" in run.stderr
+    assert "record it again with a castle" in run.stderr
 
 
 # --- Castle bonuses --------------------------------------------------------------------------

@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from cok.cli import options
+from cok.core import ruleset as registry
 
 from .conftest import EXAMPLE, Cok
 
@@ -78,7 +80,7 @@ def test_dry_run_writes_nothing_but_shows_the_change(cok: Cok, campaign: Path) -
         (["paint", "tim", "--commissioned", "tim"], "not your own"),
         (["join", "tim", "--faction", "stark"], "tim has already joined"),
         (["join", "rob", "--faction", "martell"], "the home of martell, Sunspear, is held by tim"),
-        (["void", "nope", "--reason", "x"], "no earlier event has the id 'nope'"),
+        (["void", "nope", "--reason", "x"], "no event has an id starting 'nope'"),
         (["adjust", "zed", "2", "--reason", "x"], "unknown player 'zed'"),
     ],
 )
@@ -285,6 +287,14 @@ def test_no_campaign_is_a_clear_error(tmp_path: Path) -> None:
     run = Cok(tmp_path)("standings", "-C", "missing")
     assert run.exit_code == 1
     assert "missing: no campaign.yaml here (from --campaign)" in run.stderr
+
+
+@pytest.mark.parametrize("game", registry.known())
+def test_init_writes_campaign_yaml_a_key_a_line_for_every_game(tmp_path: Path, game: str) -> None:
+    assert Cok(tmp_path)("init", "c", "--ruleset", game).exit_code == 0
+    lines = [line for line in (tmp_path / "c" / "campaign.yaml").read_text().splitlines() if not line.startswith("#")]
+    settings = yaml.safe_load("\n".join(lines))
+    assert [line.split(":")[0] for line in lines] == list(settings)
 
 
 def test_init_creates_a_campaign_with_its_own_map(tmp_path: Path) -> None:

@@ -37,3 +37,20 @@ def test_completion_outside_a_campaign_offers_nothing_and_never_fails(
 
 def test_install_completion_is_offered() -> None:
     assert "--install-completion" in CliRunner().invoke(app, ["--help"]).stdout
+
+
+def test_completion_offers_no_true_kings_conspiracies_houses_and_spaces(monkeypatch: pytest.MonkeyPatch) -> None:
+    from .conftest import ROOT
+
+    ntk = ROOT / "campaigns" / "no-true-king-example"
+    assert completed(ntk, "cok ntk place a", monkeypatch) == ["ana"]
+    assert completed(ntk, "cok ntk place ana st", monkeypatch) == ["stark"]
+    assert completed(ntk, "cok ntk place ana stark ma", monkeypatch) == ["maester", "marshal"]
+
+
+def test_completion_offers_mighty_kingdoms_order_kinds_and_settlements(monkeypatch: pytest.MonkeyPatch) -> None:
+    from .conftest import ROOT
+
+    mk = ROOT / "campaigns" / "mighty-kingdoms"
+    assert completed(mk, "cok mk order dag-1 r", monkeypatch) == ["raze", "regroup"]
+    assert completed(mk, "cok mk build dag Emberhold fo", monkeypatch) == ["fortress"]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from cok.core.campaign import open_campaign, read, read_entries, set_up
 from cok.core.fold import fold
@@ -84,3 +88,13 @@ def test_the_readmes_first_command_shows_the_examples_standings_from_the_project
 def test_without_a_campaign_named_the_project_root_lists_the_shipped_ones() -> None:
     run = Cok(EXAMPLE.parents[1])("standings")
     assert run.exit_code == 1 and "campaigns/example" in run.stderr and "campaigns/mighty-kingdoms" in run.stderr
+
+
+@pytest.mark.parametrize("shipped", sorted(p.name for p in EXAMPLE.parent.iterdir() if p.is_dir()))
+def test_every_shipped_example_is_self_contained_and_checks_when_copied_to_any_depth(
+    shipped: str, tmp_path: Path
+) -> None:
+    copy = tmp_path / "a" / "b" / "c" / shipped
+    shutil.copytree(EXAMPLE.parent / shipped, copy)
+    run = Cok(tmp_path)("check", "-C", str(copy))
+    assert (run.exit_code, run.stderr) == (0, "")

@@ -55,3 +55,30 @@ def test_a_recorded_event_piped_into_a_reader_that_is_gone_exits_0(joined: Path)
     err = proc.stderr.read()
     assert (proc.wait(), adjusts(joined)) == (0, 1), err
     assert "Traceback" not in err
+
+
+def test_an_unknown_ruleset_exits_1_saying_which_it_may_be_and_creates_nothing(tmp_path: Path) -> None:
+    run = Cok(tmp_path)("init", "mk2", "--ruleset", "mighty")
+    assert run.exit_code == 1
+    assert run.stderr.startswith("--ruleset: ") and "did you mean 'mighty-kingdoms'?" in run.stderr
+    assert not (tmp_path / "mk2").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("--color", "nevr", "standings"), "--color"),
+        (("schema", "evnts"), "KIND"),
+        (("mk", "order", "dag-1", "razee"), "ORDER"),
+        (("mk", "build", "dag", "1,-4", "fortres"), "SETTLEMENT"),
+        (("battle", "tim", "matt", "--at", "Tarth", "--vp", "tim"), "--vp"),
+        (("week", "--limit", "10"), "--limit"),
+    ],
+)
+def test_a_bad_option_value_is_a_usage_error_exit_2_in_one_style(args: tuple[str, ...], named: str) -> None:
+    from .conftest import EXAMPLE
+
+    run = Cok(EXAMPLE.parent / ("mighty-kingdoms" if args[0] == "mk" else "example"))(*args)
+    assert run.exit_code == 2, run.stderr
+    assert f"cok {args[0] if args[0] != '--color' else ''}".strip() in run.stderr and named in run.stderr
+    assert not run.stderr.startswith("cok: ")  # a usage error, not a refusal

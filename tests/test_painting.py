@@ -12,7 +12,7 @@ from cok.rulesets.clash_of_kings.rules.outcomes import Painted
 from cok.rulesets.clash_of_kings.rules.painting import banners_cp
 from cok.rulesets.clash_of_kings.rules.state import State
 
-from .conftest import event, joins, play, tiny_map
+from .conftest import Cok, event, joins, play, tiny_map
 
 GEO = tiny_map("A:castle B:fort C:castle D:castle", "A-B B-C")
 START = [*joins(tim="A", matt="C", aaron="D")]
@@ -126,3 +126,21 @@ def test_a_refused_claim_changes_nothing() -> None:
         paint(state, commissioned="matt", fully_painted=True)
     assert state.bonus["tim"] == 0
     assert not state.commissioned
+
+
+def test_a_banners_claim_at_the_weeks_cap_says_why_it_earns_nothing(cok: Cok) -> None:
+    cok("join", "tim", "--faction", "martell")
+    cok("join", "matt", "--faction", "baratheon")
+    assert cok("battle", "matt", "tim", "--at", "Mistwood", "--attacker", "matt", "--winner", "matt").exit_code == 0
+    assert cok("paint", "tim", "--units", "3").exit_code == 0
+    run = cok("paint", "tim", "--models", "7")
+    assert run.exit_code == 0, run.stderr
+    assert "+0" in run.stdout and "at most 3 CP a week" in run.stdout
+
+
+def test_fewer_than_four_models_say_they_count_toward_the_next_point(cok: Cok) -> None:
+    cok("join", "tim", "--faction", "martell")
+    cok("join", "matt", "--faction", "baratheon")
+    assert cok("battle", "matt", "tim", "--at", "Mistwood", "--attacker", "matt", "--winner", "matt").exit_code == 0
+    run = cok("paint", "tim", "--models", "3")
+    assert run.exit_code == 0 and "4 models make a point" in run.stdout

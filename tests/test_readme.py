@@ -8,7 +8,10 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+
+from cok.core import ruleset as registry
 
 from .conftest import ROOT
 
@@ -67,3 +70,23 @@ def test_the_no_true_king_example_commands_run_as_written() -> None:
     run = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "the game is over" in run.stdout and "lannister" in run.stdout
+
+
+def test_the_readmes_table_of_each_games_commands_is_the_one_the_registry_gives() -> None:
+    from cok.cli.games import commands_table
+
+    text = (ROOT / "README.md").read_text()
+    table = commands_table()
+    assert table in text
+    assert all(f"| {registry.get(game).title} |" in table for game in registry.known())
+
+
+def test_the_help_the_init_help_and_the_package_name_every_game() -> None:
+    from .conftest import Cok
+
+    said = Cok(ROOT)("--help").stdout + Cok(ROOT)("init", "--help").stdout
+    description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
+    for game in registry.known():
+        title = registry.get(game).title
+        assert game in re.sub(r"-\n\s+", "-", said)
+        assert title in " ".join(said.split()) and title in description

@@ -14,7 +14,7 @@ import pytest
 
 from cok.core.yamlfile import parse
 
-from .conftest import EXAMPLE, WESTEROS, Cok
+from .conftest import EXAMPLE, Cok
 
 FILES = {"map": "map.yaml", "campaign": "campaign.yaml", "events": "events.yaml"}
 
@@ -35,9 +35,6 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
 def campaign_copy(tmp_path: Path) -> Path:
     folder = tmp_path / "c"
     shutil.copytree(EXAMPLE, folder)
-    shutil.copyfile(WESTEROS, folder / "map.yaml")
-    text = (folder / "campaign.yaml").read_text().replace("../../maps/westeros.yaml", "map.yaml")
-    (folder / "campaign.yaml").write_text(text)
     return folder
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from cok.core.errors import RuleError
+from cok.core.errors import ChoiceNeeded, RuleError
 from cok.rulesets.clash_of_kings.geography import Geography, Location
 
-from .conftest import play, tiny_map
+from .conftest import Cok, play, tiny_map
 
 
 def homes_map() -> Geography:
@@ -28,7 +30,7 @@ def test_you_receive_the_traditional_home_of_your_faction_if_available() -> None
 
 
 def test_when_the_home_is_taken_the_error_lists_the_free_castles() -> None:
-    with pytest.raises(RuleError, match=r"held by sara; choose a `castle` from the free castles: S"):
+    with pytest.raises(ChoiceNeeded, match=r"held by sara; a free `castle` must be chosen") as caught:
         play(
             homes_map(),
             [
@@ -36,11 +38,13 @@ def test_when_the_home_is_taken_the_error_lists_the_free_castles() -> None:
                 {"type": "join", "player": "rob", "faction": "stark"},
             ],
         )
+    assert caught.value.options == ["S"]
 
 
 def test_a_faction_without_a_home_must_choose_a_castle() -> None:
-    with pytest.raises(RuleError, match=r"no castle on the map is the home of martell.*W, S"):
+    with pytest.raises(ChoiceNeeded, match=r"no castle on the map is the home of martell") as caught:
         play(homes_map(), [{"type": "join", "player": "tim", "faction": "martell"}])
+    assert caught.value.options == ["W", "S"]
 
 
 def test_a_named_castle_must_be_a_castle() -> None:
@@ -124,3 +128,18 @@ def test_the_three_territories_must_be_distinct_unoccupied_holdable_and_connecte
             homes_map(),
             [*ALL_TAKEN, {"type": "join", "player": "jon", "faction": "neutral", "territories": territories}],
         )
+
+
+def test_a_later_join_in_the_log_lists_the_free_castles_once_and_how_to_void_it(example: Path) -> None:
+    with (example / "events.yaml").open("a") as log:
+        log.write("- type: join\n  player: zed\n  faction: martell\n")
+    run = Cok(example)("check")
+    assert run.exit_code == 1
+    assert run.stderr.count("The free castles: ") == 1 and run.stderr.count("Hardhome") == 1
+    assert "void it (`cok void =" in run.stderr
+
+
+def test_a_later_join_on_the_command_line_lists_each_free_castle_once(example: Path) -> None:
+    run = Cok(example)("join", "zed", "--faction", "martell")
+    assert run.exit_code == 1
+    assert run.stderr.count("Hardhome") == 1 and "recorded before" not in run.stderr

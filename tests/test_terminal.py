@@ -81,3 +81,54 @@ def test_color_always_styles_piped_output_and_never_keeps_a_terminal_plain(
     never = Cok(example)("--color", "never", "standings")
     assert not ANSI.search(never.stdout) and "Dany" in never.stdout
     assert Cok(example)("--color", "sometimes", "standings").exit_code == 2
+
+
+ESCAPE = re.compile(r"\x1b\[")
+
+
+def test_no_color_at_a_terminal_prints_no_escape_code_at_all_as_color_never(
+    example: Path, terminal: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COK_PAGER", "")
+    monkeypatch.setenv("NO_COLOR", "1")
+    for command in (("standings",), ("where", "tim", "matt"), ("log",)):
+        run = Cok(example)(*command)
+        assert run.exit_code == 0 and not ESCAPE.search(run.stdout), command
+    assert ESCAPE.search(Cok(example)("--color", "always", "standings").stdout)
+
+
+def test_piped_text_honours_columns_and_breaks_no_word(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    wide = Cok(example)("where", "tim", "matt").stdout
+    monkeypatch.setenv("COLUMNS", "40")
+    narrow = Cok(example)("where", "tim", "matt").stdout
+    prose = [line for line in narrow.splitlines() if line and "  " not in line.strip()]
+    assert prose and all(len(line) <= 40 for line in prose if " " in line)
+    assert narrow.split() == wide.split()
+
+
+def test_color_is_taken_after_the_command_too() -> None:
+    from cok.main import root_options_first
+
+    assert root_options_first(["where", "tim", "matt", "--color", "never"]) == [
+        "--color",
+        "never",
+        "where",
+        "tim",
+        "matt",
+    ]
+    assert root_options_first(["log", "--color=always", "--", "--color"]) == ["--color=always", "log", "--", "--color"]
+
+
+def test_color_after_the_command_styles_as_before_it(example: Path) -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "cok", *args], cwd=example, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert ANSI.search(run("where", "tim", "matt", "--color", "always"))
+    assert run("where", "tim", "matt", "--color", "always") == run("--color", "always", "where", "tim", "matt")

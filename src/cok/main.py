@@ -27,20 +27,24 @@ def build(only: str | None = None) -> typer.Typer:
     command a command line runs), a game's group is built only when it is that one: a game's
     commands are imported when they can run."""
     import typer
+    from typer.core import TyperCommand
 
-    from cok.cli.root import SETTINGS, root
+    from cok.cli.games import listed
+    from cok.cli.root import SETTINGS, Command, root
     from cok.cli.shared import app as shared
 
     app = typer.Typer(
         name="cok",
         help=(
-            "A campaign ledger for Clash of Kings map campaigns (A Song of Ice and Fire: TMG).\n\n"
-            "The campaign is two YAML files: a map and an append-only event log. Every command "
-            "replays the log through the rules.\n\n"
+            f"A ledger for tabletop wargame campaigns: {listed()}.\n\n"
+            "A campaign is plain YAML files: its settings, a map and an append-only event log. "
+            "Every command replays the log through the game's rules.\n\n"
             "Examples:\n\n"
             "  cok standings\n\n"
             "  cok where tim matt\n\n"
-            "  cok battle tim matt --at Starfall --winner tim"
+            "  cok battle tim matt --at Starfall --winner tim\n\n"
+            "  cok mk status\n\n"
+            "  cok ntk status"
         ),
         **SETTINGS,
     )
@@ -59,6 +63,12 @@ def build(only: str | None = None) -> typer.Typer:
     from cok.cli.serving import app as serving  # `cok serve` and `cok invite`: the campaign at the table
 
     app.registered_commands += serving.registered_commands
+    commands = list(app.registered_commands)
+    for group in app.registered_groups:
+        commands += group.typer_instance.registered_commands if group.typer_instance else []
+    for info in commands:  # usage lines as Click writes them, and the options read as words listed
+        if info.cls in (None, TyperCommand):
+            info.cls = Command
     return app
 
 
@@ -101,7 +111,7 @@ def _only(name: str) -> typer.Typer:
 
 def main() -> None:
     """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
-    args = sys.argv[1:]
+    args = sys.argv[1:] = root_options_first(sys.argv[1:])
     from cok.cli.shortcut import shortcut
     from cok.render.progress import install as show_progress
 
@@ -124,6 +134,29 @@ def main() -> None:
             raise
         _say(f"cok: internal error ({type(error).__name__}: {error}); please report it")
         sys.exit(1)
+
+
+def root_options_first(args: list[str]) -> list[str]:
+    """`cok where tim matt --color never` as `cok --color never where tim matt`: cok's own
+    option is taken after the command too (Click reads it only before)."""
+    moved: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest += args[i:]
+            break
+        if arg == "--color" and i + 1 < len(args):
+            moved += args[i : i + 2]
+            i += 2
+            continue
+        if arg.startswith("--color="):
+            moved.append(arg)
+        else:
+            rest.append(arg)
+        i += 1
+    return moved + rest
 
 
 def _say(text: str) -> None:

@@ -4,6 +4,7 @@ campaign; bad input refused with `file:line`, exit 1, nothing written."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -291,3 +292,28 @@ def test_a_bad_option_value_exits_2(mk: Cok) -> None:
         ).exit_code
         == 2
     )
+
+
+@pytest.mark.parametrize("order", [("ana", "bo"), ("ana,bo",), ("ana", "--order", "bo")])
+def test_order_takes_players_as_separate_words_like_every_list_option_and_commas_still(
+    mk: Cok, order: tuple[str, ...]
+) -> None:
+    ok(mk, *ANA)
+    ok(mk, *BO)
+    run = mk("mk", "begin", "--order", *order, "--json")
+    assert run.exit_code == 0, run.stderr
+    assert '"order": [' in run.stdout and "ana" in run.stdout and "bo" in run.stdout
+
+
+def test_order_in_the_wrong_order_is_refused_and_words_without_order_are_a_usage_error(mk: Cok) -> None:
+    ok(mk, *ANA)
+    ok(mk, *BO)
+    assert mk("mk", "begin", "--order", "bo", "ana").exit_code == 1
+    assert mk("mk", "begin", "ana", "bo").exit_code == 2
+
+
+def test_a_raze_order_says_what_will_be_razed(mk: Cok) -> None:
+    begun(mk)
+    run = mk("mk", "order", "ana-1", "raze", "--dry-run")
+    assert run.exit_code == 0, run.stderr
+    assert re.search(r"ana-1 is ordered to raze the (capital|city|fortress|village) at ", run.stdout)

@@ -329,3 +329,12 @@ def test_spring_needs_the_order_when_armies_are_tied() -> None:
     game("deploy", army="bo-1", tile="2,0")
     assert "tied" in game.refused("spring")
     game("spring", order=["bo", "ana"])
+
+
+def test_status_suggests_tithes_only_while_tithing_is_open() -> None:
+    from cok.rulesets.mighty_kingdoms.rules.summer import waiting_words
+
+    game = winter()
+    assert "tithes" in waiting_words(game.state)
+    game("build", player="ana", tile="-3,0", settlement="village")
+    assert "tithes" not in waiting_words(game.state) and "builds and recruits first" in waiting_words(game.state)

@@ -5,6 +5,7 @@ command line: refusals as `file:line` or `cok:` messages with exit 1 and nothing
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -244,3 +245,52 @@ def test_the_log_never_shows_a_loyalty_card_or_secret(example: Cok) -> None:
     for kept in secrets.values():
         assert kept["secret"] not in log and ", ".join(kept["loyalty"][:4]) not in log
     assert "unseals their loyalty card: it matches its seal" in log
+
+
+def test_not_now_before_the_game_begins_names_the_command_to_run_not_an_option(ntk: Cok) -> None:
+    joined(ntk)
+    run = ntk("ntk", "place", "ana", "stark", "lord")
+    assert run.exit_code == 1
+    assert "`cok ntk begin" in run.stderr and "--begin" not in run.stderr
+
+
+@pytest.mark.parametrize(("points", "said"), [(1, "(1 point)"), (2, "(2 points)")])
+def test_a_muster_counts_its_points_in_english(points: int, said: str) -> None:
+    from cok.rulesets.no_true_king.rules.actions import Mustered
+    from cok.rulesets.no_true_king.words import _action
+
+    told = _action(Mustered("stark", ("Winterfell",), (), (), points))
+    assert told.endswith(said) and "(s)" not in told
+
+
+def test_one_misspelt_space_in_the_log_is_reported_first_then_how_many_later_events_depend_on_it(
+    tmp_path: Path,
+) -> None:
+    game = tmp_path / "game"
+    shutil.copytree(EXAMPLE, game)
+    text = (game / "events.yaml").read_text()
+    (game / "events.yaml").write_text(text.replace("space: marshal\n", "space: marshall\n", 1))
+    run = Cok(game)("check")
+    lines = run.stderr.splitlines()
+    assert run.exit_code == 1 and len(lines) == 2
+    assert "'marshall'" in lines[0] and "did you mean 'marshal'?" in lines[0]
+    assert re.fullmatch(r"events\.yaml:\d+: \d+ later events depend on it: .*", lines[1])
+    assert lines[1].split(":")[1] == lines[0].split(":")[1]
+    listed = json.loads(Cok(game)("check", "--json").stdout)["errors"]
+    first = listed[0]["line"]
+    assert len(listed) > 2 and all(e["follows_from"] == first for e in listed[1:])
+
+
+@pytest.mark.parametrize("command", [("ntk", "houses"), ("ntk", "board"), ("ntk", "status"), ("standings",)])
+def test_at_80_columns_no_house_name_is_split_over_two_lines(
+    command: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("cok.render.output.at_terminal", lambda: True)
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("COK_PAGER", "")
+    run = Cok(EXAMPLE)("--color", "never", *command)
+    assert run.exit_code == 0, run.stderr
+    words = run.stdout.split()
+    for house in HOUSES:
+        for cut in range(3, len(house) - 1):
+            assert house[:cut] not in words or house[cut:] not in words, (house, cut)

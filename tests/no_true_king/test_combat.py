@@ -422,9 +422,10 @@ def test_a_named_winner_must_agree_with_the_power() -> None:
 
 
 def test_the_loser_retreats_to_a_bordering_area_it_could_move_to_without_a_combat() -> None:
-    state = karhold((2, 0, 0))
+    state = karhold((3, 0, 0))
+    put(state, "Winterfell", "stark", f=2, k=1)
     with pytest.raises(ChoiceNeeded) as need:
-        fight(state, "stark", "Winterfell", "Karhold", ["footman", "knight"], cards={})
+        fight(state, "stark", "Winterfell", "Karhold", ["footman", "footman", "knight"], cards={})
     assert need.value.field == "retreat" and need.value.options == ["Castle Black", "Winterfell"]
     state = karhold((2, 0, 0))
     resolving(state, "ana", "stark", "maester")
@@ -442,6 +443,13 @@ def test_the_loser_retreats_to_a_bordering_area_it_could_move_to_without_a_comba
             retreat="The Shivering Sea",
         ),
     )
+
+
+def test_a_loser_whose_casualties_take_every_figure_is_not_asked_where_to_retreat() -> None:
+    state = karhold((2, 0, 0))
+    fought = fight(state, "stark", "Winterfell", "Karhold", ["footman", "knight"], cards={})
+    assert fought.winner == "stark" and fought.retreat is None
+    assert fought.kills["greyjoy"] == (2, 0, 0) and state.troops["Karhold"][0] == "stark"
 
 
 def test_the_retreating_troops_go_together_and_leave_no_flag() -> None:

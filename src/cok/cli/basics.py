@@ -31,7 +31,9 @@ def refusal(error: Refused | RuleError) -> list[str]:
     """What a refused command says on standard error, a line each: every problem as
     `file:line: message`, or the rule the command line broke, in its words."""
     if isinstance(error, Refused):
-        return [str(problem) for problem in error.problems]
+        from cok.core.errors import told
+
+        return told(error.problems)
     from cok.core.text import in_command_line_words, readable
 
     return [f"cok: {in_command_line_words(readable(str(error)))}"]

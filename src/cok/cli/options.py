@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -51,6 +51,26 @@ def refusals(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def words(*options: tuple[str, str]) -> Callable[[F], F]:
+    """The options a command reads from its own words (`--seats P…`, `--move FROM TO UNITS…`:
+    several words each, which Click cannot take), as (`--name WORDS`, help): listed in the
+    command's help with its other options (`cok.cli.root.Command`)."""
+
+    def mark(command: F) -> F:
+        command.words = options  # type: ignore[attr-defined]
+        return command
+
+    return mark
+
+
+def said(command: Callable[..., Any]) -> set[str]:
+    """The names (without dashes) of the options a command reads from its words."""
+    import inspect
+
+    declared: tuple[tuple[str, str], ...] = getattr(inspect.unwrap(command), "words", ())
+    return {decl.split()[0].removeprefix("--") for decl, _ in declared}
+
+
 def complete(kind: str) -> Callable[[typer.Context, str], list[str]]:
     """Shell completion of the campaign's names of a kind (players, locations…): the game
     offers them (`Ruleset.names`), the campaign is the one the command line names. Never an
@@ -70,6 +90,18 @@ def complete(kind: str) -> Callable[[typer.Context, str], list[str]]:
         return [name for name in offered if normalize(name).startswith(typed)]
 
     return offer
+
+
+def chosen(typed: str, choices: Sequence[str], hint: str) -> str:
+    """A value of a fixed set (an order, a settlement, a colour mode) as typed, in any case:
+    anything else is a wrong command line (exit 2) saying what may be typed, with "did you
+    mean", as a name gets (`core.names.choose`)."""
+    from cok.core.names import choose
+
+    try:
+        return choose(typed, choices)
+    except RuleError as error:
+        raise typer.BadParameter(str(error), param_hint=hint) from None
 
 
 def interactive() -> bool:

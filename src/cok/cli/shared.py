@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cok.cli.games import ids
 from cok.cli.options import (
     CampaignOpt,
     DryRunOpt,
@@ -15,6 +16,7 @@ from cok.cli.options import (
     NoCacheOpt,
     NoteOpt,
     ReasonOpt,
+    chosen,
     complete,
     emit_json,
     open_valid,
@@ -33,15 +35,14 @@ app = typer.Typer()
 @refusals
 def init(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder to create.")],
-    ruleset: Annotated[
-        str, typer.Option("--ruleset", metavar="ID", help="The game: clash-of-kings (default), mighty-kingdoms.")
-    ] = "clash-of-kings",
+    ruleset: Annotated[str, typer.Option("--ruleset", metavar="ID", help=f"The game: {ids()}.")] = "clash-of-kings",
     map_path: Annotated[
         Path | None, typer.Option("--map", metavar="PATH", help="Map file (default: a copy of the game's map).")
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="The campaign's name.")] = None,
 ) -> None:
-    """Create a campaign folder with campaign.yaml and an empty events.yaml.
+    """Create a campaign folder of a game: campaign.yaml, a copy of the game's map and an
+    empty events.yaml.
 
     Example: cok init campaigns/summer --name "The Summer War"
     """
@@ -139,7 +140,9 @@ def void(
     event_id: Annotated[
         str,
         typer.Argument(
-            metavar="ID", help="The event to cancel: its id or `=…` reference (see `cok log`), or @LINE in events.yaml."
+            metavar="ID",
+            help="The event to cancel: its id or `=…` reference (see `cok log`; any unique start of it will do), "
+            "or @LINE in events.yaml.",
         ),
     ],
     reason: ReasonOpt,
@@ -166,7 +169,7 @@ def void(
     from cok.service import Draft
 
     found = open_valid(campaign, no_cache)
-    target = _by_line(found, event_id) if event_id.startswith("@") else event_id
+    target = _by_line(found, event_id) if event_id.startswith("@") else _by_ref(found, event_id)
 
     def void_of(ref: str, why: str) -> Draft:
         return Draft("void", {"target": ref, "reason": why, **({"note": note} if note is not None else {})})
@@ -189,6 +192,28 @@ def void(
             if not typer.confirm(f"Void these {len(following)} events too?", default=False, err=True):
                 raise typer.Exit(1) from None
     voiding([void_of(r.ref, f"{reason} (depends on {target})") for r in following])
+
+
+#: The fewest characters of an id taken as its prefix (as git takes a commit's).
+SHORTEST = 4
+
+
+def _by_ref(found: Campaign, typed: str) -> str:
+    """The event a typed id names: the whole id, or any unique prefix of at least 4
+    characters, as git takes a commit's; an id-less event's `=…` reference with or without
+    its `=`. Several events starting so are listed."""
+    if typed in found.ids():  # the usual case: an id copied whole from `cok log`
+        return typed
+    bare = typed.removeprefix("=").casefold()
+    if len(bare) < SHORTEST:
+        raise RuleError(f"{typed!r}: give at least {SHORTEST} characters of the event's id (see `cok log`)")
+    matches = [t for t in found.told() if t.ref and t.ref.removeprefix("=").casefold().startswith(bare)]
+    if len(matches) == 1 and matches[0].ref:
+        return matches[0].ref
+    if matches:
+        listed = "\n".join(f"  {t.ref}  line {t.line}: {t.text}" for t in matches)
+        raise RuleError(f"{typed!r} starts the ids of {len(matches)} events; give more of the one you mean:\n{listed}")
+    raise RuleError(f"no event has an id starting {typed!r} (the ids are in `cok log`)")
 
 
 def _by_line(found: Campaign, typed: str) -> str:
@@ -335,8 +360,7 @@ def schema_(
     from cok.core import ruleset as registry
     from cok.core.schemas import KINDS, schema
 
-    if kind not in KINDS:
-        raise typer.BadParameter(f"choose one of {', '.join(KINDS)}", param_hint="KIND")
+    kind = chosen(kind, KINDS, "KIND")
     if ruleset is None:
         from cok.core.campaign import read, set_up
 

@@ -64,8 +64,10 @@ def check(campaign: str | None, every: bool, no_cache: bool, as_json: bool) -> b
     elif problems:
         from typer import echo
 
-        for problem in problems:
-            echo(str(problem), err=True)
+        from cok.core.errors import told
+
+        for line in told(problems):
+            echo(line, err=True)
     return not problems
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from cok.core import cache
 from cok.core import ruleset as registry
 from cok.core.append import recover_if_needed, torn_at
-from cok.core.errors import Problem, Refused, display_path, root_first
+from cok.core.errors import Problem, Refused, after_the_first, display_path, root_first
 from cok.core.folders import EVENTS_FILE, MAX_BYTES, SETTINGS_FILE, read_bytes, refuse_dangling_link
 from cok.core.position import Position, digest, running
 
@@ -478,7 +478,10 @@ def _replay(
             log = read_log(files.events, text, shown, setup.ruleset)
     if done is None:
         done = fold(setup.ruleset, log.entries, setup.state, log.shown, telling=telling)
-    problems = root_first([*log.problems, *done.problems])
+    problems = [*log.problems, *done.problems]
+    if getattr(setup.ruleset, "sequential", False):  # every event waits for the ones before it
+        problems = after_the_first(log.problems, done.problems)
+    problems = root_first(problems)
     campaign = Campaign(
         folder, setup.ruleset, setup.name, setup.map_file, done.state, log.position, setup.digests, problems
     )

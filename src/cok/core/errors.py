@@ -43,6 +43,54 @@ def root_first(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=key)
 
 
+def after_the_first(misread: list[Problem], refused: list[Problem]) -> list[Problem]:
+    """For a game whose every event depends on the ones before it (whose turn it is), every
+    event the rules refused after the log's first problem may follow from it; an event
+    misread (a typo in its own fields) is a problem of its own wherever it is."""
+    import dataclasses
+
+    lines = [p.line for p in [*misread, *refused] if p.line is not None]
+    if not lines:
+        return [*misread, *refused]
+    first = min(lines)
+    return [*misread, *(dataclasses.replace(p, cause=first) if (p.line or 0) > first else p for p in refused)]
+
+
+def told(problems: list[Problem]) -> list[str]:
+    """The problems as `cok check` says them, a line each: every cause (and every problem
+    that stands alone), and after a cause how many later events may only be refused because
+    of it — not each of them (`--json` lists them all, with `follows_from`)."""
+    from cok.core.text import counted
+
+    causes = {p.line: p.cause for p in problems if p.line is not None}
+    roots = {p.line for p in problems if p.cause is None}
+
+    def root(line: int) -> int | None:  # a cause that itself follows from another: the first
+        seen = set()
+        while line not in roots and causes.get(line) is not None and line not in seen:
+            seen.add(line)
+            line = causes[line]  # type: ignore[assignment]
+        return line if line in roots else None
+
+    following: dict[int, int] = {}
+    for problem in problems:
+        first = root(problem.cause) if problem.cause is not None else None
+        if first is not None:
+            following[first] = following.get(first, 0) + 1
+    lines: list[str] = []
+    said: set[int | None] = set()
+    for problem in problems:
+        if problem.cause is not None and root(problem.cause) is not None:
+            continue
+        lines.append(str(problem))
+        if problem.cause is None and problem.line in following and problem.line not in said:
+            said.add(problem.line)
+            n = counted(following[problem.line], "later event depends", "later events depend")
+            where = Problem(problem.file, problem.line, f"{n} on it: fix it first (`cok check --json` lists them)")
+            lines.append(str(where))  # `file:line: …` as every line `cok check` says
+    return lines
+
+
 class Refused(Exception):
     """The data or the rules refused the command: exit code 1, nothing written."""
 
@@ -57,10 +105,15 @@ class Refused(Exception):
 
 class RuleError(Exception):
     """A rule refused an event. Rules raise it with a plain message; the replay
-    attaches the event's file and line. `hint`: what the one recording it may do instead
-    (an organiser's ruling), said when recording, not by `cok check`."""
+    attaches the event's file and line.
+
+    `hint`: what the one recording it may do instead (an organiser's ruling), said when
+    recording, not by `cok check`. `logged`: what to do about such an event already in the
+    log (recorded before the rule was applied so), `{ref}` standing for the event's id: the
+    replay adds it to the message, a new event's refusal does not."""
 
     hint: str | None = None
+    logged: str | None = None
 
     def with_hint(self) -> str:
         """The message, and the hint when there is one."""
@@ -80,10 +133,11 @@ class NumbersNeeded(RuleError):
     remaining of both players of a tied game). The CLI asks for them at a terminal, and
     otherwise reports the message with the option to give them."""
 
-    def __init__(self, message: str, field: str, keys: list[str]) -> None:
+    def __init__(self, message: str, field: str, keys: list[str], logged: str | None = None) -> None:
         super().__init__(message)
         self.field = field
         self.keys = keys
+        self.logged = logged
 
 
 class ChoiceNeeded(RuleError):

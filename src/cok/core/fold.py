@@ -192,7 +192,8 @@ class Replay:
         ruleset, done = self.ruleset, self.done
         players = ruleset.involved(entry.event)
         cause = min((self.blamed[p] for p in players if p in self.blamed), default=None)
-        problem = Problem(self.shown, entry.line, in_file_words(f"{ruleset.label(entry.event)}: {exc}"), cause)
+        said = f"{ruleset.label(entry.event)}: {exc}" + (f". {exc.logged.format(ref=ref)}" if exc.logged else "")
+        problem = Problem(self.shown, entry.line, in_file_words(said), cause)
         done.problems.append(problem)
         done.refused.append(Refusal(entry, ref, problem))
         for player in players:

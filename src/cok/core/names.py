@@ -49,6 +49,23 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
 
 
+def one_of(typed: object, choices: Iterable[str]) -> str:
+    """ "'marshall' is not one of maester, marshal, lord (did you mean 'marshal'?)": a value
+    outside a fixed set (an agent's space, an order, a symbol) gets the help a name gets."""
+    listed = list(dict.fromkeys(choices))
+    return f"{typed!r} is not one of {', '.join(listed)}{did_you_mean(str(typed), listed)}"
+
+
+def choose(typed: str, choices: Iterable[str]) -> str:
+    """The choice typed, however it was typed (`Marshal`, `MARSHAL`); RuleError saying what
+    may be typed, with "did you mean", for anything else."""
+    listed = list(choices)
+    for choice in listed:
+        if normalize(choice) == normalize(typed):
+            return choice
+    raise RuleError(one_of(typed, listed))
+
+
 def allowed(known: Iterable[str], what: str) -> str:
     """'; known factions: a, b, c' — what may be typed instead, when few enough to list."""
     names = list(dict.fromkeys(known))

@@ -53,7 +53,7 @@ def init_campaign(folder: Path, map_path: Path | None, name: str | None, ruleset
     (folder / SETTINGS_FILE).write_text(
         modeline("campaign")
         + f"# {_comment(name)}: campaign settings (map {_comment(getattr(geo, 'name', source.stem))}).\n"
-        + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True, default_flow_style=None),
+        + _settings_text(settings),
         encoding="utf-8",
     )
     if not (folder / EVENTS_FILE).exists():
@@ -66,6 +66,15 @@ def init_campaign(folder: Path, map_path: Path | None, name: str | None, ruleset
     (folder / ".gitattributes").write_text(f"{EVENTS_FILE} merge=cok\n", encoding="utf-8")
     (folder / ".gitignore").write_text(f".{EVENTS_FILE}.lock\n.{EVENTS_FILE}.pending\n", encoding="utf-8")
     return name, entry
+
+
+def _settings_text(settings: dict[str, object]) -> str:
+    """campaign.yaml's keys a line each, as people write them (a short list or mapping on its
+    key's line): PyYAML writes a mapping of plain values on one flow line otherwise."""
+    text = yaml.safe_dump(settings, sort_keys=False, allow_unicode=True, default_flow_style=None)
+    if text.startswith("{"):
+        text = yaml.safe_dump(settings, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return text
 
 
 def _comment(text: str) -> str:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import enum
+import types
+import typing
+from typing import Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ValidationError
 
-from cok.core.names import did_you_mean
+from cok.core.names import did_you_mean, one_of
 from cok.core.text import quoted
 
 M = TypeVar("M", bound=BaseModel)
@@ -37,6 +40,8 @@ def describe(error: ValidationError, model: type[BaseModel]) -> list[str]:
             sentences.append(f"unknown field {quoted(field)}{hint}")
         elif kind == "missing":
             sentences.append(f"missing field {quoted(field)}")
+        elif kind in ("literal_error", "enum") and (choices := _choices(model, loc)):
+            sentences.append(f"{field}: {one_of(err.get('input'), choices)}")
         else:
             value = err.get("input")
             msg = _sentence(kind, err.get("ctx") or {})
@@ -109,6 +114,51 @@ def _sentence(kind: str, ctx: dict[str, Any]) -> str:
         key, words = _BOUNDS[kind]
         return words.format(ctx[key])
     return "is not a value this field takes"
+
+
+def _choices(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+    """The fixed values a field takes (its `Literal` or `Enum`), found from the model by the
+    error's location; none when the path cannot be followed."""
+    found: Any = model
+    for part in loc:
+        found = _inner(found, part)
+        if found is None:
+            return []
+    return [str(value) for value in _values(found)]
+
+
+def _inner(annotation: Any, part: int | str) -> Any:
+    """The type at one step of an error's location: a model's field, a list's item, a
+    mapping's value; through Optional and unions (the first that has the step)."""
+    for option in _options(annotation):
+        if isinstance(option, type) and issubclass(option, BaseModel) and isinstance(part, str):
+            field = option.model_fields.get(part)
+            if field is not None:
+                return field.annotation
+        origin, args = typing.get_origin(option), typing.get_args(option)
+        if isinstance(part, int) and origin in (list, tuple, set, frozenset) and args:
+            return args[min(part, len(args) - 1)] if origin is tuple and args[-1] is not Ellipsis else args[0]
+        if origin is dict and len(args) == 2:
+            return args[1]
+    return None
+
+
+def _options(annotation: Any) -> list[Any]:
+    if typing.get_origin(annotation) is typing.Annotated:
+        return _options(typing.get_args(annotation)[0])
+    if typing.get_origin(annotation) in (Union, types.UnionType):
+        return [inner for arg in typing.get_args(annotation) for inner in _options(arg)]
+    return [annotation]
+
+
+def _values(annotation: Any) -> list[Any]:
+    found: list[Any] = []
+    for option in _options(annotation):
+        if typing.get_origin(option) is Literal:
+            found += typing.get_args(option)
+        elif isinstance(option, type) and issubclass(option, enum.Enum):
+            found += [member.value for member in option]
+    return found
 
 
 def _short(value: Any) -> bool:

@@ -1,8 +1,9 @@
 """Showing views: with Rich at a terminal, as plain aligned text when piped.
 
 Plain output keeps scripts and files free of colour codes and box drawing, and a piped
-command never imports Rich. NO_COLOR at a terminal keeps Rich's layout without colour;
-`--color always|never` overrides both (`always` styles even piped output). Long output at
+command never imports Rich. NO_COLOR (https://no-color.org) at a terminal is `--color never`:
+Rich's layout without a single escape code; `--color always|never` overrides both (`always`
+styles even piped output). Piped lines of text are wrapped at $COLUMNS when it is set. Long output at
 a terminal goes through a pager, as git does it: $COK_PAGER, else $PAGER, else `less -FRX`.
 """
 
@@ -34,6 +35,17 @@ def at_terminal() -> bool:
 def styled() -> bool:
     """Rich's tables and colours: at a terminal, or anywhere with --color always."""
     return _color == "always" or at_terminal()
+
+
+def _plain_terminal() -> bool:
+    """No escape codes at all: `--color never`, or NO_COLOR set (not empty) without `--color always`."""
+    return _color == "never" or (_color == "auto" and bool(os.environ.get("NO_COLOR")))
+
+
+def _columns() -> int | None:
+    """The width piped text is wrapped at: $COLUMNS when set to a number, else none."""
+    given = os.environ.get("COLUMNS", "")
+    return int(given) if given.isdigit() and int(given) >= 20 else None
 
 
 def pager() -> str | None:
@@ -125,15 +137,32 @@ def _console(file: TextIO | None = None, *, force_terminal: bool | None = None) 
         soft_wrap=False,
         force_terminal=True if _color == "always" or at_terminal() else force_terminal,
         no_color=False if _color == "always" else None,
-        color_system=None if _color == "never" else "auto",  # never: no escape codes at all
+        color_system=None if _plain_terminal() else "auto",  # never: no escape codes at all, not even bold
         width=width,
     )
 
 
 def _plain(view: View) -> str:
     if isinstance(view, Line):
-        return for_terminal(view.text) + "\n"
+        return _wrapped(for_terminal(view.text)) + "\n"
     return "\n".join(plain_grid(view)) + "\n"
+
+
+def _wrapped(text: str) -> str:
+    """A line of piped text wrapped at $COLUMNS when set (a table's rows never are: one row a
+    line, for grep); words are never broken, and each line's indent is kept."""
+    width = _columns()
+    if width is None or len(text) <= width:
+        return text
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        indent = line[: len(line) - len(line.lstrip())]
+        out += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False) or [
+            line
+        ]
+    return "\n".join(out)
 
 
 def plain_grid(grid: Grid) -> list[str]:
@@ -149,10 +178,10 @@ def plain_grid(grid: Grid) -> list[str]:
         ]
         return "  ".join(parts).rstrip()
 
-    out = [for_terminal(grid.title), ""] if grid.title else []
+    out = [_wrapped(for_terminal(grid.title)), ""] if grid.title else []
     out += [line(headers), line("-" * w for w in widths), *(line(r) for r in rows)]
     if grid.caption:
-        out += ["", for_terminal(grid.caption)]
+        out += ["", _wrapped(for_terminal(grid.caption))]
     return out
 
 
@@ -175,6 +204,8 @@ def _rich(items: list[View], console: Any) -> None:
             title_style="bold",
             caption=for_terminal(item.caption) if item.caption else None,
             caption_justify="left",
+            collapse_padding=True,  # one space between columns, not two: 80 columns hold more
+            pad_edge=False,
         )
         for name, justify in item.columns:  # "fixed": left, and never wrapped (an id)
             fixed = justify == "fixed"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from cok.core import ruleset as registry
 
-BUILT_IN = {
-    "no-true-king": "cok.rulesets.no_true_king",
+BUILT_IN = {  # in the order the help and the README list them: the default first
     "clash-of-kings": "cok.rulesets.clash_of_kings",
     "mighty-kingdoms": "cok.rulesets.mighty_kingdoms",
+    "no-true-king": "cok.rulesets.no_true_king",
 }
 
 

@@ -107,6 +107,9 @@ def where_views(state: State, found: Where, who: dict[str, str], roll_off: bool 
         ]
         for option in found.options:
             out.extend(where_views(state, option, who, roll_off=True)[1:])
+        grids = [view for view in out if isinstance(view, Grid)]
+        for grid in grids[:-1]:  # a note about the map is said once, after the last table
+            grid.caption = None
         return out
     if found.attacker is None:
         head = Line.of("Both fight as the Brotherhood Without Banners: nobody chooses, nothing is occupied.")

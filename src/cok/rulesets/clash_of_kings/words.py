@@ -112,6 +112,18 @@ class Teller:
             text += f", abandoning {occ.abandoned} ({signed(-geo.value(occ.abandoned))} CP, {occ.abandon_reason})"
         return text
 
+    @staticmethod
+    def banners_why(p: Painted) -> str:
+        """Why a Raise the Banners claim earns less than its units and models are worth: the
+        week's cap was reached by earlier claims, or the models wait for the next 4."""
+        from cok.rulesets.clash_of_kings.rules.painting import BANNERS_CAP, MODELS_PER_POINT, banners_cp
+
+        if p.banners < banners_cp(p.units, p.models):
+            return f": Raise the Banners earns at most {BANNERS_CAP} CP a week, reached by this week's claims"
+        if p.banners == 0:
+            return f": {MODELS_PER_POINT} models make a point, and these count toward the next"
+        return ""
+
     def painting(self, p: Painted) -> str:
         parts = []
         if p.fully_painted:
@@ -125,7 +137,7 @@ class Teller:
                 )
                 if x
             )
-            parts.append(f"raise the banners ({what}) {signed(p.banners)}")
+            parts.append(f"raise the banners ({what}) {signed(p.banners)}{self.banners_why(p)}")
         if p.commissioned is not None:
             parts.append(f"painted a unit for {self.who(p.commissioned)} +1")
         return f"week {p.week} — {self.who(p.player)} painting: {', '.join(parts)} ({signed(p.cp)} CP)"

@@ -29,6 +29,7 @@ class MightyKingdoms:
     #: Events only an organiser records (a player joining, the order of play).
     organiser_events = frozenset({"kingdom", "begin", "reform", "spring"})
     command = "mk"
+    sequential = True  # the phase and whose turn it is: every event waits for the ones before it
     map_file = "ember-reaches.yaml"
     first_step = (
         "cok mk kingdom PLAYER --race R --capital TILE --city TILE --fortress TILE --villages TILE TILE --army TILE"
@@ -93,6 +94,13 @@ class MightyKingdoms:
             return [tile.name or key for key, tile in state.map.tiles.items()]
         if kind == "army":
             return list(state.armies)
+        if kind in ("order", "settlement"):  # the fixed sets, from the events that take them
+            import typing
+
+            from cok.rulesets.mighty_kingdoms.events import Build, Order
+
+            model, field = (Order, "order") if kind == "order" else (Build, "settlement")
+            return list(typing.get_args(model.model_fields[field].annotation))
         return []
 
     def label(self, event: EventBase) -> str:

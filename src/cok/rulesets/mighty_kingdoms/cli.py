@@ -4,15 +4,29 @@ shows. Each parses, asks the ledger, renders; the rules decide. The winter's com
 
 from __future__ import annotations
 
+import typing
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, emit_json, interactive, refusals
+from cok.cli.options import (
+    CampaignOpt,
+    DryRunOpt,
+    JsonOpt,
+    NoCacheOpt,
+    NoteOpt,
+    chosen,
+    complete,
+    emit_json,
+    interactive,
+    refusals,
+)
 from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.commandline import (
+    LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
+    FoundingOrderOpt,
     OrderOpt,
     RollDiceOpt,
     Tile,
@@ -95,10 +109,11 @@ def kingdom(
     )
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
+@app.command(context_settings=LIST_WORDS)
 @refusals
 def begin(
-    order: OrderOpt = None,
+    ctx: typer.Context,
+    order: FoundingOrderOpt = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -109,7 +124,8 @@ def begin(
     from cok.rulesets.mighty_kingdoms.events import Begin
 
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Begin(order=player_list(order), note=note), dry_run, as_json, no_cache)
+    given = player_list(order, list(ctx.args))
+    record(opened, lambda: Begin(order=given, note=note), dry_run, as_json, no_cache)
 
 
 # ---------------------------------------------------------------- summer
@@ -119,7 +135,10 @@ def begin(
 @refusals
 def order(
     army: ArmyArg,
-    what: Annotated[str, typer.Argument(metavar="ORDER", help="move, defend, raze or regroup.")],
+    what: Annotated[
+        str,
+        typer.Argument(metavar="ORDER", help="move, defend, raze or regroup.", autocompletion=complete("order")),
+    ],
     to: Annotated[str | None, typer.Argument(metavar="[TILE]", help="move: the adjacent tile.")] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
@@ -133,8 +152,7 @@ def order(
     """
     from cok.rulesets.mighty_kingdoms.events import Order
 
-    if what not in ("move", "defend", "raze", "regroup"):
-        raise typer.BadParameter(f"an order is move, defend, raze or regroup (got {what!r})", param_hint="ORDER")
+    what = chosen(what, typing.get_args(Order.model_fields["order"].annotation), "ORDER")
     opened = open_mk(campaign, no_cache)
     record(opened, lambda: Order(army=army, order=what, to=to, note=note), dry_run, as_json, no_cache)
 
@@ -306,9 +324,10 @@ def _ask_allocation(rolled: dict[str, int]) -> list[list[str]] | None:
     return [[p.partition(":")[0], p.partition(":")[2]] for p in typed.split()] or None
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
+@app.command(context_settings=LIST_WORDS)
 @refusals
 def reform(
+    ctx: typer.Context,
     order: OrderOpt = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
@@ -320,7 +339,8 @@ def reform(
     from cok.rulesets.mighty_kingdoms.events import Reform
 
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Reform(order=player_list(order), note=note), dry_run, as_json, no_cache)
+    given = player_list(order, list(ctx.args))
+    record(opened, lambda: Reform(order=given, note=note), dry_run, as_json, no_cache)
 
 
 from cok.rulesets.mighty_kingdoms import winter_cli  # noqa: E402 - its commands come next in --help

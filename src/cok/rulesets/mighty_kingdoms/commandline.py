@@ -34,10 +34,20 @@ OrderOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--order",
-        metavar="P",
-        help="The roll-off's order of the tied players: every player, in order (repeat, or commas).",
+        metavar="P…",
+        help="Players tied on armies, in the order their roll-off gave (--order bo ana cy).",
     ),
 ]
+FoundingOrderOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--order",
+        metavar="P…",
+        help="Every kingdom once, in the order they were founded, as a check (--order ana bo cy).",
+    ),
+]
+#: `--order bo ana cy`: the words after the option's first are the command's extra words.
+LIST_WORDS = {"ignore_unknown_options": True, "allow_extra_args": True}
 RollDiceOpt = Annotated[bool, typer.Option("--roll-dice", help="Let the ledger roll the dice (they are recorded).")]
 
 
@@ -49,10 +59,15 @@ def record(opened: Campaign, build: Any, dry_run: bool, as_json: bool, no_cache:
     record_and_show(opened, lambda answers: build(), dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
-def player_list(given: list[str] | None) -> list[str] | None:
+def player_list(given: list[str] | None, more: list[str] | None = None) -> list[str] | None:
+    """Players as every list option takes them, separate words (`--order bo ana cy`, the words
+    after the first being the command's extra words `more`), or repeated (`--order bo --order
+    ana`); an older script's commas (`--order bo,ana,cy`) still work."""
+    if more and not given:
+        raise typer.BadParameter(f"unexpected {' '.join(more)!r}", param_hint="--order")
     if not given:
         return None
-    return [p.strip() for item in given for p in item.split(",") if p.strip()]
+    return [p.strip() for item in [*given, *(more or [])] for p in item.split(",") if p.strip()]
 
 
 def pair_list(given: list[str] | None, option: str, sep: str = "=") -> list[tuple[str, str]]:

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import typing
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, refusals
+from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, chosen, complete, refusals
 from cok.rulesets.mighty_kingdoms.commandline import (
+    LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
     OrderOpt,
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 def register(app: typer.Typer) -> None:
     """Add the winter's commands to `cok mk`, in the order of the winter's steps."""
     for command in (winter, tithe, build, recruit, feed, deploy, spring, quest, artefact):
-        app.command(context_settings=TILES_MAY_BE_NEGATIVE)(refusals(command))
+        app.command(context_settings=LIST_WORDS if command is spring else TILES_MAY_BE_NEGATIVE)(refusals(command))
 
 
 def winter(
@@ -78,7 +80,12 @@ def tithe(
 def build(
     player: PlayerArg,
     tile: Tile,
-    settlement: Annotated[str, typer.Argument(metavar="SETTLEMENT", help="village, city, fortress or capital.")],
+    settlement: Annotated[
+        str,
+        typer.Argument(
+            metavar="SETTLEMENT", help="village, city, fortress or capital.", autocompletion=complete("settlement")
+        ),
+    ],
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -88,8 +95,7 @@ def build(
     """Build or upgrade a settlement on a tile the kingdom controls."""
     from cok.rulesets.mighty_kingdoms.events import Build
 
-    if settlement not in ("village", "city", "fortress", "capital"):
-        raise typer.BadParameter(f"village, city, fortress or capital (got {settlement!r})", param_hint="SETTLEMENT")
+    settlement = chosen(settlement, typing.get_args(Build.model_fields["settlement"].annotation), "SETTLEMENT")
     opened = open_mk(campaign, no_cache)
     record(
         opened, lambda: Build(player=player, tile=tile, settlement=settlement, note=note), dry_run, as_json, no_cache
@@ -165,6 +171,7 @@ def deploy(
 
 
 def spring(
+    ctx: typer.Context,
     order: OrderOpt = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
@@ -176,7 +183,8 @@ def spring(
     from cok.rulesets.mighty_kingdoms.events import Spring
 
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Spring(order=player_list(order), note=note), dry_run, as_json, no_cache)
+    given = player_list(order, list(ctx.args))
+    record(opened, lambda: Spring(order=given, note=note), dry_run, as_json, no_cache)
 
 
 def quest(

@@ -34,6 +34,9 @@ def tell(state: State, outcome: Any) -> str:
             return f"The campaign begins: year 1, month 1; player order {', '.join(outcome.order)}"
         case o.Ordered():
             target = f" to {place(outcome.to)}" if outcome.to else ""
+            if outcome.order == "raze" and outcome.army in state.armies:  # what the raze will take
+                tile = state.armies[outcome.army].tile
+                target = f" the {state.settlement.get(tile, 'settlement')} at {place(tile)}"
             return f"{outcome.army} is ordered to {outcome.order}{target}"
         case o.Resolved():
             return _resolved(state, outcome)

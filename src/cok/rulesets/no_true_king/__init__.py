@@ -27,6 +27,7 @@ class NoTrueKing:
     #: Events only an organiser records (a player joining, the order of play).
     organiser_events = frozenset({"conspiracy", "begin"})
     command = "ntk"
+    sequential = True  # whose turn it is: every event waits for the ones before it
     first_step = "cok ntk seal PLAYER H H H H H, then cok ntk join PLAYER --symbol S --seal HEX"
     map_file = "westeros-agot.yaml"
     new_settings: Mapping[str, Any] = {"loyalty": "sealed"}
@@ -76,6 +77,18 @@ class NoTrueKing:
         from cok.rulesets.no_true_king.rules.apply import apply
 
         return apply(state, event)
+
+    def names(self, state: State, kind: str) -> list[str]:
+        """Names for shell completion: conspiracies (`player`), houses, spaces, areas."""
+        from cok.rulesets.no_true_king.board import SPACES
+
+        found: dict[str, list[str]] = {
+            "player": list(state.players),
+            "house": list(state.board.houses),
+            "space": list(SPACES),
+            "area": list(state.board.areas),
+        }
+        return found.get(kind, [])
 
     def label(self, event: EventBase) -> str:
         player = getattr(event, "player", None)

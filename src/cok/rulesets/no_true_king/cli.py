@@ -7,7 +7,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, emit_json, open_valid, refusals
+from cok.cli.options import (
+    CampaignOpt,
+    DryRunOpt,
+    JsonOpt,
+    NoCacheOpt,
+    NoteOpt,
+    complete,
+    emit_json,
+    open_valid,
+    refusals,
+    said,
+    words,
+)
 from cok.cli.recording import record_and_show
 from cok.core.errors import RuleError
 
@@ -20,9 +32,18 @@ app = typer.Typer(no_args_is_help=True)
 RULESET = "no-true-king"
 WORDS = {"ignore_unknown_options": True, "allow_extra_args": True}
 
-Player = Annotated[str, typer.Argument(metavar="PLAYER", help="The player's id (or name).")]
-House = Annotated[str, typer.Argument(metavar="HOUSE", help="baratheon, stark, lannister, greyjoy or tyrell.")]
-Space = Annotated[str, typer.Argument(metavar="SPACE", help="maester, marshal or lord.")]
+Player = Annotated[
+    str, typer.Argument(metavar="PLAYER", help="The player's id (or name).", autocompletion=complete("player"))
+]
+House = Annotated[
+    str,
+    typer.Argument(
+        metavar="HOUSE", help="baratheon, stark, lannister, greyjoy or tyrell.", autocompletion=complete("house")
+    ),
+]
+Space = Annotated[
+    str, typer.Argument(metavar="SPACE", help="maester, marshal or lord.", autocompletion=complete("space"))
+]
 Loyalty = Annotated[
     tuple[str, str, str, str, str] | None,
     typer.Option("--loyalty", metavar="H H H H H", help="The card: houses at 1, 2, 3, 4, then the left-over token."),
@@ -131,6 +152,10 @@ def _seal_state(campaign: str | None) -> State:
 
 @app.command(context_settings=WORDS, options_metavar="--seats P… (--first P | --roll) [OPTIONS]")
 @refusals
+@words(
+    ("--seats P…", "Every player once, clockwise from any of them."),
+    ("--first P", "The first player (or --roll)."),
+)
 def begin(
     ctx: typer.Context,
     roll: Annotated[bool, typer.Option("--roll", help="Choose the first player at random.")] = False,
@@ -147,11 +172,11 @@ def begin(
     from cok.rulesets.no_true_king.commandline import split
     from cok.rulesets.no_true_king.events import Begin
 
-    _, words = split(list(ctx.args), {"seats", "first"})
+    _, given = split(list(ctx.args), said(begin))
     opened = _open(campaign, no_cache)
     state = opened.state
-    seats = [_player(state, p) for given in words.all("seats") for w in given for p in w.split(",") if p]
-    first = words.one("first")
+    seats = [_player(state, p) for typed in given.all("seats") for w in typed for p in w.split(",") if p]
+    first = given.one("first")
     if (first is None) == (not roll):
         raise RuleError("choose the first player: --first P, or --roll for a random one")
     if roll:
@@ -198,6 +223,25 @@ def place(
 
 @app.command(context_settings=WORDS, options_metavar="PLAYER HOUSE SPACE [ACTIONS…] [COMBAT…] [OPTIONS]")
 @refusals
+@words(
+    ("--muster AREA=UNITS…", "Muster: AREA=footman, AREA=ship:SEA (several: AREA=footman,ship:SEA)."),
+    ("--promote AREA…", "Muster: a footman promoted to a knight in each area."),
+    ("--move FROM TO UNITS…", "Move units, e.g. --move Winterfell 'Moat Cailin' footman 2 knights."),
+    ("--draw", "Draw a house card."),
+    ("--card PLAYER=CARD", "A card played in the combat (once per player)."),
+    ("--winner HOUSE", "The winner of a tied combat."),
+    ("--retreat AREA", "Where the loser retreats."),
+    ("--remove SPACE", "Cersei Lannister: the Lannister agent removed."),
+    ("--discard PLAYER=HOUSE", "Melisandre: the opponent and the house of the card discarded."),
+    ("--then-muster AREA=UNITS…", "A granted muster (Jaime)."),
+    ("--then-promote AREA…", "A granted muster's promotions."),
+    ("--then-move FROM TO UNITS…", "A granted move (Asha)."),
+    ("--then-draw", "A granted draw."),
+    ("--then-combat", "A granted move into troops, with no card played."),
+    ("--then-card PLAYER=CARD", "A card played in the granted move's combat."),
+    ("--then-winner HOUSE", "The winner of the granted move's tied combat."),
+    ("--then-retreat AREA", "Where the granted move's loser retreats."),
+)
 def resolve(
     ctx: typer.Context,
     note: NoteOpt = None,
@@ -215,9 +259,9 @@ def resolve(
 
     Example: cok ntk resolve ana stark maester --move Winterfell 'Moat Cailin' footman knight
     """
-    from cok.rulesets.no_true_king.commandline import RESOLVE_OPTIONS, actions, combat, split
+    from cok.rulesets.no_true_king.commandline import COMMON, actions, combat, split
 
-    positional, words = split(list(ctx.args), RESOLVE_OPTIONS)
+    positional, words = split(list(ctx.args), said(resolve) | COMMON)
     if len(positional) != 3:
         raise RuleError("resolve takes PLAYER HOUSE SPACE, then its actions (see --help)")
     opened = _open(campaign, no_cache)
@@ -266,6 +310,10 @@ def _empty_combat(state: State, house: str, taken: list[dict[str, Any]]) -> dict
 
 @app.command(context_settings=WORDS, options_metavar="HOUSE FROM TO UNITS… [--card PLAYER=CARD…] [OPTIONS]")
 @refusals
+@words(
+    ("--card PLAYER=CARD", "A card played (once per player)."),
+    ("--player P", "The active player, who plays cards first (default: whose turn it is)."),
+)
 def combat(
     ctx: typer.Context,
     campaign: CampaignOpt = None,
@@ -281,7 +329,7 @@ def combat(
     from cok.rulesets.no_true_king.commandline import cards, split, units
     from cok.rulesets.no_true_king.preview import preview, preview_doc, preview_views
 
-    positional, words = split(list(ctx.args), {"card", "player"})
+    positional, words = split(list(ctx.args), said(combat))
     if len(positional) < 4:
         raise RuleError("combat takes HOUSE FROM TO UNITS…, e.g. combat stark Winterfell 'Moat Cailin' footman")
     opened = _open(campaign, no_cache)

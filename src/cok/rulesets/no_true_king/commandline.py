@@ -67,7 +67,9 @@ def units(words: list[str]) -> list[str]:
             continue
         unit = UNIT_WORDS.get(word.casefold())
         if unit is None:
-            raise RuleError(f"unknown unit {word!r}: footman, knight or ship (e.g. `2 footmen knight`)")
+            from cok.core.names import one_of
+
+            raise RuleError(f"unit: {one_of(word, UNIT_WORDS)} (e.g. `2 footmen knight`)")
         found += [unit] * count
         count = 1
     return found
@@ -162,9 +164,5 @@ def combat(words: Words, prefix: str = "") -> dict[str, Any] | None:
     return found or None
 
 
-RESOLVE_OPTIONS = {
-    "muster", "promote", "move", "draw",
-    "card", "winner", "retreat", "remove", "discard",
-    "then-muster", "then-promote", "then-move", "then-draw", "then-card", "then-winner", "then-retreat", "then-combat",
-    "note", "campaign", "dry-run", "json", "no-cache",
-}  # fmt: skip
+#: The options every recording command takes, which `resolve`'s words may hold too.
+COMMON = {"note", "campaign", "dry-run", "json", "no-cache"}

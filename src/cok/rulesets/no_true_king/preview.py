@@ -112,7 +112,7 @@ def _units(units: Counts) -> dict[str, int]:
 
 def preview_views(found: Preview) -> list[View | str]:
     s = found.sides
-    grid = Grid(f"Combat in {s.area}", [("side", "left"), ("house", "left"), ("troops", "left"), ("power", "right")])
+    grid = Grid(f"Combat in {s.area}", [("side", "left"), ("house", "fixed"), ("troops", "left"), ("power", "right")])
     fort = f" (fort +{s.fort})" if s.fort else ""
     grid.add("attacker", s.attacker, describe_units(s.attacking), str(s.power[s.attacker]))
     grid.add("defender", s.defender, describe_units(s.defending) + fort, str(s.power[s.defender]))

@@ -19,7 +19,7 @@ def status_views(name: str, state: State) -> list[View | str]:
         lines.append(f"Turn: {state.active}.")
     lines.append(f"Waiting for: {waits_text(state)}.")
     if state.agents:
-        grid = Grid("Agents", [("house", "left"), ("space", "left"), ("player", "left")])
+        grid = Grid("Agents", [("house", "fixed"), ("space", "left"), ("player", "fixed")])
         for (house, space), player in sorted(state.agents.items()):
             grid.add(house, space, player)
         lines.append(grid)
@@ -33,7 +33,7 @@ def board_grid(state: State) -> Grid:
         "The board",
         [
             ("area", "left"),
-            ("house", "left"),
+            ("house", "fixed"),
             ("footmen", "right"),
             ("knights", "right"),
             ("ships", "right"),
@@ -59,7 +59,7 @@ def houses_grid(state: State) -> Grid:
         "Houses",
         [
             ("rank", "right"),
-            ("house", "left"),
+            ("house", "fixed"),
             ("crowns", "right"),
             ("castles", "right"),
             ("towns", "right"),
@@ -92,7 +92,7 @@ def standings_views(name: str, state: State) -> list[View | str]:
         f"{name}: conspiracies",
         [
             ("rank", "right"),
-            ("player", "left"),
+            ("player", "fixed"),
             ("symbol", "left"),
             ("score", "right"),
             ("revealed", "right"),

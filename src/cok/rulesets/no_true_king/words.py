@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cok.core.events import EventBase
+from cok.core.text import counted
 from cok.rulesets.no_true_king.rules.actions import Drew, Moved, Mustered, describe_units
 from cok.rulesets.no_true_king.rules.agents import Placed, Resolved
 from cok.rulesets.no_true_king.rules.apply import Outcome, RoundEnded
@@ -51,7 +52,7 @@ def _action(done: Any) -> str:
         parts = [f"a footman in {a}" for a in done.footmen]
         parts += [f"a ship in {sea} (through {through})" for through, sea in done.ships]
         parts += [f"a knight promoted in {a}" for a in done.promoted]
-        return f"musters {', '.join(parts) or 'nothing'} for {done.house} ({done.points} point(s))"
+        return f"musters {', '.join(parts) or 'nothing'} for {done.house} ({counted(done.points, 'point', 'points')})"
     if isinstance(done, Moved):
         flag = ", leaving a flag" if done.flag else ""
         return f"moves {describe_units(done.units)} of {done.house} from {done.origin} to {done.to}{flag}"

@@ -122,10 +122,11 @@ def decide_winner(event: Battle, attacker: str | None) -> tuple[str | None, str]
         raise NumbersNeeded(
             f"{a} and {b} tied on victory points ({event.vp[a]}–{event.vp[b]}): the tie goes to the player "
             "with more points remaining on the battlefield, and only a tie on both to the attacker; give "
-            "both players' points remaining (`remaining`) or the `winner`. A battle recorded before cok "
-            "decided ties this way: void it (`cok void ID`) and record it again with --remaining or --winner",
+            "both players' points remaining (`remaining`) or the `winner`",
             "remaining",
             [a, b],
+            logged="A battle recorded before cok decided ties this way: void it (`cok void {ref}`) and record it "
+            "again with both players' points remaining or the winner",
         )
     if event.remaining is not None:
         if set(event.remaining) != {a, b}:
@@ -158,7 +159,7 @@ def _agrees_with_the_score(event: Battle, winner: str | None) -> None:
         raise RuleError(
             f"{event.winner} is given as the winner with {vp[event.winner]} victory points against {loser}'s "
             f"{vp[loser]}: correct the score or the winner, or give the organiser's reason with `override`. "
-            "A battle recorded before cok checked this: void it (`cok void ID`) and record it again with --override"
+            "A battle recorded before cok checked this: void it (`cok void {ref}`) and record it again with --override"
         )
 
 

@@ -71,21 +71,23 @@ def decide_join(state: State, event: Join) -> Joined:
         raise RuleError("every castle is held: give `territories` — three unoccupied, adjacent locations")
     homes = [c for c in geo.castles() if faction in geo.locations[c].home]
     free_homes = [c for c in homes if c not in state.holder]
+    logged = ""
     if state.week > 1:  # "joining the campaign after it's begun": the organiser gives options
         why = (
             f"{event.player} joins in week {state.week}: only players joining at the very beginning get their "
-            "faction's home castle; a later player is given options by the organiser. A join recorded before "
-            "cok applied this: void it (`cok void ID`) and record it again with --castle"
+            "faction's home castle; a later player is given options by the organiser"
         )
+        logged = "A join recorded before cok applied this: void it (`cok void {ref}`), record it again with a castle. "
     elif free_homes:
         return Joined(event.player, event.name or event.player, faction, state.week, (free_homes[0],), "home castle")
     elif homes:
         why = f"the home of {faction}, {' and '.join(homes)}, is held by {state.holder[homes[0]]}"
     else:
         why = f"no castle on the map is the home of {faction}"
-    raise ChoiceNeeded(
-        f"{why}; choose a `castle` from the free castles: {_free_castles(state)}", "castle", free_castles(state)
-    )
+    # the free castles are listed once: by the command line with its options, by the log here
+    need = ChoiceNeeded(f"{why}; a free `castle` must be chosen", "castle", free_castles(state))
+    need.logged = logged + f"The free castles: {_free_castles(state)}"
+    raise need
 
 
 def _three_territories(state: State, typed: list[str]) -> tuple[str, ...]:

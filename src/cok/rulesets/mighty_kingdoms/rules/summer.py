@@ -58,7 +58,8 @@ def waiting_words(state: State) -> str:
     if what == "battle":
         return f"{first['attacker']} to choose a battle in {', '.join(first['tiles'])}"
     if what == "feed":
-        return "the feeding of " + ", ".join(i["player"] for i in items) + " (tithes, builds and recruits first)"
+        first_steps = "builds and recruits" if state.tithing_over else "tithes, builds and recruits"
+        return "the feeding of " + ", ".join(i["player"] for i in items) + f" ({first_steps} first)"
     if what == "deploy":
         return "the deployment of " + ", ".join(i["army"] for i in items)
     if first.get("order_needed"):

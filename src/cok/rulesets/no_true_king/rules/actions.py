@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cok.core.errors import RuleError
+from cok.core.text import counted
 from cok.rulesets.no_true_king.events import Move, ShipTo
 from cok.rulesets.no_true_king.rules.places import find_area
 from cok.rulesets.no_true_king.rules.state import State
@@ -77,11 +78,13 @@ def muster(state: State, house: str, spec: dict[str, list[Any]]) -> Mustered:
             through += 1
         if through > board.areas[area].barrels:
             raise RuleError(
-                f"muster through {area}: {through} pieces added, but it has {board.areas[area].barrels} barrel(s)"
+                f"muster through {area}: {through} pieces added, but it has "
+                f"{counted(board.areas[area].barrels, 'barrel', 'barrels')}"
             )
     used = len(footmen) + len(ships) + len(promoted)
     if used > points:
-        raise RuleError(f"{house} has {points} muster point(s) (its barrels), and this muster spends {used}")
+        have = counted(points, "muster point", "muster points")
+        raise RuleError(f"{house} has {have} (its barrels), and this muster spends {used}")
     for area in footmen:
         f, k, s = state.force(area, house)
         state.set_force(area, house, (f + 1, k, s))

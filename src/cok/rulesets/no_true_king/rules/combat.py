@@ -162,14 +162,16 @@ def fight(
     winner = _winner(seen, combat.winner, state, asked)
     loser = defender if winner == attacker else attacker
     group = seen.defending if loser == defender else units
-    options = retreats_after(state, loser, area, group, attacker, units)
-    retreat = _retreat(state, combat.retreat, options, loser, area, asked)
     kills = {loser: 2, winner: 1}
     for _, card in cards:
         other = loser if card.house == winner else winner
         kills[other] += card.swords
         kills[card.house] -= card.towers
     kills = {h: max(0, n) for h, n in kills.items()}
+    options = retreats_after(state, loser, area, group, attacker, units)
+    if not any(kill(group, kills[loser])[0]) and combat.retreat is None:
+        options = []  # the casualties take every figure of the loser: nobody is left to retreat
+    retreat = _retreat(state, combat.retreat, options, loser, area, asked)
     if loser == defender:
         state.set_force(area, defender, (0, 0, 0))
     state.flags.pop(area, None)

@@ -23,9 +23,9 @@ class Wait:
 
     def sentence(self) -> str:
         if self.what == "conspiracy":
-            return "conspiracies to join (2 to 4), then `begin`"
+            return "conspiracies to join (2 to 4: `cok ntk join`), then the seats (`cok ntk begin`)"
         if self.what == "begin":
-            return "`begin` (the seats and the first player), or another conspiracy"
+            return "the seats and the first player (`cok ntk begin --seats P… --first P`), or another conspiracy"
         if self.what == "place":
             return f"{self.player} to place an agent"
         if self.what == "resolve":
