@@ -1,3 +1,3 @@
 """cok — a campaign ledger for A Song of Ice and Fire: TMG map campaigns ("Clash of Kings")."""
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
