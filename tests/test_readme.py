@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import os
 import re
 import shlex
@@ -72,13 +73,17 @@ def test_the_no_true_king_example_commands_run_as_written() -> None:
     assert "the game is over" in run.stdout and "lannister" in run.stdout
 
 
-def test_the_readmes_table_of_each_games_commands_is_the_one_the_registry_gives() -> None:
+def test_the_readmes_table_of_each_games_commands_is_the_one_the_registry_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from cok.cli.games import commands_table
+    from cok.rulesets import BUILT_IN
 
+    monkeypatch.setattr(registry, "known", lambda: list(BUILT_IN))  # a test may have added its toy game
     text = (ROOT / "README.md").read_text()
     table = commands_table()
     assert table in text
-    assert all(f"| {registry.get(game).title} |" in table for game in registry.known())
+    assert all(f"| {registry.get(game).title} |" in table for game in BUILT_IN)
 
 
 def test_the_help_the_init_help_and_the_package_name_every_game() -> None:
@@ -86,7 +91,9 @@ def test_the_help_the_init_help_and_the_package_name_every_game() -> None:
 
     said = Cok(ROOT)("--help").stdout + Cok(ROOT)("init", "--help").stdout
     description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
-    for game in registry.known():
+    from cok.rulesets import BUILT_IN
+
+    for game in BUILT_IN:  # the games cok ships (a test may have registered its toy game meanwhile)
         title = registry.get(game).title
         assert game in re.sub(r"-\n\s+", "-", said)
         assert title in " ".join(said.split()) and title in description

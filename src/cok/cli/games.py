@@ -43,6 +43,7 @@ def _names(app: typer.Typer) -> list[str]:
 
 def commands_table() -> str:
     """The README's table: which commands each game has (its own, then those every game has)."""
+    from cok.cli.serving import app as serving
     from cok.cli.shared import app as shared
 
     rows = ["| game | `ruleset:` | its own commands |", "|---|---|---|"]
@@ -50,6 +51,6 @@ def commands_table() -> str:
         game = registry.get(ruleset_id)
         own = ", ".join(f"`{prefix(ruleset_id)} {name}`" for name in _names(game.commands()))
         rows.append(f"| {game.title} | `{ruleset_id}` | {own} |")
-    every = ", ".join(f"`cok {name}`" for name in _names(shared))
+    every = ", ".join(f"`cok {name}`" for name in [*_names(shared), *_names(serving)])
     rows.append(f"| every game | | {every} |")
     return "\n".join(rows) + "\n"

@@ -135,7 +135,7 @@ class Voiding:
 class Table:
     def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
         self.folder = folder
-        self.ledger = Ledger(folder)
+        self.ledger = Ledger(folder, replace_state=False)  # every read holds `_busy`: the state may change in place
         self.after = after
         self._lock = threading.Lock()
         self._busy = threading.RLock()
