@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 import os
 import re
 import shlex
@@ -11,6 +10,8 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 from cok.core import ruleset as registry
 
