@@ -14,33 +14,19 @@ import httpx
 import pytest
 
 from cok.serve import invites
+from tests.browser import browser as launch
 from tests.serve.process import serving
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-serve-shots"
-
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
 
 SIZES = {"phone": (390, 844), "laptop": (1280, 900)}
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+    """The one Chromium every browser test launches (tests/browser.py): it fails, never skips, without it."""
+    with launch() as launched:
         yield launched
-        launched.close()
 
 
 def fits(page: object, name: str, size: str) -> None:
