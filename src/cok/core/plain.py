@@ -293,3 +293,15 @@ class Decoder:
         if self.kept is not None:
             self.kept.keep(value, text)
         return value
+
+
+def json_default(value: Any) -> Any:
+    """What `--json` writes for a value json cannot: a dataclass as a mapping, a set sorted, a
+    time in ISO 8601 (the command line's documents and the service's queries alike)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")

@@ -8,10 +8,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from cok.core.errors import Problem
+from cok.core.plain import json_default
 
 
 def dumps(document: Any) -> str:
-    return json.dumps(document, ensure_ascii=False, indent=2, default=_default)
+    return json.dumps(document, ensure_ascii=False, indent=2, default=json_default)
 
 
 def dumps_list(key: str, items: Iterable[Any], per_piece: int = 1024) -> Iterator[str]:
@@ -20,7 +21,7 @@ def dumps_list(key: str, items: Iterable[Any], per_piece: int = 1024) -> Iterato
     pieces: list[str] = []
     first = True
     for item in items:
-        body = json.dumps(item, ensure_ascii=False, indent=2, default=_default).replace("\n", "\n    ")
+        body = json.dumps(item, ensure_ascii=False, indent=2, default=json_default).replace("\n", "\n    ")
         pieces.append(("{\n  " + json.dumps(key) + ": [\n    " if first else ",\n    ") + body)
         first = False
         if len(pieces) >= per_piece:
@@ -33,16 +34,6 @@ def dumps_list(key: str, items: Iterable[Any], per_piece: int = 1024) -> Iterato
 def plain(value: Any) -> dict[str, Any]:
     """A dataclass (an outcome, a mode) as a JSON-ready mapping."""
     return dataclasses.asdict(value) if dataclasses.is_dataclass(value) and not isinstance(value, type) else {}
-
-
-def _default(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    if isinstance(value, (set, frozenset)):
-        return sorted(value)
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
 def problems_doc(problems: list[Problem]) -> dict[str, Any]:

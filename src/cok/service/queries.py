@@ -3,12 +3,12 @@ game, a campaign's problems, and each game's status (Clash of Kings' `where`).""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cok.core.errors import Problem, Refused
+from cok.core.plain import json_default
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -56,14 +56,4 @@ def status(folder_or_campaign: Path | str | Campaign, **args: Any) -> dict[str, 
 def jsonable(document: Any) -> Any:
     """The document as the JSON the command prints reads back: sets as sorted lists,
     dataclasses as mappings, times in ISO 8601."""
-    return json.loads(json.dumps(document, ensure_ascii=False, default=_plain))
-
-
-def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    if isinstance(value, (set, frozenset)):
-        return sorted(value)
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+    return json.loads(json.dumps(document, ensure_ascii=False, default=json_default))
