@@ -21,7 +21,7 @@ from cok.core.yamlfile import YamlMap, parse, read_file
 from cok.main import app
 from cok.rulesets import install
 from cok.rulesets.clash_of_kings import RULESET
-from cok.rulesets.clash_of_kings.geography import Geography, Location, Route
+from cok.rulesets.clash_of_kings.map import Geography, Location, Route
 from cok.rulesets.clash_of_kings.mapfile import load_map
 from cok.rulesets.clash_of_kings.rules.apply import apply, initial_state
 from cok.rulesets.clash_of_kings.rules.state import Settings, State

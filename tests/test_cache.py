@@ -15,7 +15,7 @@ from cok.core.cache import entry_file, load_entry, rows_file
 from cok.core.campaign import open_campaign
 from cok.core.position import digest
 from cok.core.write import to_yaml
-from cok.rulesets.clash_of_kings.geography import Geography
+from cok.rulesets.clash_of_kings.map import Geography
 
 from .conftest import EXAMPLE, Cok, event
 from .test_properties import Intent, campaign_events, intents, maps, summary

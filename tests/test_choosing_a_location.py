@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cok.core.errors import RuleError
-from cok.rulesets.clash_of_kings.geography import Geography
+from cok.rulesets.clash_of_kings.map import Geography
 from cok.rulesets.clash_of_kings.rules.attacker import choose_attacker
 from cok.rulesets.clash_of_kings.rules.locations import legal_locations
 from cok.rulesets.clash_of_kings.rules.where import where

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cok.core.errors import Refused
-from cok.rulesets.clash_of_kings.geography import Geography
+from cok.rulesets.clash_of_kings.map import Geography
 from cok.rulesets.clash_of_kings.mapfile import load_map
 
 from .conftest import tiny_map

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cok.core.errors import ChoiceNeeded, RuleError
-from cok.rulesets.clash_of_kings.geography import CASTLE_CAP, Geography, Location, Route
+from cok.rulesets.clash_of_kings.map import CASTLE_CAP, Geography, Location, Route
 from cok.rulesets.clash_of_kings.rules.apply import apply, decide, initial_state
 from cok.rulesets.clash_of_kings.rules.state import Settings, State
 from cok.rulesets.clash_of_kings.rules.where import where

@@ -207,10 +207,10 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(
     example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An older page of the log or of a player's battles holds only what never changes."""
-    from cok.rulesets.clash_of_kings.site import build, views
+    from cok.rulesets.clash_of_kings.site import pages, views
 
     out = tmp_path / "public"
-    monkeypatch.setattr(build, "LOG_PAGE_ENTRIES", 2)  # the players' battles on several pages
+    monkeypatch.setattr(pages, "LOG_PAGE_ENTRIES", 2)  # the players' battles on several pages
     views.log_pages.__defaults__ = (5, "log.html")
     try:
         assert Cok(example)("site", str(out)).exit_code == 0

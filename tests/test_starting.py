@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cok.core.errors import ChoiceNeeded, RuleError
-from cok.rulesets.clash_of_kings.geography import Geography, Location
+from cok.rulesets.clash_of_kings.map import Geography, Location
 
 from .conftest import Cok, play, tiny_map
 

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cok.rulesets.mighty_kingdoms import outcomes as o
-from cok.rulesets.mighty_kingdoms.hexes import distance
+from cok.rulesets.mighty_kingdoms.map import distance
+from cok.rulesets.mighty_kingdoms.rules import outcomes as o
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.state import ROOM, Settings, State
 

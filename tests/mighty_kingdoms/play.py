@@ -11,7 +11,7 @@ from typing import Any
 from cok.core.events import EventBase
 from cok.core.names import normalize
 from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
-from cok.rulesets.mighty_kingdoms.hexes import distance
+from cok.rulesets.mighty_kingdoms.map import distance
 from cok.rulesets.mighty_kingdoms.mapfile import read_map
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.apply import apply

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cok.core.errors import Refused, RuleError
-from cok.rulesets.mighty_kingdoms.hexes import SIDES
+from cok.rulesets.mighty_kingdoms.map import SIDES
 from cok.rulesets.mighty_kingdoms.mapfile import read_map
 
 from .game import MAP_TEXT
@@ -101,7 +101,7 @@ class TestTheShippedMap:
         assert len(self.hexes.tiles) >= 80
 
     def test_it_has_start_tiles_for_six_kingdoms_at_least_three_apart(self) -> None:
-        from cok.rulesets.mighty_kingdoms.hexes import distance
+        from cok.rulesets.mighty_kingdoms.map import distance
 
         starts = [t for t, tile in self.hexes.tiles.items() if tile.start]
         assert len(starts) >= 6

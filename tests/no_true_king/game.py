@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from cok.core.errors import ChoiceNeeded, RuleError
-from cok.rulesets.no_true_king.board import SPACES, Board
-from cok.rulesets.no_true_king.boardfile import read_board
 from cok.rulesets.no_true_king.events import EVENT_TYPES
+from cok.rulesets.no_true_king.map import SPACES, Board
+from cok.rulesets.no_true_king.mapfile import read_board
 from cok.rulesets.no_true_king.rules import actions as act
 from cok.rulesets.no_true_king.rules.apply import Outcome, apply, initial_state
 from cok.rulesets.no_true_king.rules.combat import Fought

@@ -11,7 +11,7 @@ import yaml
 
 from cok.core.errors import Refused
 from cok.rulesets.no_true_king import RULESET
-from cok.rulesets.no_true_king.boardfile import read_board
+from cok.rulesets.no_true_king.mapfile import read_board
 from tests.no_true_king.game import BOARD_FILE, board
 
 FACTS = (

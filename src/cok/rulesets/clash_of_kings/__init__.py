@@ -53,7 +53,7 @@ class ClashOfKings:
 
     @property
     def cached_types(self) -> Sequence[type]:
-        from cok.rulesets.clash_of_kings.geography import Geography, Location, Route
+        from cok.rulesets.clash_of_kings.map import Geography, Location, Route
         from cok.rulesets.clash_of_kings.rules.state import BattleRecord, Player, Settings, State
 
         return (State, Player, BattleRecord, Settings, Geography, Location, Route)
@@ -177,12 +177,12 @@ class ClashOfKings:
         return standings_report(campaign, as_json)
 
     def site_pages(self, campaign: Campaign) -> Iterable[tuple[str, str]]:
-        from cok.rulesets.clash_of_kings.site.build import site_pages
+        from cok.rulesets.clash_of_kings.site.pages import site_pages
 
         return site_pages(campaign)
 
     def map_svg(self, campaign: Campaign) -> str:
-        from cok.rulesets.clash_of_kings.site.build import campaign_map_svg
+        from cok.rulesets.clash_of_kings.site.pages import campaign_map_svg
 
         return campaign_map_svg(campaign)
 

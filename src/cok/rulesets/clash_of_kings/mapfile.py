@@ -11,7 +11,7 @@ from cok.core.errors import Problem, Refused, display_path
 from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap, parse, read_text
-from cok.rulesets.clash_of_kings.geography import VALUE, Geography, Location, Route
+from cok.rulesets.clash_of_kings.map import VALUE, Geography, Location, Route
 
 
 def _only_castles_have_a_bonus(schema: dict[str, Any]) -> None:

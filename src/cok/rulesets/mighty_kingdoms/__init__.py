@@ -57,7 +57,7 @@ class MightyKingdoms:
 
     @property
     def cached_types(self) -> Sequence[type]:
-        from cok.rulesets.mighty_kingdoms.hexes import HexMap, Tile
+        from cok.rulesets.mighty_kingdoms.map import HexMap, Tile
         from cok.rulesets.mighty_kingdoms.rules.state import Army, ArtefactHeld, Gathered, Kingdom, Settings, State
 
         return (State, Settings, Army, Kingdom, ArtefactHeld, Gathered, HexMap, Tile)

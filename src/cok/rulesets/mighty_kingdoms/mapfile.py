@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from cok.core.errors import Problem, Refused
 from cok.core.names import did_you_mean, normalize
 from cok.core.yamlfile import YamlList, YamlMap, parse
-from cok.rulesets.mighty_kingdoms.hexes import FEATURES, SIDES, HexMap, Tile, key
+from cok.rulesets.mighty_kingdoms.map import FEATURES, SIDES, HexMap, Tile, key
 
 Side = Literal["n", "ne", "se", "s", "sw", "nw"]
 Feature = Literal["water", "mountain", "forest"]

@@ -76,7 +76,7 @@ def recording_report(rec: Recorded) -> Report:
 
 def battle_lines(outcome: Any) -> list[str]:
     """A simple battle's dice, one line each (who hit what), and the points each side lost."""
-    from cok.rulesets.mighty_kingdoms.outcomes import Fought
+    from cok.rulesets.mighty_kingdoms.rules.outcomes import Fought
 
     if not isinstance(outcome, Fought) or not outcome.hits:
         return []

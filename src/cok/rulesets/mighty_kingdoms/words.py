@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cok.core.events import EventBase
-from cok.rulesets.mighty_kingdoms import outcomes as o
+from cok.rulesets.mighty_kingdoms.rules import outcomes as o
 from cok.rulesets.mighty_kingdoms.rules.state import State
 
 

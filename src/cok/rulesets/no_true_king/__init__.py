@@ -47,13 +47,13 @@ class NoTrueKing:
 
     @property
     def map_model(self) -> type[BaseModel]:
-        from cok.rulesets.no_true_king.boardfile import BoardSpec
+        from cok.rulesets.no_true_king.mapfile import BoardSpec
 
         return BoardSpec
 
     @property
     def cached_types(self) -> Sequence[type]:
-        from cok.rulesets.no_true_king.board import Area, Board, Card
+        from cok.rulesets.no_true_king.map import Area, Board, Card
         from cok.rulesets.no_true_king.rules.state import Conspirator, State
 
         return (State, Conspirator, Board, Area, Card)
@@ -64,7 +64,7 @@ class NoTrueKing:
         return shipped_map(self.map_file)
 
     def load_map(self, text: str, shown: str) -> Any:
-        from cok.rulesets.no_true_king.boardfile import read_board
+        from cok.rulesets.no_true_king.mapfile import read_board
 
         return read_board(text, shown)
 
@@ -80,7 +80,7 @@ class NoTrueKing:
 
     def names(self, state: State, kind: str) -> list[str]:
         """Names for shell completion: conspiracies (`player`), houses, spaces, areas."""
-        from cok.rulesets.no_true_king.board import SPACES
+        from cok.rulesets.no_true_king.map import SPACES
 
         found: dict[str, list[str]] = {
             "player": list(state.players),

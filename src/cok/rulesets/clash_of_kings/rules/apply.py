@@ -9,7 +9,7 @@ from cok.core.errors import RuleError
 from cok.core.events import EventBase as AnyEvent
 from cok.core.names import unknown
 from cok.rulesets.clash_of_kings.events import Adjust, Battle, Join, Painting, Week
-from cok.rulesets.clash_of_kings.geography import Geography
+from cok.rulesets.clash_of_kings.map import Geography
 from cok.rulesets.clash_of_kings.rules.battle import decide_battle
 from cok.rulesets.clash_of_kings.rules.outcomes import Adjusted, Fought, Joined, Outcome, Painted, WeekStarted
 from cok.rulesets.clash_of_kings.rules.painting import decide_painting

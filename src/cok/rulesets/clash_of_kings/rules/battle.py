@@ -6,7 +6,7 @@ from cok.core.errors import ChoiceNeeded, NumbersNeeded, RuleError
 from cok.core.names import NameIndex, did_you_mean, unknown
 from cok.core.text import counted
 from cok.rulesets.clash_of_kings.events import Battle
-from cok.rulesets.clash_of_kings.geography import CASTLE_CAP
+from cok.rulesets.clash_of_kings.map import CASTLE_CAP
 from cok.rulesets.clash_of_kings.rules.attacker import as_brotherhood
 from cok.rulesets.clash_of_kings.rules.outcomes import Fought, Occupation
 from cok.rulesets.clash_of_kings.rules.state import State

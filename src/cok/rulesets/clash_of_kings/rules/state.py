@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from cok.core.plain import Deferred
-from cok.rulesets.clash_of_kings.geography import Geography
+from cok.rulesets.clash_of_kings.map import Geography
 
 
 @dataclass(frozen=True)

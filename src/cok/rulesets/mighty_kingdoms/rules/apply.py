@@ -8,7 +8,7 @@ from typing import Any
 from cok.core.errors import RuleError
 from cok.core.events import EventBase
 from cok.rulesets.mighty_kingdoms import events as ev
-from cok.rulesets.mighty_kingdoms.hexes import HexMap
+from cok.rulesets.mighty_kingdoms.map import HexMap
 from cok.rulesets.mighty_kingdoms.rules import battle, quests, setup, summer, winter
 from cok.rulesets.mighty_kingdoms.rules.state import Settings, State
 

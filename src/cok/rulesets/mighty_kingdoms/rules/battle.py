@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.events import Battle
-from cok.rulesets.mighty_kingdoms.outcomes import Fought, Hit
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
+from cok.rulesets.mighty_kingdoms.rules.outcomes import Fought, Hit
 from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 from cok.rulesets.mighty_kingdoms.rules.summer import in_phase

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cok.core.errors import RuleError
 from cok.core.names import normalize
 from cok.rulesets.mighty_kingdoms.events import Artefact, Quest
-from cok.rulesets.mighty_kingdoms.outcomes import Handed, Quested
+from cok.rulesets.mighty_kingdoms.rules.outcomes import Handed, Quested
 from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 from cok.rulesets.mighty_kingdoms.rules.state import ArtefactHeld, State
 from cok.rulesets.mighty_kingdoms.rules.summer import find_army, weakened

@@ -5,7 +5,7 @@ from __future__ import annotations
 from cok.core.errors import RuleError
 from cok.core.names import did_you_mean
 from cok.rulesets.mighty_kingdoms.events import Begin, Kingdom
-from cok.rulesets.mighty_kingdoms.outcomes import Begun, Founded
+from cok.rulesets.mighty_kingdoms.rules.outcomes import Begun, Founded
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 from cok.rulesets.mighty_kingdoms.rules.state import Kingdom as KingdomState
 

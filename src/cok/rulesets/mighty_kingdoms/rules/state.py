@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from cok.core.names import normalize
 from cok.core.plain import Deferred
-from cok.rulesets.mighty_kingdoms.hexes import HexMap
+from cok.rulesets.mighty_kingdoms.map import HexMap
 
 PHASES = ("setup", "orders", "resolution", "battles", "reform", "winter", "deploy")
 #: Armies a settlement takes at deployment (section 5.6 step 6); a capital is the

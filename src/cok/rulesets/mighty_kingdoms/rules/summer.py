@@ -5,8 +5,8 @@ from __future__ import annotations
 from cok.core.errors import RuleError
 from cok.core.names import did_you_mean
 from cok.rulesets.mighty_kingdoms.events import Order, Reform, Resolve
-from cok.rulesets.mighty_kingdoms.outcomes import Ordered, Reformed, Resolved
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
+from cok.rulesets.mighty_kingdoms.rules.outcomes import Ordered, Reformed, Resolved
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 
 #: The exploration table (2D6), section 5.3.

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.events import Build, Deploy, Feed, Recruit, Spring, Tithe, Winter
-from cok.rulesets.mighty_kingdoms.outcomes import Built, Deployed, Fed, Recruited, Sprung, Tithed, WinterBegun
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
+from cok.rulesets.mighty_kingdoms.rules.outcomes import Built, Deployed, Fed, Recruited, Sprung, Tithed, WinterBegun
 from cok.rulesets.mighty_kingdoms.rules.setup import find_player, list_fields
 from cok.rulesets.mighty_kingdoms.rules.state import Army, Gathered, State
 from cok.rulesets.mighty_kingdoms.rules.summer import describe, find_army, in_phase

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from cok.render import palette
-from cok.rulesets.mighty_kingdoms.hexes import SIDES, Tile, coords, key
+from cok.rulesets.mighty_kingdoms.map import SIDES, Tile, coords, key
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 
 SIZE = 40.0

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cok.core.errors import RuleError
-from cok.rulesets.no_true_king.board import SPACES
 from cok.rulesets.no_true_king.events import Action, Combat, Place, Resolve
+from cok.rulesets.no_true_king.map import SPACES
 from cok.rulesets.no_true_king.rules import actions as act
 from cok.rulesets.no_true_king.rules.combat import Fought, fight
 from cok.rulesets.no_true_king.rules.places import find_area, find_house

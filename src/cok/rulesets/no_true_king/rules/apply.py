@@ -8,8 +8,8 @@ from typing import Any
 
 from cok.core.errors import RuleError
 from cok.core.events import EventBase
-from cok.rulesets.no_true_king.board import Board
 from cok.rulesets.no_true_king.events import Begin, Conspiracy, Exchange, Pass, Place, Resolve, Unseal
+from cok.rulesets.no_true_king.map import Board
 from cok.rulesets.no_true_king.rules import agents, loyalty, setup, turns
 from cok.rulesets.no_true_king.rules.places import find_player
 from cok.rulesets.no_true_king.rules.ranking import initial_ranks, rank_houses

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cok.core.errors import ChoiceNeeded, RuleError
-from cok.rulesets.no_true_king.board import FORT_BONUS, Card
 from cok.rulesets.no_true_king.events import Action, Combat
+from cok.rulesets.no_true_king.map import FORT_BONUS, Card
 from cok.rulesets.no_true_king.rules.actions import Counts, check_move, describe_units, put_in
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house, find_player
 from cok.rulesets.no_true_king.rules.state import State

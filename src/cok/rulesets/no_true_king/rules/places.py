@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cok.core.errors import RuleError
 from cok.core.names import did_you_mean, normalize
-from cok.rulesets.no_true_king.board import Board, Card
+from cok.rulesets.no_true_king.map import Board, Card
 from cok.rulesets.no_true_king.rules.state import State
 
 #: The source's spellings, accepted and written as the board's (§4.7 "Card names").

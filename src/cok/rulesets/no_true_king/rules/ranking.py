@@ -3,7 +3,7 @@ controls; houses equal in all four share a rank (1, 2, 2, 4)."""
 
 from __future__ import annotations
 
-from cok.rulesets.no_true_king.board import Board
+from cok.rulesets.no_true_king.map import Board
 from cok.rulesets.no_true_king.rules.state import State
 
 Holdings = tuple[int, int, int, int]  # crowns, castles, towns, barrels

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from cok.rulesets.no_true_king.board import Board
+from cok.rulesets.no_true_king.map import Board
 
 POSITIONS = (1, 2, 3, 4, "left")
 PHASES = ("setup", "placement", "resolution", "exchanges", "unseal", "over")

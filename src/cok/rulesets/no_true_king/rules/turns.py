@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cok.core.errors import RuleError
-from cok.rulesets.no_true_king.board import SPACES
+from cok.rulesets.no_true_king.map import SPACES
 from cok.rulesets.no_true_king.rules.state import State
 
 AGENTS_EACH = 3

@@ -169,7 +169,7 @@ def begin(
 
     Example: cok ntk begin --seats ana bo cy --first bo
     """
-    from cok.rulesets.no_true_king.commandline import split
+    from cok.rulesets.no_true_king.cli.phrases import split
     from cok.rulesets.no_true_king.events import Begin
 
     _, given = split(list(ctx.args), said(begin))
@@ -259,7 +259,7 @@ def resolve(
 
     Example: cok ntk resolve ana stark maester --move Winterfell 'Moat Cailin' footman knight
     """
-    from cok.rulesets.no_true_king.commandline import COMMON, actions, combat, split
+    from cok.rulesets.no_true_king.cli.phrases import COMMON, actions, combat, split
 
     positional, words = split(list(ctx.args), said(resolve) | COMMON)
     if len(positional) != 3:
@@ -326,7 +326,7 @@ def combat(
 
     Example: cok ntk combat stark 'Moat Cailin' 'The Twins' footman knight --card ana='Robb Stark'
     """
-    from cok.rulesets.no_true_king.commandline import cards, split, units
+    from cok.rulesets.no_true_king.cli.phrases import cards, split, units
     from cok.rulesets.no_true_king.preview import preview, preview_doc, preview_views
 
     positional, words = split(list(ctx.args), said(combat))

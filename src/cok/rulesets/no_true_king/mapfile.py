@@ -11,7 +11,7 @@ from cok.core.errors import Problem, Refused
 from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap, parse
-from cok.rulesets.no_true_king.board import UNITS, Area, Board, Card
+from cok.rulesets.no_true_king.map import UNITS, Area, Board, Card
 
 Bad = Callable[[int | None, str], None]
 

@@ -1,6 +1,6 @@
 """The Mighty Kingdoms commands (`cok mk …`): setup, the summer months, and what the ledger
 shows. Each parses, asks the ledger, renders; the rules decide. The winter's commands are in
-`winter_cli`. Recording commands take `--dry-run`; showing ones take `--json`."""
+`cli/winter.py`. Recording commands take `--dry-run`; showing ones take `--json`."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from cok.cli.options import (
     refusals,
 )
 from cok.core.errors import RuleError
-from cok.rulesets.mighty_kingdoms.commandline import (
+from cok.rulesets.mighty_kingdoms.cli.arguments import (
     LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
@@ -343,9 +343,9 @@ def reform(
     record(opened, lambda: Reform(order=given, note=note), dry_run, as_json, no_cache)
 
 
-from cok.rulesets.mighty_kingdoms import winter_cli  # noqa: E402 - its commands come next in --help
+from cok.rulesets.mighty_kingdoms.cli import winter  # noqa: E402 - its commands come next in --help
 
-winter_cli.register(app)
+winter.register(app)
 
 
 # ---------------------------------------------------------------- showing

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, chosen, complete, refusals
-from cok.rulesets.mighty_kingdoms.commandline import (
+from cok.rulesets.mighty_kingdoms.cli.arguments import (
     LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
