@@ -48,20 +48,30 @@ def test_six_processes_appending_in_parallel_lose_and_duplicate_nothing(campaign
     assert open_campaign(campaign, use_cache=False).valid().state.bonus["tim"] == 48
 
 
+def inside_an_append(log: Path, patience: float = 30.0) -> None:
+    """Wait until an append is under way: its journal is written before the log is touched."""
+    deadline = time.monotonic() + patience
+    while not journal_path(log).exists() and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
 def test_kill_9_at_random_moments_never_leaves_a_partial_event(campaign: Path) -> None:
     Cok(campaign)("join", "tim", "--faction", "martell")
     rng = random.Random(20261122)
     confirmed: list[str] = []
     kills = torn = 0
-    # Appends are slowed (and torn in two) so that many kills land inside one; on a loaded
-    # machine fewer do, so it kills on (a bounded number of times) until three have.
-    for round_ in range(120):
+    # Appends are slowed (and torn in two). Every other kill waits for the journal, so that it
+    # lands inside an append however loaded the machine is; the others land at random moments.
+    for round_ in range(60):
         if kills >= 30 and torn >= 3:
             break
-        proc = start(campaign, f"k{round_}", 1000, pause=0.03)
+        proc = start(campaign, f"k{round_}", 1000, pause=0.05)
         assert proc.stdout is not None
-        first = proc.stdout.readline()  # wait until it is appending
-        time.sleep(rng.uniform(0, 0.12))
+        first = proc.stdout.readline()  # wait until it has appended once
+        if round_ % 2:
+            time.sleep(rng.uniform(0, 0.2))
+        else:
+            inside_an_append(campaign / "events.yaml")
         os.kill(proc.pid, signal.SIGKILL)
         rest, _ = proc.communicate()
         kills += 1
