@@ -15,7 +15,7 @@ from cok.core.errors import RuleError
 from cok.core.plain import encode
 from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
 from cok.rulesets.mighty_kingdoms.mapfile import read_map
-from cok.rulesets.mighty_kingdoms.rules.apply import apply
+from cok.rulesets.mighty_kingdoms.rules.apply import commit, decide
 from cok.rulesets.mighty_kingdoms.rules.state import Settings, State
 
 from .play import indexes_agree
@@ -58,11 +58,15 @@ class Game:
         self.state = State(hexes, Settings(advanced=tuple(advanced), **settings))
 
     def __call__(self, kind: str, **fields: Any) -> Any:
-        """Apply one event; return its outcome."""
+        """Apply one event, as the ledger does: decide (which changes nothing), then commit;
+        return its outcome."""
         if "from_" in fields:
             fields["from"] = fields.pop("from_")
         event = EVENT_TYPES[kind].model_validate({"type": kind, **fields})
-        outcome = apply(self.state, event)
+        before = encode(self.state)
+        outcome = decide(self.state, event)
+        assert encode(self.state) == before, f"deciding a {kind} event changed the state"
+        commit(outcome, self.state)
         indexes_agree(self.state)  # also: a test that changed armies by hand did it through the state
         return outcome
 

@@ -13,6 +13,31 @@ def test_every_army_gets_exactly_one_order_a_month() -> None:
     assert "already has its order" in game.refused("order", army="ana-1", order="move", to="0,0")
 
 
+def test_a_second_order_names_the_first_orders_event_for_cok_void() -> None:
+    game = Game().two_kingdoms()
+    game("order", army="ana-1", order="defend", id="5e1f0c2a9b7d")
+    refused = game.refused("order", army="ana-1", order="move", to="0,0")
+    assert "already has its order this month (defend)" in refused and "`cok void 5e1f0c2a9b7d --reason WHY`" in refused
+
+
+def test_a_second_order_after_one_written_without_an_id_points_to_cok_log() -> None:
+    game = Game().two_kingdoms()
+    game.orders(**{"ana-1": "defend"})
+    refused = game.refused("order", army="ana-1", order="move", to="0,0")
+    assert "void its order event" in refused and "`cok log`" in refused and "cok void" not in refused
+
+
+def test_reform_forgets_the_id_of_the_months_orders() -> None:
+    game = Game().two_kingdoms()
+    game("order", army="ana-1", order="defend", id="5e1f0c2a9b7d")
+    assert game.army("ana-1").order_id == "5e1f0c2a9b7d"
+    game("order", army="bo-1", order="defend")
+    game("resolve", army="ana-1")
+    game("resolve", army="bo-1")
+    game("reform", order=["ana", "bo"])
+    assert game.army("ana-1").order_id is None
+
+
 def test_an_army_on_its_side_may_only_regroup() -> None:
     game = Game().two_kingdoms()
     game.army("ana-1").upright = False
@@ -113,6 +138,34 @@ def test_moving_into_an_explored_tile_takes_it_when_no_enemy_is_there() -> None:
     game.orders(**{"ana-1": "move 0,0", "bo-1": "defend"})
     game("resolve", army="ana-1")
     assert game.state.control["0,0"] == "ana"
+
+
+def test_moving_into_a_tile_another_kingdom_controls_takes_it_from_that_kingdom() -> None:
+    """5.3 Move | Controlled: "the tile becomes controlled by the kingdom the army belongs
+    to": the outcome says whose it was, and the summary says it changed hands."""
+    from cok.rulesets.mighty_kingdoms.words import tell
+
+    game = Game().two_kingdoms()
+    game.state.control["0,0"] = "bo"
+    game.state.explored.add("0,0")
+    game.orders(**{"ana-1": "move 0,0", "bo-1": "defend"})
+    outcome = game("resolve", army="ana-1")
+    assert outcome.took and outcome.taken_from == "bo"
+    assert tell(game.state, outcome).endswith(", taking it from bo")
+
+
+def test_moving_into_a_tile_of_ones_own_or_nobodys_takes_it_from_nobody() -> None:
+    from cok.rulesets.mighty_kingdoms.words import tell
+
+    game = Game().two_kingdoms()
+    game.orders(**{"ana-1": "move -1,-1", "bo-1": "defend"})  # ana's own village
+    own = game("resolve", army="ana-1")
+    assert own.took and own.taken_from is None
+    assert tell(game.state, own).endswith(", which ana controls")
+    game = Game().two_kingdoms()
+    game.state.explored.add("0,0")  # explored, held by nobody
+    game.orders(**{"ana-1": "move 0,0", "bo-1": "defend"})
+    assert game("resolve", army="ana-1").taken_from is None
 
 
 def test_moving_into_a_tile_with_an_enemy_army_does_not_take_it() -> None:
@@ -250,13 +303,15 @@ def test_reform_step_1_looks_only_at_the_armys_own_move_order() -> None:
 
 
 def test_reform_forgets_failed_razes_and_ends_defend() -> None:
+    """A failed raze has no effect (5.3) and leaves nothing behind but its order, which Reform
+    clears with the rest (5.5 step 2): the settlement stands and a new raze may be ordered."""
     game = Game().two_kingdoms()
     game.move("ana-1", "1,0")
     game.state.control["0,0"] = "ana"
     game.orders(**{"ana-1": "raze", "bo-1": "defend"})
-    game("resolve", army="ana-1")
+    assert game("resolve", army="ana-1").failed
     game("resolve", army="bo-1")
-    assert game.army("ana-1").failed_raze and game.army("bo-1").defending
+    assert game.state.settlement["1,0"] == "city" and game.army("bo-1").defending
     game(
         "battle",
         tile="1,0",
@@ -267,7 +322,8 @@ def test_reform_forgets_failed_razes_and_ends_defend() -> None:
         retreat={"ana-1": "0,0"},
     )
     finish_month(game)
-    assert not game.army("ana-1").failed_raze and not game.army("bo-1").defending
+    assert game.army("ana-1").order is None and not game.army("bo-1").defending
+    assert game.state.settlement["1,0"] == "city"
 
 
 def test_reform_gives_a_tile_with_armies_of_only_one_kingdom_to_that_kingdom() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
@@ -25,6 +26,14 @@ BENEFIT = {
 def benefit(state: State, tile: str) -> str:
     kind = state.settlement.get(tile)
     return BENEFIT["city" if kind == "capital" else kind]
+
+
+def outcome_doc(outcome: Any) -> dict[str, Any]:
+    """A recording's `outcome`: its type and its fields, but those only the commit needs
+    (the event's own fields, already in the document's `event`)."""
+    shown = {f.name for f in dataclasses.fields(outcome) if f.metadata.get("shown", True)}
+    fields = {k: v for k, v in dataclasses.asdict(outcome).items() if k in shown}
+    return {"type": type(outcome).__name__.lower(), **fields}
 
 
 def status_doc(name: str, state: State) -> dict[str, Any]:

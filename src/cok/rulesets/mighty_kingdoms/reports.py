@@ -30,8 +30,8 @@ def tally(state: State) -> dict[str, dict[str, int]]:
 
 
 def recording_report(rec: Recorded) -> Report:
-    from cok.render import documents
     from cok.render.views import Line
+    from cok.rulesets.mighty_kingdoms.documents import outcome_doc
     from cok.rulesets.mighty_kingdoms.rules.summer import describe
 
     state: State = rec.state
@@ -49,7 +49,7 @@ def recording_report(rec: Recorded) -> Report:
     document = {
         "written": rec.written,
         "event": rec.event.model_dump(mode="json", exclude_none=True),
-        "outcome": {"type": type(rec.outcome).__name__.lower(), **documents.plain(rec.outcome)},
+        "outcome": outcome_doc(rec.outcome),
         "summary": rec.text,
         "changes": changes,
         "next": describe(state),

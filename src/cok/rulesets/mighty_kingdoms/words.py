@@ -150,6 +150,9 @@ def _resolved(state: State, r: o.Resolved) -> str:
     if r.explored:
         found = "nothing" if r.explored == "empty" else f"a {r.explored}"
         return f"{r.army} explores {place(r.tile)} and finds {found}; it is {_owner(state, r.tile)}'s now"
+    if r.taken_from is not None:
+        holder = state.kingdoms[r.taken_from].name if r.taken_from in state.kingdoms else r.taken_from
+        return f"{r.army} moves to {place(r.tile)}, taking it from {holder}"
     if r.took:
         return f"{r.army} moves to {place(r.tile)}, which {_owner(state, r.tile)} controls"
     return f"{r.army} moves to {place(r.tile)}, facing an enemy there"

@@ -73,7 +73,9 @@ def check_sides(state: State, tile: str, attacker: str, defender: str) -> None:
         )
 
 
-def fight(state: State, event: Battle) -> Fought:
+def decide_battle(state: State, event: Battle) -> Fought:
+    """5.4: the battle on the tile, by the simple battle's dice or the table's result, and the
+    Results table's retreats and advance. Changes nothing."""
     in_phase(state, "battles", "a battle")
     tile = state.map.find(event.tile)
     attacker, defender = find_player(state, event.attacker), find_player(state, event.defender)
@@ -105,34 +107,8 @@ def fight(state: State, event: Battle) -> Fought:
             raise RuleError(f"the dice give {winner or 'a draw'} ({why}), not {event.result}")
     survivors = [a for a in involved if dice.points[a.id] > 0]
     moves = _results(state, event, tile, survivors, winner, attacker, defender)
-    # decided: commit
-    state.last_attacker = attacker
-    state.battles += 1
     destroyed = [a.id for a in involved if dice.points[a.id] <= 0]
-    for army in involved:
-        army.points = dice.points[army.id]
-    for army_id in destroyed:
-        state.remove_army(army_id)
-    for army_id, unit, change in _strength_changes(event):
-        changed = state.armies.get(army_id)
-        if changed is not None:
-            changed.changes[unit] = changed.changes.get(unit, 0) + change
-    lost_by_retreat = []
-    for army_id, target in moves.retreats.items():
-        army = state.armies[army_id]
-        if target is None:
-            state.remove_army(army_id)
-            lost_by_retreat.append(army_id)
-            continue
-        state.move_army(army, target)
-        if winner is not None:
-            army.upright = False
-    if winner is not None:
-        loser = defender if winner == attacker else attacker
-        state.causes.setdefault((winner, loser), ("battle", tile))
-        state.take(tile, winner)
-    if moves.advance is not None:
-        state.move_army(state.armies[moves.advance[0]], moves.advance[1])
+    lost_by_retreat = [a for a, t in moves.retreats.items() if t is None]
     return Fought(
         tile,
         attacker,
@@ -145,9 +121,35 @@ def fight(state: State, event: Battle) -> Fought:
         tuple((a, t) for a, t in moves.retreats.items() if t is not None),
         tuple(moves.stayed),
         moves.advance,
-        state.control.get(tile),
+        winner if winner is not None else state.control.get(tile),
         tuple(_strength_changes(event)),
     )
+
+
+def commit_fought(outcome: Fought, state: State) -> None:
+    """Each hit takes 100 points; the destroyed go, the losers retreat on their side, the
+    winner takes the tile (and a cause for artefacts to pass, 5.7) and may advance."""
+    state.last_attacker = outcome.attacker
+    state.battles += 1
+    for hit in outcome.hits:
+        if hit.hit:
+            state.armies[hit.target].points -= 100
+    for army_id, unit, change in outcome.strength:
+        changed = state.armies[army_id]
+        changed.changes[unit] = changed.changes.get(unit, 0) + change
+    for army_id in outcome.destroyed:
+        state.remove_army(army_id)
+    for army_id, target in outcome.retreats:
+        army = state.armies[army_id]
+        state.move_army(army, target)
+        if outcome.winner is not None:
+            army.upright = False
+    if outcome.winner is not None and outcome.slaughtered is None:
+        loser = outcome.defender if outcome.winner == outcome.attacker else outcome.attacker
+        state.causes.setdefault((outcome.winner, loser), ("battle", outcome.tile))
+        state.take(outcome.tile, outcome.winner)
+    if outcome.advance is not None:
+        state.move_army(state.armies[outcome.advance[0]], outcome.advance[1])
 
 
 def _slaughter(state: State, event: Battle, tile: str, attacker: str, defender: str, theirs: list[Army]) -> Fought:
@@ -160,9 +162,6 @@ def _slaughter(state: State, event: Battle, tile: str, attacker: str, defender: 
         )
     if event.slaughter not in {a.id for a in theirs}:
         raise RuleError(f"the army slaughtered is one of {defender}'s in {state.map.label(tile)}: {names}")
-    state.last_attacker = attacker
-    state.battles += 1
-    state.remove_army(event.slaughter)
     return Fought(
         tile,
         attacker,

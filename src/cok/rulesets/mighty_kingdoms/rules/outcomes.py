@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
+
+#: A field the commit needs that the words and `--json` leave out: the event already says it
+#: (a kingdom's name, an army's list), so a recording's document stays as it was.
+UNSHOWN: dict[str, Any] = {"shown": False}
 
 
 @dataclass(frozen=True)
@@ -14,6 +19,11 @@ class Founded:
     tiles: tuple[str, ...]
     army: str
     army_tile: str
+    name: str = field(default="", metadata=UNSHOWN)
+    race: str = field(default="", metadata=UNSHOWN)
+    settlements: tuple[tuple[str, str], ...] = field(default=(), metadata=UNSHOWN)  # (tile, kind)
+    list: str | None = field(default=None, metadata=UNSHOWN)
+    units: tuple[tuple[str, int], ...] | None = field(default=None, metadata=UNSHOWN)
 
 
 @dataclass(frozen=True)
@@ -30,6 +40,7 @@ class Ordered:
     army: str
     order: str
     to: str | None
+    event_id: str | None = field(default=None, metadata=UNSHOWN)  # the order event's, for `cok void`
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,7 @@ class Resolved:
     razed: str | None = None  # the settlement burnt
     failed: bool = False  # a raze that failed, or a move into a tower
     capital_of: str | None = None  # a razed capital's kingdom
+    taken_from: str | None = None  # the kingdom that held the tile the mover took
 
 
 @dataclass(frozen=True)
@@ -134,6 +146,8 @@ class Recruited:
     tile: str
     disbanded: str | None
     allied: bool
+    list: str | None = field(default=None, metadata=UNSHOWN)
+    units: tuple[tuple[str, int], ...] | None = field(default=None, metadata=UNSHOWN)
 
 
 @dataclass(frozen=True)
@@ -182,6 +196,7 @@ class Quested:
     roll: int = 0  # the d6
     hero_points: int = 0  # the hero's cost on its list
     bonus: int = 0  # +1 for every full 100 of them
+    name: str | None = field(default=None, metadata=UNSHOWN)  # the artefact's name, if given
 
 
 @dataclass(frozen=True)
@@ -194,3 +209,22 @@ class Handed:
     receiver: str
     cause: tuple[str, str] | None = None  # ("battle" | "capital", tile): why it passes
     override: str | None = None  # the organiser's reason
+
+
+Outcome = (
+    Founded
+    | Begun
+    | Ordered
+    | Resolved
+    | Fought
+    | Reformed
+    | WinterBegun
+    | Tithed
+    | Built
+    | Recruited
+    | Fed
+    | Deployed
+    | Sprung
+    | Quested
+    | Handed
+)

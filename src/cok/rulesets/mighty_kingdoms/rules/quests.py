@@ -9,7 +9,7 @@ from cok.rulesets.mighty_kingdoms.events import Artefact, Quest
 from cok.rulesets.mighty_kingdoms.rules.outcomes import Handed, Quested
 from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 from cok.rulesets.mighty_kingdoms.rules.state import ArtefactHeld, State
-from cok.rulesets.mighty_kingdoms.rules.summer import find_army, weakened
+from cok.rulesets.mighty_kingdoms.rules.summer import find_army
 from cok.rulesets.mighty_kingdoms.rules.winter import spending
 
 #: The quest table by roll + bonus: what comes back (the artefact's points band).
@@ -30,7 +30,9 @@ def towers_only(state: State, what: str) -> None:
         raise RuleError(f"{what} is part of the wizards-towers rule, which this campaign does not use")
 
 
-def quest(state: State, event: Quest) -> Quested:
+def decide_quest(state: State, event: Quest) -> Quested:
+    """5.7: a hero sent to a tower next to the kingdom's tiles rolls on the quest table; a hero
+    lost or hurt costs its unit (Kings of War), an artefact comes back. Changes nothing."""
     towers_only(state, "a quest")
     player = find_player(state, event.player)
     spending(state, player, "a quest")
@@ -67,32 +69,11 @@ def quest(state: State, event: Quest) -> Quested:
         held = [a for a in state.artefacts.values() if a.holder != "pool" and a.name]
         if any(normalize(a.name or "") == normalize(event.artefact) for a in held):
             raise RuleError(f"the artefact {event.artefact!r} is already held: artefacts are unique in the campaign")
-    # commit
-    state.quests.add((tower, player))
-    state.heroes.add(who)
-    state.tithing_over = True
     unit_lost = army_lost = False
-    artefact_id = None
     if result in ("lost", "hurt") and army is not None and army.units is not None and state.settings.kings_of_war:
-        if result == "lost":
-            army.units.pop(hero, None)
-            army.changes.pop(hero, None)
-            unit_lost = True
-        else:
-            army.changes[hero] = army.changes.get(hero, 0) - 1
-            lost_units, _ = weakened(state, [army])
-            if (army.id, hero) in lost_units:
-                army.units.pop(hero, None)
-                army.changes.pop(hero, None)
-                unit_lost = True
-        if not army.units:
-            state.remove_army(army.id)
-            army_lost = True
-    if result == "artefact":
-        artefact_id = f"art-{len(state.artefacts) + 1}"
-        state.artefacts[artefact_id] = ArtefactHeld(
-            artefact_id, event.artefact, points or "", player, player, state.year
-        )
+        # a hurt hero's −1 may take its unit to −2: Reform step 4's loss, at once
+        unit_lost = result == "lost" or army.strength(hero) - 1 <= -2
+        army_lost = unit_lost and len(army.units) == 1
     return Quested(
         player,
         hero,
@@ -100,17 +81,39 @@ def quest(state: State, event: Quest) -> Quested:
         tower,
         total,
         result,
-        artefact_id,
+        f"art-{len(state.artefacts) + 1}" if result == "artefact" else None,
         points,
         unit_lost,
         army_lost,
         roll=event.roll,
         hero_points=event.points,
         bonus=bonus,
+        name=event.artefact,
     )
 
 
-def hand_over(state: State, event: Artefact) -> Handed:
+def commit_quested(outcome: Quested, state: State) -> None:
+    state.quests.add((outcome.tower, outcome.player))
+    state.heroes.add((outcome.army or outcome.player, normalize(outcome.hero)))
+    state.tithing_over = True
+    army = state.armies.get(outcome.army or "")
+    if army is not None and army.units is not None and outcome.result in ("lost", "hurt"):
+        if outcome.unit_lost:
+            army.units.pop(outcome.hero, None)
+            army.changes.pop(outcome.hero, None)
+        elif state.settings.kings_of_war:
+            army.changes[outcome.hero] = army.changes.get(outcome.hero, 0) - 1
+        if outcome.army_lost:
+            state.remove_army(army.id)
+    if outcome.artefact is not None:
+        state.artefacts[outcome.artefact] = ArtefactHeld(
+            outcome.artefact, outcome.name, outcome.points or "", outcome.player, outcome.player, state.year
+        )
+
+
+def decide_artefact(state: State, event: Artefact) -> Handed:
+    """5.7: an artefact passes to a kingdom that beat its holder in battle or took its capital
+    since the last deploy (or the organiser says why), or goes back to the pool."""
     towers_only(state, "an artefact")
     if state.year == 0:
         raise RuleError("artefacts change hands after setup")
@@ -131,5 +134,8 @@ def hand_over(state: State, event: Artefact) -> Handed:
             f"deploy, {receiver} has neither won a battle against {giver} nor taken {giver}'s capital; "
             f"if the table saw a cause, give the organiser's reason with `override`"
         )
-    held.holder = receiver
     return Handed(held.id, held.name, giver, receiver, cause, event.override)
+
+
+def commit_handed(outcome: Handed, state: State) -> None:
+    state.artefacts[outcome.artefact].holder = outcome.receiver

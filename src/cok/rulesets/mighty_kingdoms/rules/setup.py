@@ -33,7 +33,9 @@ def list_fields(state: State, army_list: str | None, units: object, what: str) -
         raise RuleError(f"`list` and `units` are for kings-of-war campaigns; this one uses simple battles ({what})")
 
 
-def found(state: State, event: Kingdom) -> Founded:
+def decide_kingdom(state: State, event: Kingdom) -> Founded:
+    """5.1: a capital on a free start tile, a city, a fortress and two villages next to it, and
+    the first army on one of them. Changes nothing."""
     if state.year != 0:
         raise RuleError("kingdoms are founded in setup, and setup is over (the begin event is recorded)")
     if event.player in state.kingdoms:
@@ -68,32 +70,43 @@ def found(state: State, event: Kingdom) -> Founded:
     if army_tile not in (capital, *placed.values()):
         raise RuleError(f"the first army stands on one of the kingdom's settlements, not {hexmap.label(army_tile)}")
     list_fields(state, event.list, event.units, "kingdom")
-    # decided: commit
     others = [t for t in around if t not in state.control and t not in placed.values()]
-    settlements = {capital: "capital", **{tile: what.split()[0] for what, tile in placed.items()}}
-    for tile, kind in settlements.items():
-        state.settlement[tile] = kind
-    tiles = (capital, *placed.values(), *others)
-    for tile in tiles:
-        state.control[tile] = event.player
-        state.explored.add(tile)
-    state.kingdoms[event.player] = KingdomState(
-        id=event.player,
+    settlements = ((capital, "capital"), *((tile, what.split()[0]) for what, tile in placed.items()))
+    return Founded(
+        event.player,
+        capital,
+        (capital, *placed.values(), *others),
+        f"{event.player}-1",
+        army_tile,
         name=event.name or event.player,
         race=race_id(event.race),
-        capital=capital,
-        founded=len(state.kingdoms),
+        settlements=settlements,
         list=event.list,
+        units=tuple(event.units.items()) if event.units else None,
     )
-    army_id = f"{event.player}-1"
-    state.add_army(
-        Army(army_id, event.player, army_tile, list=event.list, units=dict(event.units) if event.units else None)
-    )
-    state.order.append(event.player)
-    return Founded(event.player, capital, tiles, army_id, army_tile)
 
 
-def begin(state: State, event: Begin) -> Begun:
+def commit_founded(outcome: Founded, state: State) -> None:
+    for tile, kind in outcome.settlements:
+        state.settlement[tile] = kind
+    for tile in outcome.tiles:
+        state.control[tile] = outcome.player
+        state.explored.add(tile)
+    state.kingdoms[outcome.player] = KingdomState(
+        id=outcome.player,
+        name=outcome.name,
+        race=outcome.race,
+        capital=outcome.capital,
+        founded=len(state.kingdoms),
+        list=outcome.list,
+    )
+    units = dict(outcome.units) if outcome.units else None
+    state.add_army(Army(outcome.army, outcome.player, outcome.army_tile, list=outcome.list, units=units))
+    state.order.append(outcome.player)
+
+
+def decide_begin(state: State, event: Begin) -> Begun:
+    """Setup closes with two kingdoms or more; the order is the founding order (step B)."""
     if state.year != 0:
         raise RuleError("the campaign has already begun")
     if len(state.kingdoms) < 2:
@@ -106,6 +119,9 @@ def begin(state: State, event: Begin) -> Begun:
             f"`order` is the founding order (setup step B): {', '.join(founding)}; "
             "found the kingdoms in the order the table rolled"
         )
-    state.year, state.month = 1, 1
-    state.order = founding
     return Begun(tuple(founding))
+
+
+def commit_begun(outcome: Begun, state: State) -> None:
+    state.year, state.month = 1, 1
+    state.order = list(outcome.order)

@@ -48,11 +48,11 @@ class Army:
     units: dict[str, int] | None = None  # Unit Strength as listed; None: recorded without units
     changes: dict[str, int] = field(default_factory=dict)  # Unit Strength changes, by unit
     order: str | None = None  # this month's order
+    order_id: str | None = None  # the id of the event that gave it (None: written without one)
     to: str | None = None  # a move's target
     resolved: bool = False
     defending: bool = False
     slowed: bool = False  # moved by its order across mountain/forest or into a river (Reform 1)
-    failed_raze: bool = False
     deployed: bool = True  # False in winter until its `deploy`
 
     @cached_property
@@ -180,10 +180,11 @@ class State(Deferred):
         if army.deployed:
             insort(self._by_tile.setdefault(tile, []), army, key=_in_tile)
 
-    def give_order(self, army: Army, order: str, to: str | None) -> None:
-        """The army's order this month (phase() asks whether every army has one)."""
+    def give_order(self, army: Army, order: str, to: str | None, event_id: str | None = None) -> None:
+        """The army's order this month (phase() asks whether every army has one), and the id
+        of the event that gave it (a refusal names it for `cok void`)."""
         self._unordered -= army.order is None
-        army.order, army.to = order, to
+        army.order, army.to, army.order_id = order, to, event_id
 
     def resolve_order(self, army: Army) -> None:
         """The army's order is resolved (phase() asks whether every one is)."""
@@ -193,8 +194,8 @@ class State(Deferred):
     def new_month(self) -> None:
         """Reform: every army is without an order again (and so not resolved either)."""
         for army in self.armies.values():
-            army.failed_raze = army.defending = army.slowed = army.resolved = False
-            army.order = army.to = None
+            army.defending = army.slowed = army.resolved = False
+            army.order = army.to = army.order_id = None
         self._unordered = self._unresolved = len(self.armies)
 
     def take(self, tile: str, player: str) -> None:

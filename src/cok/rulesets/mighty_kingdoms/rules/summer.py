@@ -67,11 +67,13 @@ def waiting_words(state: State) -> str:
     return f"the organiser's {what} event"
 
 
-def order(state: State, event: Order) -> Ordered:
+def decide_order(state: State, event: Order) -> Ordered:
+    """5.2: one order an army a month; on its side it may only regroup, raze needs a
+    settlement, a move an enterable neighbour. Changes nothing."""
     in_phase(state, "orders", "an order")
     army = find_army(state, event.army)
     if army.order is not None:
-        raise RuleError(f"{army.id} already has its order this month ({army.order}); void it to change it")
+        raise RuleError(f"{army.id} already has its order this month ({army.order}); {_void_words(army)}")
     hexmap = state.map
     target = None
     if not army.upright and event.order != "regroup":
@@ -90,8 +92,19 @@ def order(state: State, event: Order) -> Ordered:
                 f"{army.id} cannot move from {hexmap.label(army.tile)} to {hexmap.label(target)}: "
                 + _why_not(state, army.tile, target)
             )
-    state.give_order(army, event.order, target)
-    return Ordered(army.id, event.order, target)
+    return Ordered(army.id, event.order, target, event_id=event.id)
+
+
+def _void_words(army: Army) -> str:
+    """How to change an order: void the event that gave it, named as `cok void` takes it."""
+    if army.order_id is None:  # written by hand without an id: `cok log` names it
+        return "void its order event to change it (`cok log` shows how to name it)"
+    return f"void it to change it: `cok void {army.order_id} --reason WHY`"
+
+
+def commit_ordered(outcome: Ordered, state: State) -> None:
+    army = state.armies[outcome.army]
+    state.give_order(army, outcome.order, outcome.to, outcome.event_id)
 
 
 def _why_not(state: State, origin: str, target: str) -> str:
@@ -104,7 +117,10 @@ def _why_not(state: State, origin: str, target: str) -> str:
     return "the edge between them is water"
 
 
-def resolve(state: State, event: Resolve) -> Resolved:
+def decide_resolve(state: State, event: Resolve) -> Resolved:
+    """5.3: orders resolve round the table; a move into an unexplored tile rolls on the
+    exploration table, into a controlled one takes it unless an enemy is there; a raze burns
+    the settlement unless an enemy is there. Changes nothing."""
     in_phase(state, "resolution", "resolving an order")
     army = find_army(state, event.army)
     if army.resolved:
@@ -136,16 +152,9 @@ def resolve(state: State, event: Resolve) -> Resolved:
             )
         if event.reroll is not None and not double:
             raise RuleError("`reroll` follows a double, and the roll is not one")
-    # decided: commit
-    state.last_resolver = army.player
-    state.resolve_order(army)
     origin = army.tile
-    if army.order == "defend":
-        army.defending = True
-        return Resolved(army.id, "defend", origin, origin)
-    if army.order == "regroup":
-        army.upright = True
-        return Resolved(army.id, "regroup", origin, origin)
+    if army.order in ("defend", "regroup"):
+        return Resolved(army.id, army.order or "", origin, origin)
     if army.order == "raze":
         return _raze(state, army)
     target = army.to or origin
@@ -153,26 +162,14 @@ def resolve(state: State, event: Resolve) -> Resolved:
         return Resolved(army.id, "move", origin, origin, failed=True)
     if exploring:
         assert event.roll is not None
-        state.explored.add(target)
         if event.reroll is not None and event.reroll[0] == event.reroll[1]:
-            state.towers.add(target)
             return Resolved(army.id, "move", origin, origin, explored="tower", failed=True)
         found = explored_settlement(sum(event.roll))
-        if found is not None:
-            state.settlement[target] = found
-        _enter(state, army, origin, target)
-        state.take(target, army.player)
         return Resolved(army.id, "move", origin, target, explored=found or "empty", took=True)
-    enemies = state.kingdoms_in(target) - {army.player}
-    _enter(state, army, origin, target)
-    if not enemies:
-        state.take(target, army.player)
-    return Resolved(army.id, "move", origin, target, took=not enemies)
-
-
-def _enter(state: State, army: Army, origin: str, target: str) -> None:
-    state.move_army(army, target)
-    army.slowed = state.map.slows(origin, target)
+    took = not state.kingdoms_in(target) - {army.player}
+    holder = state.control.get(target)
+    taken_from = holder if took and holder not in (None, army.player) else None
+    return Resolved(army.id, "move", origin, target, took=took, taken_from=taken_from)
 
 
 def _raze(state: State, army: Army) -> Resolved:
@@ -181,31 +178,47 @@ def _raze(state: State, army: Army) -> Resolved:
     if kind is None:  # already gone when it resolves (5.8)
         return Resolved(army.id, "raze", tile, tile)
     if state.kingdoms_in(tile) - {army.player}:
-        army.failed_raze = True
-        return Resolved(army.id, "raze", tile, tile, failed=True)
-    del state.settlement[tile]
+        return Resolved(army.id, "raze", tile, tile, failed=True)  # "the Raze fails with no effect"
     owner = next((k.id for k in state.kingdoms.values() if k.capital == tile), None) if kind == "capital" else None
-    if owner is not None:
-        state.kingdoms[owner].capital = None
     return Resolved(army.id, "raze", tile, tile, razed=kind, capital_of=owner)
 
 
-def reform(state: State, event: Reform) -> Reformed:
+def commit_resolved(outcome: Resolved, state: State) -> None:
+    army = state.armies[outcome.army]
+    target = army.to
+    state.last_resolver = army.player
+    state.resolve_order(army)
+    if outcome.order == "defend":
+        army.defending = True
+    elif outcome.order == "regroup":
+        army.upright = True
+    elif outcome.razed is not None:
+        del state.settlement[outcome.tile]
+        if outcome.capital_of is not None:
+            state.kingdoms[outcome.capital_of].capital = None
+    if outcome.explored is not None and target is not None:
+        state.explored.add(target)
+        if outcome.explored == "tower":
+            state.towers.add(target)
+        elif outcome.explored != "empty":
+            state.settlement[target] = outcome.explored
+    if outcome.tile != outcome.origin:
+        state.move_army(army, outcome.tile)
+        army.slowed = state.map.slows(outcome.origin, outcome.tile)
+    if outcome.took:
+        state.take(outcome.tile, army.player)
+
+
+def decide_reform(state: State, event: Reform) -> Reformed:
+    """5.5: armies slowed by terrain laid on their side, tiles of one kingdom's armies taken,
+    weakened units lost, the new player order. Changes nothing."""
     in_phase(state, "reform", "the reform event")
-    # step 4 and 5 are decided before anything changes: the order needs the army counts after
-    # units are lost
     lost_units, lost_armies = weakened(state)
     counts = phases.counts(state)
     for army_id in lost_armies:
         counts[state.armies[army_id].player] -= 1
     new_order = phases.new_order(state, event.order, counts)
-    # commit
-    slowed = []
-    for army in state.armies.values():
-        if army.order == "move" and army.slowed:
-            army.upright = False
-            slowed.append(army.id)
-    state.new_month()
+    slowed = [a.id for a in state.armies.values() if a.order == "move" and a.slowed]
     taken = []
     for tile in sorted(state.occupied()):  # an army not deployed is on no tile (none are in summer)
         kingdoms = state.kingdoms_in(tile)
@@ -213,31 +226,37 @@ def reform(state: State, event: Reform) -> Reformed:
             (holder,) = kingdoms
             if state.control.get(tile) != holder:
                 taken.append((tile, holder))
-                state.take(tile, holder)
-    for army_id, unit in lost_units:
-        army = state.armies[army_id]
-        if army.units is not None:
-            army.units.pop(unit, None)
-            army.changes.pop(unit, None)
-    for army_id in lost_armies:
-        state.remove_army(army_id)
-    state.order = new_order
-    state.last_resolver = state.last_attacker = None
-    month = state.month
-    if month == 6:
-        state.winter, state.month = True, 0
-    else:
-        state.month += 1
     return Reformed(
-        month,
+        state.month,
         state.year,
         tuple(slowed),
         tuple(taken),
         tuple(lost_units),
         tuple(lost_armies),
         tuple(new_order),
-        month == 6,
+        state.month == 6,
     )
+
+
+def commit_reformed(outcome: Reformed, state: State) -> None:
+    for army_id in outcome.slowed:
+        state.armies[army_id].upright = False
+    state.new_month()
+    for tile, holder in outcome.taken:
+        state.take(tile, holder)
+    for army_id, unit in outcome.units_lost:
+        army = state.armies[army_id]
+        if army.units is not None:
+            army.units.pop(unit, None)
+            army.changes.pop(unit, None)
+    for army_id in outcome.armies_lost:
+        state.remove_army(army_id)
+    state.order = list(outcome.order)
+    state.last_resolver = state.last_attacker = None
+    if outcome.winter:
+        state.winter, state.month = True, 0
+    else:
+        state.month += 1
 
 
 def weakened(state: State, armies: list[Army] | None = None) -> tuple[list[tuple[str, str]], list[str]]:

@@ -20,7 +20,9 @@ BUILDS = {
 }
 
 
-def begin_winter(state: State, event: Winter) -> WinterBegun:
+def decide_winter(state: State, event: Winter) -> WinterBegun:
+    """5.6 steps 1-2: armies recalled to the capital (else to the city or village named in
+    `recall`), then every kingdom gathers gold and food. Changes nothing."""
     if not state.winter or state.winter_begun:
         raise RuleError(f"the winter event comes after the 6th reform; the campaign is in {describe(state)}")
     needed = phases.recall_needed(state)
@@ -42,29 +44,34 @@ def begin_winter(state: State, event: Winter) -> WinterBegun:
     missing = [p for p in needed if p not in recall]
     if missing:
         raise RuleError(f"{', '.join(missing)} have no capital: name a city (else a village) for each in `recall`")
-    # commit: recall (step 1), then gather (step 2)
-    lost = []
-    for army in list(state.armies.values()):
-        home = state.kingdoms[army.player].capital if state.has_capital(army.player) else recall.get(army.player)
-        if home is None:
-            lost.append(army.id)
-            state.remove_army(army.id)
-            continue
-        state.move_army(army, home, deployed=False)
+    lost = [a.id for a in state.armies.values() if _home(state, a.player, recall) is None]
     gathered = []
     for player in state.order:
         held = state.holdings(player)
         gold = held.get("city", 0) + held.get("capital", 0) + (1 if state.has_capital(player) else 0)
-        food = held.get("village", 0)
+        gathered.append((player, gold, held.get("village", 0)))
+    return WinterBegun(state.year, tuple(recall.items()), tuple(lost), tuple(gathered))
+
+
+def _home(state: State, player: str, recall: dict[str, str]) -> str | None:
+    """Where the kingdom's armies winter: its capital, else the tile named in `recall`."""
+    return state.kingdoms[player].capital if state.has_capital(player) else recall.get(player)
+
+
+def commit_winter(outcome: WinterBegun, state: State) -> None:
+    recall = dict(outcome.recalled)
+    for army_id in outcome.lost:
+        state.remove_army(army_id)
+    for army in list(state.armies.values()):
+        state.move_army(army, _home(state, army.player, recall) or army.tile, deployed=False)
+    for player, gold, food in outcome.gathered:
         kingdom = state.kingdoms[player]
         kingdom.gold, kingdom.food = gold, food
-        state.gathered.setdefault(player, []).append(Gathered(state.year, gold, food))
-        gathered.append((player, gold, food))
+        state.gathered.setdefault(player, []).append(Gathered(outcome.year, gold, food))
     state.winter_begun = True
     state.tithing_over = False
     state.tithes, state.recruited, state.fed, state.quests, state.heroes = set(), set(), set(), set(), set()
     state.deploy_counts = {}
-    return WinterBegun(state.year, tuple(recall.items()), tuple(lost), tuple(gathered))
 
 
 def spending(state: State, player: str, what: str) -> None:
@@ -78,7 +85,8 @@ def spending(state: State, player: str, what: str) -> None:
         raise RuleError(f"{player} has fed its armies this winter: {what} comes before the feed")
 
 
-def tithe(state: State, event: Tithe) -> Tithed:
+def decide_tithe(state: State, event: Tithe) -> Tithed:
+    """5.6 step 3: 1 gold, 1 food or both to another kingdom, once each, before any spending."""
     giver, receiver = find_player(state, event.from_), find_player(state, event.to)
     spending(state, giver, "a tithe")
     if state.tithing_over:
@@ -92,16 +100,20 @@ def tithe(state: State, event: Tithe) -> Tithed:
     kingdom = state.kingdoms[giver]
     if event.gold > kingdom.gold or event.food > kingdom.food:
         raise RuleError(f"{giver} has {kingdom.gold} gold and {kingdom.food} food, not enough for this tithe")
-    other = state.kingdoms[receiver]
-    kingdom.gold -= event.gold
-    kingdom.food -= event.food
-    other.gold += event.gold
-    other.food += event.food
-    state.tithes.add((giver, receiver))
     return Tithed(giver, receiver, event.gold, event.food)
 
 
-def build(state: State, event: Build) -> Built:
+def commit_tithed(outcome: Tithed, state: State) -> None:
+    giver, receiver = state.kingdoms[outcome.giver], state.kingdoms[outcome.receiver]
+    giver.gold -= outcome.gold
+    giver.food -= outcome.food
+    receiver.gold += outcome.gold
+    receiver.food += outcome.food
+    state.tithes.add((outcome.giver, outcome.receiver))
+
+
+def decide_build(state: State, event: Build) -> Built:
+    """5.6 step 4: a settlement built or upgraded on the kingdom's own tile, for its price."""
     player = find_player(state, event.player)
     spending(state, player, "building")
     tile = state.map.find(event.tile)
@@ -124,9 +136,14 @@ def build(state: State, event: Build) -> Built:
         raise RuleError(
             f"a {event.settlement} costs {_price(gold, food)}; {player} has {kingdom.gold} gold and {kingdom.food} food"
         )
-    kingdom.gold -= gold
-    kingdom.food -= food
-    if event.settlement == "capital":
+    return Built(player, tile, event.settlement, was, gold, food)
+
+
+def commit_built(outcome: Built, state: State) -> None:
+    kingdom, tile = state.kingdoms[outcome.player], outcome.tile
+    kingdom.gold -= outcome.gold
+    kingdom.food -= outcome.food
+    if outcome.settlement == "capital":
         old = kingdom.capital
         if old is not None and state.settlement.get(old) == "capital":
             state.settlement[old] = "city"  # held by an enemy: a plain city for good (5.8)
@@ -134,9 +151,8 @@ def build(state: State, event: Build) -> Built:
             if other.capital == tile:  # another kingdom's capital, held by this one
                 other.capital = None
         kingdom.capital = tile
-    state.settlement[tile] = event.settlement
+    state.settlement[tile] = outcome.settlement
     state.tithing_over = True
-    return Built(player, tile, event.settlement, was, gold, food)
 
 
 def _price(gold: int, food: int) -> str:
@@ -148,7 +164,9 @@ def _held(state: State, tile: str) -> str:
     return f"held by {holder}" if holder else "held by nobody"
 
 
-def recruit(state: State, event: Recruit) -> Recruited:
+def decide_recruit(state: State, event: Recruit) -> Recruited:
+    """5.6 step 5: a new army at a fortress that has not recruited this winter, for 1 gold;
+    at the army limit one is disbanded for it."""
     player = find_player(state, event.player)
     spending(state, player, "recruiting")
     tile = state.map.find(event.tile)
@@ -187,29 +205,42 @@ def recruit(state: State, event: Recruit) -> Recruited:
             raise RuleError(
                 f"an allied army needs 3 or more other armies that are not allied; {player} has {len(rest)}"
             )
-    # commit
+    return Recruited(
+        player,
+        f"{player}-{kingdom.armies_made + 1}",
+        tile,
+        disband.id if disband else None,
+        event.allied,
+        list=event.list,
+        units=tuple(event.units.items()) if event.units else None,
+    )
+
+
+def commit_recruited(outcome: Recruited, state: State) -> None:
+    kingdom = state.kingdoms[outcome.player]
     kingdom.gold -= 1
-    if disband is not None:
-        state.remove_army(disband.id)
+    if outcome.disbanded is not None:
+        state.remove_army(outcome.disbanded)
     kingdom.armies_made += 1
-    army_id = f"{player}-{kingdom.armies_made}"
+    units = dict(outcome.units) if outcome.units else None
     state.add_army(
         Army(
-            army_id,
-            player,
-            tile,
-            allied=event.allied,
-            list=event.list,
-            units=dict(event.units) if event.units else None,
+            outcome.army,
+            outcome.player,
+            outcome.tile,
+            allied=outcome.allied,
+            list=outcome.list,
+            units=units,
             deployed=False,
         )
     )
-    state.recruited.add(tile)
+    state.recruited.add(outcome.tile)
     state.tithing_over = True
-    return Recruited(player, army_id, tile, disband.id if disband else None, event.allied)
 
 
-def feed(state: State, event: Feed) -> Fed:
+def decide_feed(state: State, event: Feed) -> Fed:
+    """5.6 step 6: 1 food an army, the unfed removed, what is left lost; the last kingdom fed
+    begins deploying. Changes nothing."""
     player = find_player(state, event.player)
     spending(state, player, "feeding")
     armies = {a.id for a in state.armies_of(player)}
@@ -228,31 +259,37 @@ def feed(state: State, event: Feed) -> Fed:
             f"{player} has {kingdom.food} food for {len(armies)} armies: "
             f"{fed - kingdom.food} more must go unfed (name them in `unfed`)"
         )
-    for army_id in unfed:
-        state.remove_army(army_id)
-    lost_gold, lost_food = kingdom.gold, kingdom.food - fed
-    kingdom.gold = kingdom.food = 0
-    state.fed.add(player)
-    state.tithing_over = True
     deploy_order: tuple[str, ...] = ()
-    if state.fed >= set(state.kingdoms):
-        deploy_begins(state)
-        deploy_order = tuple(state.order)
-    return Fed(player, fed, tuple(unfed), lost_gold, lost_food, deploy_order)
+    if state.fed | {player} >= set(state.kingdoms):
+        deploy_order = tuple(deploying_order(state, player, len(unfed)))
+    return Fed(player, fed, tuple(unfed), kingdom.gold, kingdom.food - fed, deploy_order)
 
 
-def deploy_begins(state: State) -> None:
+def deploying_order(state: State, player: str, unfed: int) -> list[str]:
     """Every kingdom has fed: deploying begins. "Redetermine player order as normal based on
     the current number of armies each player has. In player order, each player places an
-    army" (5.6 step 7): most armies first, players tied kept in the summer's order until
-    spring's `order` names the roll-off. The artefacts are allocated anew, so every cause
-    for a hand-over seen so far is cleared (5.7)."""
-    state.deploy_counts = phases.counts(state)
-    state.order = sorted(state.order, key=lambda p: -state.deploy_counts[p])
-    state.causes = {}
+    army" (5.6 step 7): most armies first (after `player`'s `unfed` are gone), players tied
+    kept in the summer's order until spring's `order` names the roll-off."""
+    counts = phases.counts(state)
+    counts[player] -= unfed
+    return sorted(state.order, key=lambda p: -counts[p])
 
 
-def deploy(state: State, event: Deploy) -> Deployed:
+def commit_fed(outcome: Fed, state: State) -> None:
+    for army_id in outcome.unfed:
+        state.remove_army(army_id)
+    kingdom = state.kingdoms[outcome.player]
+    kingdom.gold = kingdom.food = 0
+    state.fed.add(outcome.player)
+    state.tithing_over = True
+    if outcome.deploy_order:  # the artefacts are allocated anew: every cause seen is cleared (5.7)
+        state.deploy_counts = phases.counts(state)
+        state.order = list(outcome.deploy_order)
+        state.causes = {}
+
+
+def decide_deploy(state: State, event: Deploy) -> Deployed:
+    """5.6 step 7: an army placed on a settlement of its kingdom's with room left."""
     in_phase(state, "deploy", "deploying")
     army = find_army(state, event.army)
     if army.deployed:
@@ -266,22 +303,30 @@ def deploy(state: State, event: Deploy) -> Deployed:
         raise RuleError(
             f"the {kind} on {state.map.label(tile)} is full; settlements with room: {', '.join(free) or 'none'}"
         )
-    state.move_army(army, tile, deployed=True)
-    army.upright = True
     return Deployed(army.id, tile)
 
 
-def spring(state: State, event: Spring) -> Sprung:
+def commit_deployed(outcome: Deployed, state: State) -> None:
+    army = state.armies[outcome.army]
+    state.move_army(army, outcome.tile, deployed=True)
+    army.upright = True
+
+
+def decide_spring(state: State, event: Spring) -> Sprung:
+    """Winter closes: armies left undeployed are lost, and the player order is made anew."""
     in_phase(state, "deploy", "the spring event")
     waiting = [a.id for a in state.armies.values() if not a.deployed and phases.could_deploy(state, a)]
     if waiting:
         raise RuleError(f"armies can still deploy: {', '.join(sorted(waiting))}")
     order = phases.new_order(state, event.order, state.deploy_counts)
     lost = sorted(a.id for a in state.armies.values() if not a.deployed)
-    for army_id in lost:
+    return Sprung(state.year + 1, tuple(lost), tuple(order))
+
+
+def commit_sprung(outcome: Sprung, state: State) -> None:
+    for army_id in outcome.lost:
         state.remove_army(army_id)
-    state.order = order
-    state.year += 1
+    state.order = list(outcome.order)
+    state.year = outcome.year
     state.month = 1
     state.winter = state.winter_begun = False
-    return Sprung(state.year, tuple(lost), tuple(order))
