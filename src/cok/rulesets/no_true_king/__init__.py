@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from cok.core.campaign import Campaign
+    from cok.core.dice import Dice
     from cok.core.events import EventBase
     from cok.core.ledger import Recorded
     from cok.rulesets.no_true_king.rules.state import State
@@ -77,6 +78,18 @@ class NoTrueKing:
         from cok.rulesets.no_true_king.rules.apply import apply
 
         return apply(state, event)
+
+    def build(self, state: State, type: str, fields: Mapping[str, Any], answers: Mapping[str, Any], dice: Dice) -> Any:
+        """An event from what a user gave (names as typed, the rules' answers routed)."""
+        from cok.rulesets.no_true_king.intents import build
+
+        return build(state, type, fields, answers, dice)
+
+    def named(self, state: State, type: str, fields: Mapping[str, Any]) -> frozenset[str] | None:
+        """The conspiracy a draft acts as (who may record it)."""
+        from cok.rulesets.no_true_king.intents import named
+
+        return named(state, type, fields)
 
     def names(self, state: State, kind: str) -> list[str]:
         """Names for shell completion: conspiracies (`player`), houses, spaces, areas."""
