@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 class NoTrueKing:
     id = "no-true-king"
     title = "No True King"
-    #: Events only an organiser records (a player joining, the order of play).
-    organiser_events = frozenset({"conspiracy", "begin"})
+    #: Events only an organiser records (the order of play). A conspiracy joins as itself,
+    #: from its own phone, so that its seal is made where its secret stays (§4.6).
+    organiser_events = frozenset({"begin"})
     command = "ntk"
     sequential = True  # whose turn it is: every event waits for the ones before it
     first_step = "cok ntk seal PLAYER H H H H H, then cok ntk join PLAYER --symbol S --seal HEX"
@@ -173,6 +174,12 @@ class NoTrueKing:
         from cok.rulesets.no_true_king.cli import app
 
         return app
+
+    def web(self) -> Any:
+        """Its pages at the table (`cok serve`): a `cok.serve.kit.Web`."""
+        from cok.rulesets.no_true_king.table import web
+
+        return web()
 
 
 RULESET = NoTrueKing()
