@@ -156,7 +156,7 @@ def test_the_agents_that_may_resolve_now_are_the_lowest_spaces_maester_first(pho
 def test_a_move_into_troops_shows_the_combat_as_cok_ntk_combat_does(phones: Phones) -> None:
     placed(phones)
     status, page = phones.post(
-        "ana", "/play/resolve", agent="greyjoy:maester", action="move", **{"from": "Greywater Watch"},
+        "ana", "/play/resolve", agent="greyjoy:maester", move="on", **{"from": "Greywater Watch"},
         to="Moat Cailin", footmen="1",
     )  # fmt: skip
     assert status == 200, page
@@ -170,11 +170,11 @@ def test_a_move_into_troops_shows_the_combat_as_cok_ntk_combat_does(phones: Phon
 
 def test_a_tied_combat_asks_its_winner_and_writes_nothing_until_answered(phones: Phones) -> None:
     placed(phones)
-    phones.post("ana", "/play/resolve", agent="greyjoy:maester", action="move", to="Moat Cailin", footmen="1",
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", move="on", to="Moat Cailin", footmen="1",
                 **{"from": "Greywater Watch"})  # fmt: skip
     before = phones.events()
     status, page = phones.post(
-        "bo", "/play/resolve", agent="stark:maester", action="move", **{"from": "Winterfell"},
+        "bo", "/play/resolve", agent="stark:maester", move="on", **{"from": "Winterfell"},
         to="Moat Cailin", footmen="1", knights="1",
     )  # fmt: skip
     assert status == 409 and 'name="answer:winner"' in page
@@ -183,7 +183,7 @@ def test_a_tied_combat_asks_its_winner_and_writes_nothing_until_answered(phones:
 
 def test_a_muster_and_a_draw_from_the_page_are_the_commands_events(phones: Phones) -> None:
     placed(phones)
-    status, page = phones.post("ana", "/play/resolve", agent="greyjoy:maester", action="draw")
+    status, page = phones.post("ana", "/play/resolve", agent="greyjoy:maester", draw="on")
     assert status == 200, page
     resolved = phones.events()[-1]
     assert resolved["type"] == "resolve" and resolved["actions"] == [{"draw": True}]

@@ -105,6 +105,7 @@ async def conspiracy(visit: Visit) -> Response:
         held=state.cards_held(me),
         playable=_playable(state, me),
         areas=list(state.board.areas),
+        orders=ORDERS,
         shown=state.players[me].shown,
     )
 
@@ -112,7 +113,7 @@ async def conspiracy(visit: Visit) -> Response:
 def _waits(state: State) -> list[str]:
     from cok.rulesets.no_true_king.rules.turns import waiting_for
 
-    return [w.sentence() for w in waiting_for(state)]
+    return [w.sentence().replace("`", "") for w in waiting_for(state)]
 
 
 def _playable(state: State, player: str) -> list[tuple[str, str]]:
@@ -146,21 +147,28 @@ async def place(visit: Visit) -> Response:
     return await visit.record([_draft("place", {"player": me, "house": house, "space": space, "note": _note(form)})])
 
 
-def _action(form: Mapping[str, str]) -> dict[str, Any] | None:
-    kind = form.get("action", "")
-    if kind == "move":
-        return {"move": {"from": form.get("from", ""), "to": form.get("to", ""), "units": _units(form)}}
-    if kind == "muster":
-        area = form.get("muster_area", "")
-        what = form.get("muster_what", "footman")
-        sea = form.get("muster_sea", "").strip()
-        mustered: dict[str, Any] = {area: ["footman"] if what == "footman" else [{"ship": sea}]} if area else {}
+#: The orders a resolve's actions may be taken in (a marshal: muster and move; a lord: two
+#: different actions; a maester: one), as the form offers them.
+ORDERS = ("muster move draw", "move muster draw", "draw muster move", "draw move muster", "muster draw move")
+
+
+def _actions(form: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The actions ticked, in the order chosen: the same list `cok ntk resolve`'s words make."""
+    made: dict[str, dict[str, Any]] = {}
+    if form.get("move") == "on":
+        made["move"] = {"move": {"from": form.get("from", ""), "to": form.get("to", ""), "units": _units(form)}}
+    if form.get("muster") == "on":
+        area, what, sea = form.get("muster_area", ""), form.get("muster_what", "footman"), form.get("muster_sea", "")
+        mustered: dict[str, Any] = {}
+        if area:
+            mustered[area] = ["footman"] if what == "footman" else [{"ship": sea.strip()}]
         if form.get("promote", ""):
             mustered["promote"] = [form["promote"]]
-        return {"muster": mustered}
-    if kind == "draw":
-        return {"draw": True}
-    return None
+        made["muster"] = {"muster": mustered}
+    if form.get("draw") == "on":
+        made["draw"] = {"draw": True}
+    order = form.get("order", ORDERS[0]).split()
+    return [made[kind] for kind in order if kind in made]
 
 
 async def combat(visit: Visit) -> Response:
@@ -190,7 +198,7 @@ async def resolve(visit: Visit) -> Response:
     form = visit.form
     me = _acting(visit, campaign.state, form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
-    taken = _action(form)
+    taken = _actions(form)
     fight: dict[str, Any] = {}
     if form.get("card") and me:
         fight["cards"] = {me: form["card"]}
@@ -198,7 +206,7 @@ async def resolve(visit: Visit) -> Response:
         "player": me,
         "house": house,
         "space": space,
-        "actions": [taken] if taken else [],
+        "actions": taken,
         "combat": fight,
         "note": _note(form),
     }

@@ -116,7 +116,7 @@
       root.querySelector("[data-seal-text]").textContent = record.seal;
       offerKeeping(root, record);
       show(root.querySelector("[data-sealed]"), true);
-      button.hidden = true;
+      button.style.display = "none"; // a styled button ignores `hidden`
       submit.disabled = false;
     }
     const before = kept(campaign, player);
