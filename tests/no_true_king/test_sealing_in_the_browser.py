@@ -121,6 +121,7 @@ def test_a_player_seals_in_the_page_and_no_secret_reaches_the_server(browser: An
 
         cok = Cok(game)
         pages = {"place": "conspiracy", "resolve": "conspiracy", "exchange": "exchange"}
+        revealed: list[str] = []
         for event in played.events:
             if event["type"] in ("conspiracy", "unseal"):
                 continue
@@ -128,6 +129,9 @@ def test_a_player_seals_in_the_page_and_no_secret_reaches_the_server(browser: An
                 page = phones[event["player"]][1]
                 page.goto(f"{served.url}/play/{pages.pop(event['type'])}")
                 shot(page, event["type"])
+            if event["type"] == "exchange" and event["player"] == "ana" and not revealed:
+                revealed.append(exchange_from_the_page(phones["ana"][1], served.url, kept["ana"], event["swap"]))
+                continue
             args = _command(event)
             done = cok("ntk", *args)
             assert done.exit_code == 0, (args, done.stderr)
@@ -138,6 +142,7 @@ def test_a_player_seals_in_the_page_and_no_secret_reaches_the_server(browser: An
         shot(page, "unseal")
         page.get_by_role("button", name="Unseal").click()
         assert "Recorded" in page.locator("h1").inner_text(), page.locator("main").inner_text()
+        assert revealed, "ana revealed a token from her page"
 
         everything_kept = b"".join(
             f.read_bytes() for root in (game, tmp_path / "cache") for f in root.rglob("*") if f.is_file()
@@ -154,6 +159,38 @@ def test_a_player_seals_in_the_page_and_no_secret_reaches_the_server(browser: An
     done = cok("ntk", "unseal", "bo", "--secret", bo["secret"], "--loyalty", *bo["loyalty"])
     assert done.exit_code == 0, done.stderr
     for context, _, _ in phones.values():
+        context.close()
+
+
+def exchange_from_the_page(page: Any, url: str, kept: dict[str, Any], swap: list[Any]) -> str:
+    """Ana's first exchange from her phone: the token revealed shows the house her kept card
+    has there once swapped (the page reads it; the card itself is never sent)."""
+    a, b = (str(p) for p in swap)
+    page.goto(f"{url}/play/exchange")
+    page.locator("select[name=a]").select_option(a)
+    page.locator("select[name=b]").select_option(b)
+    page.locator("select[name=reveal]").select_option(a)
+    card = list(kept["loyalty"])
+    index = {"1": 0, "2": 1, "3": 2, "4": 3, "left": 4}
+    card[index[a]], card[index[b]] = card[index[b]], card[index[a]]
+    assert page.locator("select[name=house]").input_value() == card[index[a]]
+    shot(page, "exchange-reveal")
+    page.get_by_role("button", name="Exchange", exact=True).click()
+    assert "Recorded" in page.locator("h1").inner_text(), page.locator("main").inner_text()
+    return card[index[a]]
+
+
+def test_a_page_not_served_securely_refuses_to_seal_and_says_why(browser: Any, game: Path) -> None:
+    """Plain http over Wi-Fi: the browser offers no Web Crypto there (crypto.subtle is absent
+    outside a secure context), made so here by removing it before the page's script runs."""
+    with serving(game) as served:
+        context, page, _ = phone(browser, served.url, game, "ana")
+        page.add_init_script("Object.defineProperty(window.crypto, 'subtle', {value: undefined})")
+        page.goto(f"{served.url}/play/join")
+        assert "not open over https" in page.locator("[data-insecure]").inner_text()
+        assert page.get_by_role("button", name="Draw my loyalty card").is_hidden()
+        assert page.get_by_role("button", name="Join with this seal").is_hidden()
+        shot(page, "insecure")
         context.close()
 
 

@@ -202,3 +202,25 @@ def test_no_page_or_refusal_shows_a_secret(phones: Phones, game: Path) -> None:
 
 def _card(name: str) -> list[tuple[str, str]]:
     return [(f"loyalty{i}", house) for i, house in enumerate(CARDS[name])]
+
+
+def test_the_api_records_a_conspiracy_joining_as_itself_only(game: Path) -> None:
+    ana, bo = invites.invite(game, "ana"), invites.invite(game, "bo")
+    seal = seal_of("ana", CARDS["ana"], SECRETS["ana"])
+    event = {"type": "conspiracy", "player": "ana", "symbol": "crown", "seal": seal}
+    with TestClient(create_app(game)) as client:
+        as_bo = client.post("/api/events", json=event, headers={"authorization": f"Bearer {bo}"})
+        assert as_bo.status_code == 403
+        assert yaml.safe_load((game / "events.yaml").read_text(encoding="utf-8")) is None
+        as_ana = client.post("/api/events", json=event, headers={"authorization": f"Bearer {ana}"})
+        assert as_ana.status_code == 201, as_ana.text
+        logged = yaml.safe_load((game / "events.yaml").read_text(encoding="utf-8"))
+        assert [(e["player"], e["by"], e["seal"]) for e in logged] == [("ana", "ana", seal)]
+
+
+def test_a_resolved_maester_moves_up_and_marshals_resolve_before_lords(phones: Phones) -> None:
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", draw="on")
+    phones.post("bo", "/play/resolve", agent="stark:maester", draw="on")
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert re.findall(r'name="agent" value="([^"]+)"', page) == ["greyjoy:marshal"]

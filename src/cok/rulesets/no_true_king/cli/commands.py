@@ -210,6 +210,22 @@ def place(
     _record(_open(campaign, no_cache), "place", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
+def _resolve_words(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion inside `resolve`'s words: the conspiracy, the house, the space, then
+    the areas after --move, --muster, --promote and --retreat, units, houses, players (#29)."""
+    from cok.rulesets.no_true_king.cli.phrases import UNIT_WORDS, next_kind
+
+    typed = [*(ctx.params.get("given") or ()), *ctx.args]
+    kind = next_kind(typed)
+    if kind is None:
+        return []
+    if kind == "unit":
+        return [u for u in UNIT_WORDS if u.startswith(incomplete.casefold())]
+    pair = kind.endswith("=")
+    offered = complete(kind.rstrip("="))(ctx, incomplete)
+    return [f"{name}=" for name in offered] if pair else offered
+
+
 @app.command(context_settings=WORDS, options_metavar="PLAYER HOUSE SPACE [ACTIONS…] [COMBAT…] [OPTIONS]")
 @refusals
 @words(
@@ -233,6 +249,7 @@ def place(
 )
 def resolve(
     ctx: typer.Context,
+    given: Annotated[list[str] | None, typer.Argument(hidden=True, autocompletion=_resolve_words)] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -250,7 +267,7 @@ def resolve(
     """
     from cok.rulesets.no_true_king.cli.phrases import COMMON, actions, combat, split
 
-    positional, words = split(list(ctx.args), said(resolve) | COMMON)
+    positional, words = split([*(given or []), *ctx.args], said(resolve) | COMMON)
     if len(positional) != 3:
         raise RuleError("resolve takes PLAYER HOUSE SPACE, then its actions (see --help)")
     opened = _open(campaign, no_cache)

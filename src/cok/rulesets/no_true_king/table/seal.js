@@ -106,8 +106,8 @@
     const sealInput = root.querySelector("input[name=seal]");
     if (!canSeal()) {
       show(root.querySelector("[data-insecure]"), true);
-      button.disabled = true;
-      submit.disabled = true;
+      button.style.display = "none";
+      submit.form.hidden = true;
       return;
     }
     async function done(record) {
