@@ -224,3 +224,18 @@ def test_a_resolved_maester_moves_up_and_marshals_resolve_before_lords(phones: P
     phones.post("bo", "/play/resolve", agent="stark:maester", draw="on")
     _, page = phones.get("ana", "/play/conspiracy")
     assert re.findall(r'name="agent" value="([^"]+)"', page) == ["greyjoy:marshal"]
+
+
+def test_the_cards_others_play_in_turn_reach_the_combat_as_card_options_do(phones: Phones) -> None:
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", move="on", to="Moat Cailin", footmen="1",
+                **{"from": "Greywater Watch"})  # fmt: skip
+    fields = {"from": "Winterfell", "card:ana": "Balon Greyjoy"}
+    status, page = phones.post(
+        "bo", "/play/resolve", agent="stark:maester", move="on", to="Moat Cailin", footmen="1", knights="1", **fields
+    )
+    assert status == 422 and "ana" in page and "Balon Greyjoy" in page  # the rules weighed ana's card
+    _, combat = phones.get(
+        "bo", "/play/combat?agent=stark:maester&from=Winterfell&to=Moat Cailin&footmen=1&card:ana=Balon Greyjoy"
+    )
+    assert "Balon Greyjoy" in combat and "problems" in combat

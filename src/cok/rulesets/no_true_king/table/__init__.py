@@ -104,6 +104,7 @@ async def conspiracy(visit: Visit) -> Response:
         resolvable=may_resolve(state, me) if turn and turn.what == "resolve" else [],
         held=state.cards_held(me),
         playable=_playable(state, me),
+        others=[(p, _playable(state, p)) for p in _after(state, me) if _playable(state, p)],
         areas=list(state.board.areas),
         orders=ORDERS,
         shown=state.players[me].shown,
@@ -123,6 +124,20 @@ def _playable(state: State, player: str) -> list[tuple[str, str]]:
     return [
         (house, card.name) for house in held for card in state.board.house_cards(house) if card.name not in state.played
     ]
+
+
+def _after(state: State, player: str) -> list[str]:
+    """The other conspiracies clockwise after this one: the order cards are played in (§4.4)."""
+    return state.clockwise_from(player)[1:] if player in state.seats else []
+
+
+def _cards(state: State, me: str | None, form: Mapping[str, str]) -> dict[str, str | None]:
+    """The cards played in a combat, in turn from the active player: `card` (the player's
+    own) and `card:PLAYER` (each other's, as announced at the table)."""
+    if me is None:
+        return {}
+    given = {me: form.get("card", "")} | {p: form.get(f"card:{p}", "") for p in _after(state, me)}
+    return {p: card for p, card in given.items() if card}
 
 
 def _number(form: Mapping[str, str], name: str) -> int:
@@ -182,7 +197,7 @@ async def combat(visit: Visit) -> Response:
     query = dict(visit.request.query_params)
     me = _acting(visit, state, query.get("player", ""))
     house, _, space = query.get("agent", "").partition(":")
-    cards: dict[str, str | None] = {me: query["card"]} if me and query.get("card") else {}
+    cards = _cards(state, me, query)
     try:
         found = preview_doc(preview(state, house, query.get("from", ""), query.get("to", ""), _units(query), cards, me))
         problem = None
@@ -199,9 +214,8 @@ async def resolve(visit: Visit) -> Response:
     me = _acting(visit, campaign.state, form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
     taken = _actions(form)
-    fight: dict[str, Any] = {}
-    if form.get("card") and me:
-        fight["cards"] = {me: form["card"]}
+    played = _cards(campaign.state, me, form)
+    fight: dict[str, Any] = {"cards": played} if played else {}
     fields = {
         "player": me,
         "house": house,
