@@ -54,3 +54,21 @@ def test_completion_offers_mighty_kingdoms_order_kinds_and_settlements(monkeypat
     mk = ROOT / "campaigns" / "mighty-kingdoms"
     assert completed(mk, "cok mk order dag-1 r", monkeypatch) == ["raze", "regroup"]
     assert completed(mk, "cok mk build dag Emberhold fo", monkeypatch) == ["fortress"]
+
+
+def test_completion_offers_no_true_kings_areas_inside_resolves_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    from .conftest import ROOT
+
+    ntk = ROOT / "campaigns" / "no-true-king-example"
+    assert completed(ntk, "cok ntk resolve a", monkeypatch) == ["ana"]
+    assert completed(ntk, "cok ntk resolve ana st", monkeypatch) == ["stark"]
+    assert completed(ntk, "cok ntk resolve ana stark ma", monkeypatch) == ["maester", "marshal"]
+    assert completed(ntk, "cok ntk resolve ana stark maester --move Winter", monkeypatch) == ["Winterfell"]
+    assert completed(ntk, "cok ntk resolve ana stark maester --move Winterfell Moat", monkeypatch) == ["Moat", "Cailin"]
+    assert completed(ntk, "cok ntk resolve ana stark maester --move Winterfell Karhold kn", monkeypatch) == [
+        "knight",
+        "knights",
+    ]
+    assert completed(ntk, "cok ntk resolve ana stark maester --muster White", monkeypatch) == ["White", "Harbor="]
+    assert completed(ntk, "cok ntk resolve ana stark maester --retreat Karh", monkeypatch) == ["Karhold"]
+    assert completed(ntk, "cok ntk resolve ana stark maester --then-move Karh", monkeypatch) == ["Karhold"]

@@ -27,7 +27,12 @@ class Command(TyperCommand):
     --seats P…`, declared with `cok.cli.options.words`) in its list of options."""
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
-        return [_conventional(piece) for piece in super().collect_usage_pieces(ctx)]
+        """As Click's, less hidden arguments (words read for shell completion only)."""
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if not getattr(param, "hidden", False):
+                pieces.extend(param.get_usage_pieces(ctx))
+        return [_conventional(piece) for piece in pieces]
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         extra = list(getattr(inspect.unwrap(self.callback), "words", ())) if self.callback else []

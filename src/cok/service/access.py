@@ -34,8 +34,8 @@ def may_record(folder_or_campaign: Path | str | Campaign, draft: Draft, who: Who
         return False
     try:
         player = ruleset.player(campaign.state, who.name)
-    except RuleError:
-        return False
+    except RuleError:  # invited, not yet in the game: a join that names them as themselves
+        player = who.name
     return player in named
 
 

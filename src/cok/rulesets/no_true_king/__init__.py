@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from cok.core.campaign import Campaign
+    from cok.core.dice import Dice
     from cok.core.events import EventBase
     from cok.core.ledger import Recorded
     from cok.rulesets.no_true_king.rules.state import State
@@ -24,8 +25,9 @@ if TYPE_CHECKING:
 class NoTrueKing:
     id = "no-true-king"
     title = "No True King"
-    #: Events only an organiser records (a player joining, the order of play).
-    organiser_events = frozenset({"conspiracy", "begin"})
+    #: Events only an organiser records (the order of play). A conspiracy joins as itself,
+    #: from its own phone, so that its seal is made where its secret stays (§4.6).
+    organiser_events = frozenset({"begin"})
     command = "ntk"
     sequential = True  # whose turn it is: every event waits for the ones before it
     first_step = "cok ntk seal PLAYER H H H H H, then cok ntk join PLAYER --symbol S --seal HEX"
@@ -77,6 +79,18 @@ class NoTrueKing:
         from cok.rulesets.no_true_king.rules.apply import apply
 
         return apply(state, event)
+
+    def build(self, state: State, type: str, fields: Mapping[str, Any], answers: Mapping[str, Any], dice: Dice) -> Any:
+        """An event from what a user gave (names as typed, the rules' answers routed)."""
+        from cok.rulesets.no_true_king.intents import build
+
+        return build(state, type, fields, answers, dice)
+
+    def named(self, state: State, type: str, fields: Mapping[str, Any]) -> frozenset[str] | None:
+        """The conspiracy a draft acts as (who may record it)."""
+        from cok.rulesets.no_true_king.intents import named
+
+        return named(state, type, fields)
 
     def names(self, state: State, kind: str) -> list[str]:
         """Names for shell completion: conspiracies (`player`), houses, spaces, areas."""
@@ -160,6 +174,12 @@ class NoTrueKing:
         from cok.rulesets.no_true_king.cli import app
 
         return app
+
+    def web(self) -> Any:
+        """Its pages at the table (`cok serve`): a `cok.serve.kit.Web`."""
+        from cok.rulesets.no_true_king.table import web
+
+        return web()
 
 
 RULESET = NoTrueKing()

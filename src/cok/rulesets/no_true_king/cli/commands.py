@@ -20,12 +20,11 @@ from cok.cli.options import (
     said,
     words,
 )
-from cok.cli.recording import record_and_show
+from cok.cli.recording import record_drafts
 from cok.core.errors import RuleError
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
-    from cok.core.events import EventBase
     from cok.rulesets.no_true_king.rules.state import State
 
 app = typer.Typer(no_args_is_help=True)
@@ -60,6 +59,16 @@ def _show(*views: Any) -> None:
     show(*views)
 
 
+def _record(
+    opened: Campaign, type: str, fields: dict[str, Any], *, dry_run: bool, as_json: bool, no_cache: bool
+) -> None:
+    """The event as typed, built by the game's intents and recorded through the service."""
+    from cok.service import Draft
+
+    given = {k: v for k, v in fields.items() if v is not None}
+    record_drafts(opened, [Draft(type, given)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+
+
 def _player(state: State, typed: str) -> str:
     from cok.rulesets.no_true_king.rules.places import find_player
 
@@ -91,15 +100,8 @@ def join(
     Example: cok ntk join ana --symbol crown --seal "$(cok ntk seal ana baratheon stark lannister greyjoy tyrell
     --seal-only)"
     """
-    opened = _open(campaign, no_cache)
-    from cok.rulesets.no_true_king.events import Conspiracy
-
-    card = _houses(opened.state, loyalty) if loyalty else None
-
-    def build(answers: dict[str, Any]) -> EventBase:
-        return Conspiracy(player=player, name=name, symbol=symbol.casefold(), seal=seal, loyalty=card, note=note)
-
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    fields = {"player": player, "name": name, "symbol": symbol, "seal": seal, "loyalty": loyalty, "note": note}
+    _record(_open(campaign, no_cache), "conspiracy", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()
@@ -170,7 +172,6 @@ def begin(
     Example: cok ntk begin --seats ana bo cy --first bo
     """
     from cok.rulesets.no_true_king.cli.phrases import split
-    from cok.rulesets.no_true_king.events import Begin
 
     _, given = split(list(ctx.args), said(begin))
     opened = _open(campaign, no_cache)
@@ -185,13 +186,8 @@ def begin(
         if not seats:
             raise RuleError("--seats P… names every player once, clockwise")
         first = secrets.choice(seats)
-    assert first is not None
-    chosen = _player(state, first)
-
-    def build(answers: dict[str, Any]) -> EventBase:
-        return Begin(seats=seats, first=chosen, note=note)
-
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    fields = {"seats": seats, "first": first, "note": note}
+    _record(opened, "begin", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()
@@ -210,15 +206,24 @@ def place(
 
     Example: cok ntk place ana stark maester
     """
-    opened = _open(campaign, no_cache)
-    from cok.rulesets.no_true_king.events import Place
+    fields = {"player": player, "house": house, "space": space, "note": note}
+    _record(_open(campaign, no_cache), "place", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
-    pid, (hid,) = _player(opened.state, player), _houses(opened.state, [house])
 
-    def build(answers: dict[str, Any]) -> EventBase:
-        return Place(player=pid, house=hid, space=space.casefold(), note=note)
+def _resolve_words(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion inside `resolve`'s words: the conspiracy, the house, the space, then
+    the areas after --move, --muster, --promote and --retreat, units, houses, players (#29)."""
+    from cok.rulesets.no_true_king.cli.phrases import UNIT_WORDS, next_kind
 
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    typed = [*(ctx.params.get("given") or ()), *ctx.args]
+    kind = next_kind(typed)
+    if kind is None:
+        return []
+    if kind == "unit":
+        return [u for u in UNIT_WORDS if u.startswith(incomplete.casefold())]
+    pair = kind.endswith("=")
+    offered = complete(kind.rstrip("="))(ctx, incomplete)
+    return [f"{name}=" for name in offered] if pair else offered
 
 
 @app.command(context_settings=WORDS, options_metavar="PLAYER HOUSE SPACE [ACTIONS…] [COMBAT…] [OPTIONS]")
@@ -244,6 +249,7 @@ def place(
 )
 def resolve(
     ctx: typer.Context,
+    given: Annotated[list[str] | None, typer.Argument(hidden=True, autocompletion=_resolve_words)] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -261,51 +267,13 @@ def resolve(
     """
     from cok.rulesets.no_true_king.cli.phrases import COMMON, actions, combat, split
 
-    positional, words = split(list(ctx.args), said(resolve) | COMMON)
+    positional, words = split([*(given or []), *ctx.args], said(resolve) | COMMON)
     if len(positional) != 3:
         raise RuleError("resolve takes PLAYER HOUSE SPACE, then its actions (see --help)")
     opened = _open(campaign, no_cache)
-    state = opened.state
-    pid, (hid,) = _player(state, positional[0]), _houses(state, [positional[1]])
-    taken = actions(words)
-    fight = combat(words) or (_empty_combat(state, hid, taken))
-
-    from cok.rulesets.no_true_king.events import Resolve
-
-    def build(answers: dict[str, Any]) -> EventBase:
-        given = dict(fight or {})
-        given.update({k: v for k, v in answers.items() if not k.startswith("then-")})
-        inner = {k.removeprefix("then-"): v for k, v in answers.items() if k.startswith("then-")}
-        if inner and given.get("after"):
-            after = dict(given["after"][0])
-            after["combat"] = {**after.get("combat", {"cards": {}}), **inner}
-            given["after"] = [after]
-        return Resolve(
-            player=pid,
-            house=hid,
-            space=positional[2].casefold(),
-            actions=taken,
-            combat=given or None,
-            note=note,
-        )
-
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
-
-
-def _empty_combat(state: State, house: str, taken: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """A move into another house's troops with no card played still records its combat."""
-    from cok.rulesets.no_true_king.rules.places import find_area
-
-    for action in taken:
-        if "move" in action:
-            try:
-                to = find_area(state.board, action["move"]["to"])
-            except RuleError:
-                return None
-            holder = state.troops.get(to)
-            if holder is not None and holder[0] != house:
-                return {"cards": {}}
-    return None
+    player, house, space = positional
+    fields = {"player": player, "house": house, "space": space, "actions": actions(words), "combat": combat(words)}
+    _record(opened, "resolve", {**fields, "note": note}, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command(context_settings=WORDS, options_metavar="HOUSE FROM TO UNITS… [--card PLAYER=CARD…] [OPTIONS]")
@@ -366,7 +334,6 @@ def exchange(
 
     Example: cok ntk exchange ana 2 left --reveal 2
     """
-    from cok.rulesets.no_true_king.events import Exchange
     from cok.rulesets.no_true_king.reveal import revealed_house
 
     opened = _open(campaign, no_cache)
@@ -377,11 +344,8 @@ def exchange(
         position, eq, house = reveal.partition("=")
         house = house.strip() if eq else revealed_house(state, pid, a, b, position.strip())
         shown = {position.strip(): house}
-
-    def build(answers: dict[str, Any]) -> EventBase:
-        return Exchange(player=pid, swap=[a, b], reveal=shown, note=note)
-
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    fields = {"player": pid, "swap": [a, b], "reveal": shown, "note": note}
+    _record(opened, "exchange", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command(name="pass")
@@ -398,13 +362,8 @@ def pass_(
 
     Example: cok ntk pass bo
     """
-    from cok.rulesets.no_true_king.events import Pass
-
-    opened = _open(campaign, no_cache)
-    pid = _player(opened.state, player)
-    record_and_show(
-        opened, lambda answers: Pass(player=pid, note=note), dry_run=dry_run, as_json=as_json, no_cache=no_cache
-    )
+    fields = {"player": player, "note": note}
+    _record(_open(campaign, no_cache), "pass", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()
@@ -426,7 +385,6 @@ def unseal(
     Example: cok ntk unseal ana
     """
     from cok.rulesets.no_true_king import sealbox
-    from cok.rulesets.no_true_king.events import Unseal
 
     opened = _open(campaign, no_cache)
     state = opened.state
@@ -441,11 +399,8 @@ def unseal(
             )
         card = card or kept[0]
         secret = secret or kept[1]
-
-    def build(answers: dict[str, Any]) -> EventBase:
-        return Unseal(player=pid, loyalty=card, secret=secret, note=note)
-
-    record_and_show(opened, build, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    fields = {"player": pid, "loyalty": card, "secret": secret, "note": note}
+    _record(opened, "unseal", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()

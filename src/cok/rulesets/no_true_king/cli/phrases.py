@@ -166,3 +166,36 @@ def combat(words: Words, prefix: str = "") -> dict[str, Any] | None:
 
 #: The options every recording command takes, which `resolve`'s words may hold too.
 COMMON = {"note", "campaign", "dry-run", "json", "no-cache"}
+
+
+#: What the words after each `resolve` option name, for shell completion: per word after
+#: the option (the last kind repeats).
+AFTER = {
+    "move": ("area", "area", "unit"),
+    "muster": ("area=",),
+    "promote": ("area",),
+    "retreat": ("area",),
+    "winner": ("house",),
+    "card": ("player=",),
+    "remove": ("space",),
+    "discard": ("player=",),
+}
+LEADING = ("player", "house", "space")
+
+
+def next_kind(words: list[str]) -> str | None:
+    """The kind of name the next word of `resolve PLAYER HOUSE SPACE [--option WORDS…]…`
+    is (`player`, `house`, `space`, `area`, `unit`; `area=` and `player=` start a pair),
+    given the words before it: what shell completion offers there. None: nothing to offer."""
+    option, after = None, 0
+    for word in words:
+        if word.startswith("--"):
+            option, after = word[2:].partition("=")[0].removeprefix("then-"), 0
+        else:
+            after += 1
+    if option is None:
+        return LEADING[after] if after < len(LEADING) else None
+    kinds = AFTER.get(option)
+    if not kinds:
+        return None
+    return kinds[min(after, len(kinds) - 1)]

@@ -1,0 +1,188 @@
+"""From what a user gave to the event the log will hold, for the command line and the
+phone alike: names in any spelling, the answers to the rules' questions routed into the
+combat they belong to (`then-…` into a granted move's), and the combat a move into another
+house's troops records even when no card was played (contract §4.5). Pure: it reads the
+state, changes nothing, and refuses with RuleError; the rules decide afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
+
+from cok.core.errors import RuleError
+from cok.rulesets.no_true_king.rules.places import find_area, find_house, find_player
+from cok.rulesets.no_true_king.rules.state import State
+
+if TYPE_CHECKING:
+    from cok.core.dice import Dice
+    from cok.core.events import EventBase
+
+Fields = Mapping[str, Any]
+#: An answer for the combat of a move a card granted (Asha, Jaime) starts with this.
+THEN = "then-"
+
+
+def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) -> EventBase | None:
+    """The event of this type from the fields as typed and the answers given; None for a
+    type read in the log's own shape (a void)."""
+    maker = _BUILDERS.get(type)
+    return None if maker is None else maker(state, fields, answers)
+
+
+def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
+    """The conspiracy a draft acts as (a join names the one joining, as typed): who may
+    record it. None for a type it does not build."""
+    if type not in _BUILDERS:
+        return None
+    typed = fields.get("player")
+    if not isinstance(typed, str):
+        return frozenset()
+    if type == "conspiracy":
+        return frozenset({typed.strip()})
+    with suppress(RuleError):  # an unknown name is no one
+        return frozenset({find_player(state, typed)})
+    return frozenset()
+
+
+# ---------------------------------------------------------------- names
+
+
+def player(state: State, typed: Any, field: str = "player") -> str:
+    """A conspiracy's id from its id or name in any case."""
+    if not isinstance(typed, str):
+        raise RuleError(f"`{field}` names a conspiracy: an id or a name, not {typed!r}")
+    return find_player(state, typed)
+
+
+def houses(state: State, typed: Any, field: str = "loyalty") -> list[str]:
+    """Houses in any case: a loyalty card's, in its order."""
+    if not isinstance(typed, (list, tuple)) or not all(isinstance(h, str) for h in typed):
+        raise RuleError(f"`{field}` lists houses, e.g. [baratheon, stark, lannister, greyjoy, tyrell]")
+    return [find_house(state.board, h) for h in typed]
+
+
+def house(state: State, typed: Any, field: str = "house") -> str:
+    if not isinstance(typed, str):
+        raise RuleError(f"`{field}` names a house, not {typed!r}")
+    return find_house(state.board, typed)
+
+
+def _word(typed: Any) -> Any:
+    return typed.strip().casefold() if isinstance(typed, str) else typed
+
+
+# ---------------------------------------------------------------- the empty combat
+
+
+def empty_combat(state: State, house: str, taken: Any) -> dict[str, Any] | None:
+    """A move into another house's troops with no card played still records its combat (§4.5)."""
+    for action in taken if isinstance(taken, list) else []:
+        move = action.get("move") if isinstance(action, Mapping) else None
+        if isinstance(move, Mapping) and isinstance(move.get("to"), str):
+            try:
+                to = find_area(state.board, move["to"])
+            except RuleError:
+                return None
+            holder = state.troops.get(to)
+            if holder is not None and holder[0] != house:
+                return {"cards": {}}
+    return None
+
+
+def with_answers(fight: Any, answers: Fields) -> dict[str, Any] | None:
+    """The combat with the rules' answers in place: `winner`, `retreat`… into the combat,
+    `then-winner`, `then-retreat`… into the combat of the move a card granted."""
+    given: dict[str, Any] = dict(fight) if isinstance(fight, Mapping) else {}
+    given.update({k: v for k, v in answers.items() if not k.startswith(THEN)})
+    inner = {k.removeprefix(THEN): v for k, v in answers.items() if k.startswith(THEN)}
+    if inner and given.get("after"):
+        after = dict(given["after"][0])
+        after["combat"] = {**after.get("combat", {"cards": {}}), **inner}
+        given["after"] = [after]
+    return given or None
+
+
+# ---------------------------------------------------------------- the events
+
+
+def _conspiracy(state: State, fields: Fields, answers: Fields) -> EventBase:
+    from cok.rulesets.no_true_king.events import Conspiracy
+
+    loyalty = fields.get("loyalty")
+    return Conspiracy(
+        player=fields.get("player"),
+        name=fields.get("name"),
+        symbol=_word(fields.get("symbol")),
+        seal=fields.get("seal"),
+        loyalty=houses(state, loyalty) if loyalty else None,
+        note=fields.get("note"),
+    )
+
+
+def _begin(state: State, fields: Fields, answers: Fields) -> EventBase:
+    from cok.rulesets.no_true_king.events import Begin
+
+    seats = fields.get("seats")
+    typed = [seats] if isinstance(seats, str) else list(seats) if isinstance(seats, (list, tuple)) else []
+    found = [player(state, p, "seats") for item in typed for p in str(item).split(",") if p.strip()]
+    if fields.get("first") is None:
+        raise RuleError("choose the first player: `first`")
+    return Begin(seats=found, first=player(state, fields.get("first"), "first"), note=fields.get("note"))
+
+
+def _place(state: State, fields: Fields, answers: Fields) -> EventBase:
+    from cok.rulesets.no_true_king.events import Place
+
+    pid, hid = player(state, fields.get("player")), house(state, fields.get("house"))
+    return Place(player=pid, house=hid, space=_word(fields.get("space")), note=fields.get("note"))
+
+
+def _resolve(state: State, fields: Fields, answers: Fields) -> EventBase:
+    from cok.rulesets.no_true_king.events import Resolve
+
+    pid, hid = player(state, fields.get("player")), house(state, fields.get("house"))
+    taken = fields.get("actions") or []
+    fight = fields.get("combat") or empty_combat(state, hid, taken)
+    return Resolve(
+        player=pid,
+        house=hid,
+        space=_word(fields.get("space")),
+        actions=taken,
+        combat=with_answers(fight, answers),
+        note=fields.get("note"),
+    )
+
+
+def _exchange(state: State, fields: Fields, answers: Fields) -> EventBase:
+    from cok.rulesets.no_true_king.events import Exchange
+
+    pid = player(state, fields.get("player"))
+    return Exchange(player=pid, swap=fields.get("swap"), reveal=fields.get("reveal"), note=fields.get("note"))
+
+
+def _pass(state: State, fields: Fields, answers: Fields) -> EventBase:
+    from cok.rulesets.no_true_king.events import Pass
+
+    return Pass(player=player(state, fields.get("player")), note=fields.get("note"))
+
+
+def _unseal(state: State, fields: Fields, answers: Fields) -> EventBase:
+    from cok.rulesets.no_true_king.events import Unseal
+
+    pid = player(state, fields.get("player"))
+    card = houses(state, fields.get("loyalty"))
+    secret = fields.get("secret")
+    secret = secret.strip() if isinstance(secret, str) else secret
+    return Unseal(player=pid, loyalty=card, secret=secret, note=fields.get("note"))
+
+
+_BUILDERS: dict[str, Callable[[State, Fields, Fields], EventBase]] = {
+    "conspiracy": _conspiracy,
+    "begin": _begin,
+    "place": _place,
+    "resolve": _resolve,
+    "exchange": _exchange,
+    "pass": _pass,
+    "unseal": _unseal,
+}

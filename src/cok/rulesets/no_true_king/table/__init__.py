@@ -1,0 +1,321 @@
+"""No True King at the table (`cok serve`): each conspiracy's page shows its agents, where
+it may place, the agents it may resolve now (maester, then marshal, then lord: §4.2.2), the
+combat a move would fight (as `cok ntk combat`), its house cards and the exchange at round's
+end. Loyalty is sealed in the player's own browser (`seal.js`): the server gets the seal
+only, and the card and secret only at `unseal` (§4.6). The organiser seats the table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from cok.serve.kit import Action, Form, Visit, Web
+
+if TYPE_CHECKING:
+    from starlette.responses import Response
+
+    from cok.rulesets.no_true_king.rules.state import State
+
+SYMBOLS = ("crown", "torch", "helm", "gauntlet")
+POSITIONS = ("1", "2", "3", "4", "left")
+
+
+def web() -> Web:
+    return Web(
+        actions=(
+            Action("My conspiracy", "conspiracy"),
+            Action("Join, sealed", "join"),
+            Action("Unseal", "unseal"),
+            Action("Seats", "begin", organiser=True),
+        ),
+        forms=(
+            Form("/conspiracy", conspiracy),
+            Form("/join", join, ("GET", "POST")),
+            Form("/place", place, ("POST",)),
+            Form("/combat", combat),
+            Form("/resolve", resolve, ("POST",)),
+            Form("/exchange", exchange, ("GET", "POST")),
+            Form("/pass", pass_, ("POST",)),
+            Form("/unseal", unseal, ("GET", "POST")),
+            Form("/begin", begin, ("GET", "POST"), organiser=True),
+            Form("/seal.js", seal_js),
+        ),
+        templates="cok.rulesets.no_true_king.table",
+    )
+
+
+async def seal_js(visit: Visit) -> Response:
+    """The sealing script, served from the server itself (its pages allow no other)."""
+    from starlette.responses import Response
+
+    text = resources.files(__package__).joinpath("seal.js").read_text(encoding="utf-8")
+    return Response(text, media_type="text/javascript", headers={"cache-control": "no-cache"})
+
+
+# ---------------------------------------------------------------- who acts
+
+
+def _acting(visit: Visit, state: State, given: str | None = None) -> str | None:
+    """The conspiracy a page is about: a player's own; an organiser's choice (`?player=`)."""
+    who = visit.who
+    assert who is not None
+    if not who.organiser:
+        return who.name if who.name in state.players else None
+    chosen = given if given is not None else visit.request.query_params.get("player", "")
+    return chosen if chosen in state.players else None
+
+
+def _draft(type: str, fields: dict[str, Any]) -> Any:
+    from cok.serve.table import Draft
+
+    return Draft(type, {k: v for k, v in fields.items() if v not in (None, "", [], {})})
+
+
+def _note(form: Mapping[str, str]) -> str | None:
+    return form.get("note", "").strip() or None
+
+
+# ---------------------------------------------------------------- a conspiracy's page
+
+
+async def conspiracy(visit: Visit) -> Response:
+    """What this conspiracy may do now, in the phase the game is in."""
+    from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve, waiting_for
+
+    campaign = await visit.campaign()
+    state = campaign.state
+    me = _acting(visit, state)
+    if me is None:
+        return visit.render("ntk.html", me=None, players=list(state.players), state=state, waits=_waits(state))
+    mine = sorted((h, s) for (h, s), p in state.agents.items() if p == me)
+    waits = waiting_for(state)
+    turn = next((w for w in waits if w.player == me), None)
+    return visit.render(
+        "ntk.html",
+        me=me,
+        players=list(state.players),
+        state=state,
+        waits=_waits(state),
+        turn=turn.what if turn else None,
+        mine=mine,
+        free=free_spaces(state) if turn and turn.what == "place" else [],
+        resolvable=may_resolve(state, me) if turn and turn.what == "resolve" else [],
+        held=state.cards_held(me),
+        playable=_playable(state, me),
+        others=[(p, _playable(state, p)) for p in _after(state, me) if _playable(state, p)],
+        areas=list(state.board.areas),
+        orders=ORDERS,
+        shown=state.players[me].shown,
+    )
+
+
+def _waits(state: State) -> list[str]:
+    from cok.rulesets.no_true_king.rules.turns import waiting_for
+
+    return [w.sentence().replace("`", "") for w in waiting_for(state)]
+
+
+def _playable(state: State, player: str) -> list[tuple[str, str]]:
+    """(house, card) of the cards this conspiracy may play: a house it holds a card of, the
+    card not yet played (§4.5)."""
+    held = state.cards_held(player)
+    return [
+        (house, card.name) for house in held for card in state.board.house_cards(house) if card.name not in state.played
+    ]
+
+
+def _after(state: State, player: str) -> list[str]:
+    """The other conspiracies clockwise after this one: the order cards are played in (§4.4)."""
+    return state.clockwise_from(player)[1:] if player in state.seats else []
+
+
+def _cards(state: State, me: str | None, form: Mapping[str, str]) -> dict[str, str | None]:
+    """The cards played in a combat, in turn from the active player: `card` (the player's
+    own) and `card:PLAYER` (each other's, as announced at the table)."""
+    if me is None:
+        return {}
+    given = {me: form.get("card", "")} | {p: form.get(f"card:{p}", "") for p in _after(state, me)}
+    return {p: card for p, card in given.items() if card}
+
+
+def _number(form: Mapping[str, str], name: str) -> int:
+    value = form.get(name, "").strip()
+    return int(value) if value.isdigit() else 0
+
+
+def _units(form: Mapping[str, str]) -> list[str]:
+    return [
+        *["footman"] * _number(form, "footmen"),
+        *["knight"] * _number(form, "knights"),
+        *["ship"] * _number(form, "ships"),
+    ]
+
+
+async def place(visit: Visit) -> Response:
+    """An agent on an empty space: the same `place` as `cok ntk place`."""
+    campaign = await visit.campaign()
+    form = visit.form
+    me = _acting(visit, campaign.state, form.get("player", ""))
+    house, _, space = form.get("spot", "").partition(":")
+    return await visit.record([_draft("place", {"player": me, "house": house, "space": space, "note": _note(form)})])
+
+
+#: The orders a resolve's actions may be taken in (a marshal: muster and move; a lord: two
+#: different actions; a maester: one), as the form offers them.
+ORDERS = ("muster move draw", "move muster draw", "draw muster move", "draw move muster", "muster draw move")
+
+
+def _actions(form: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The actions ticked, in the order chosen: the same list `cok ntk resolve`'s words make."""
+    made: dict[str, dict[str, Any]] = {}
+    if form.get("move") == "on":
+        made["move"] = {"move": {"from": form.get("from", ""), "to": form.get("to", ""), "units": _units(form)}}
+    if form.get("muster") == "on":
+        area, what, sea = form.get("muster_area", ""), form.get("muster_what", "footman"), form.get("muster_sea", "")
+        mustered: dict[str, Any] = {}
+        if area:
+            mustered[area] = ["footman"] if what == "footman" else [{"ship": sea.strip()}]
+        if form.get("promote", ""):
+            mustered["promote"] = [form["promote"]]
+        made["muster"] = {"muster": mustered}
+    if form.get("draw") == "on":
+        made["draw"] = {"draw": True}
+    order = form.get("order", ORDERS[0]).split()
+    return [made[kind] for kind in order if kind in made]
+
+
+async def combat(visit: Visit) -> Response:
+    """`cok ntk combat` before a move into another house's troops: both sides' power, the
+    cards in play, and for either winner the casualties and retreats."""
+    from cok.core.errors import RuleError
+    from cok.rulesets.no_true_king.preview import preview, preview_doc
+
+    campaign = await visit.campaign()
+    state = campaign.state
+    query = dict(visit.request.query_params)
+    me = _acting(visit, state, query.get("player", ""))
+    house, _, space = query.get("agent", "").partition(":")
+    cards = _cards(state, me, query)
+    try:
+        found = preview_doc(preview(state, house, query.get("from", ""), query.get("to", ""), _units(query), cards, me))
+        problem = None
+    except (RuleError, KeyError, ValueError) as error:
+        found, problem = None, str(error)
+    return visit.render("combat.html", me=me, found=found, problem=problem, query=query, house=house, space=space)
+
+
+async def resolve(visit: Visit) -> Response:
+    """An agent resolved with one action (and the card played in its combat): the same
+    `resolve` as `cok ntk resolve`; the rules ask for a tied combat's winner or a retreat."""
+    campaign = await visit.campaign()
+    form = visit.form
+    me = _acting(visit, campaign.state, form.get("player", ""))
+    house, _, space = form.get("agent", "").partition(":")
+    taken = _actions(form)
+    played = _cards(campaign.state, me, form)
+    fight: dict[str, Any] = {"cards": played} if played else {}
+    fields = {
+        "player": me,
+        "house": house,
+        "space": space,
+        "actions": taken,
+        "combat": fight,
+        "note": _note(form),
+    }
+    return await visit.record([_draft("resolve", fields)])
+
+
+# ---------------------------------------------------------------- loyalty
+
+
+async def join(visit: Visit) -> Response:
+    """Join with a card drawn and sealed in this browser: only the seal is sent."""
+    campaign = await visit.campaign()
+    state = campaign.state
+    who = visit.who
+    assert who is not None
+    if visit.request.method == "GET":
+        return visit.render(
+            "join.html",
+            player=who.name,
+            joined=who.name in state.players,
+            organiser=who.organiser,
+            houses=",".join(state.board.houses),
+            symbols=[s for s in SYMBOLS if s not in {p.symbol for p in state.players.values()}],
+            sealed=state.loyalty == "sealed",
+        )
+    form = visit.form
+    fields = {
+        "player": who.name if not who.organiser else form.get("player", ""),
+        "symbol": form.get("symbol", ""),
+        "name": form.get("name", "").strip() or None,
+        "seal": form.get("seal", "").strip(),
+    }
+    return await visit.record([_draft("conspiracy", fields)])
+
+
+async def exchange(visit: Visit) -> Response:
+    """Swap two tokens and reveal one: the house shown is read from the card kept in this
+    browser (the card itself is never sent), or chosen by hand."""
+    campaign = await visit.campaign()
+    state = campaign.state
+    if visit.request.method == "GET":
+        me = _acting(visit, state)
+        swaps = [[a, b] for _, _, a, b, _, _ in state.players[me].exchanges] if me else []
+        return visit.render(
+            "exchange.html",
+            me=me,
+            players=list(state.players),
+            positions=POSITIONS,
+            houses=list(state.board.houses),
+            swaps=json.dumps(swaps),
+            shown=state.players[me].shown if me else [],
+        )
+    form = visit.form
+    me = _acting(visit, state, form.get("player", ""))
+    fields: dict[str, Any] = {"player": me, "swap": [form.get("a", ""), form.get("b", "")], "note": _note(form)}
+    if form.get("reveal") and form.get("house"):
+        fields["reveal"] = {form["reveal"]: form["house"]}
+    return await visit.record([_draft("exchange", fields)])
+
+
+async def pass_(visit: Visit) -> Response:
+    campaign = await visit.campaign()
+    me = _acting(visit, campaign.state, visit.form.get("player", ""))
+    return await visit.record([_draft("pass", {"player": me, "note": _note(visit.form)})])
+
+
+async def unseal(visit: Visit) -> Response:
+    """After the last round: the card and secret this browser kept (or pasted from the kept
+    copy), checked against the seal in the page before they are sent."""
+    campaign = await visit.campaign()
+    state = campaign.state
+    if visit.request.method == "GET":
+        me = _acting(visit, state)
+        seal = state.players[me].seal if me else None
+        return visit.render("unseal.html", me=me, players=list(state.players), seal=seal or "", phase=state.phase)
+    form = visit.form
+    me = _acting(visit, state, form.get("player", ""))
+    fields = {"player": me, "loyalty": _loyalty(form), "secret": form.get("secret", "")}
+    return await visit.record([_draft("unseal", fields)])
+
+
+def _loyalty(form: Mapping[str, str]) -> list[str]:
+    """The card as five fields, `loyalty0` … `loyalty4` (positions 1–4, then the left-over)."""
+    return [form.get(f"loyalty{i}", "") for i in range(5)]
+
+
+# ---------------------------------------------------------------- the organiser
+
+
+async def begin(visit: Visit) -> Response:
+    """The organiser seats the table clockwise and names the first player."""
+    campaign = await visit.campaign()
+    state = campaign.state
+    if visit.request.method == "GET":
+        return visit.render("begin.html", players=list(state.players))
+    form = visit.form
+    seats = [s.strip() for s in form.get("seats", "").replace(",", " ").split() if s.strip()]
+    return await visit.record([_draft("begin", {"seats": seats, "first": form.get("first", ""), "note": _note(form)})])

@@ -1,0 +1,214 @@
+// No True King's loyalty sealed in the player's own browser (docs/no-true-king.md 4.6): the
+// card is drawn and the secret made here, the seal is the SHA-256 hex of
+// "ntk-loyalty:<player>:<h1>,<h2>,<h3>,<h4>,<left>:<secret>", exactly as `cok ntk seal`
+// makes it, and only the seal is sent. The secret stays in this browser (localStorage) and
+// in the copy the player keeps, until `unseal` sends it after the last round.
+"use strict";
+
+(function () {
+  const SECRET_BYTES = 24; // 192 random bits, as `cok ntk seal` makes them
+
+  function hex(bytes) {
+    return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function canSeal() {
+    return Boolean(window.isSecureContext && window.crypto && window.crypto.subtle);
+  }
+
+  async function sealOf(player, card, secret) {
+    const text = "ntk-loyalty:" + player + ":" + card.join(",") + ":" + secret;
+    const digest = await window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    return hex(digest);
+  }
+
+  function newSecret() {
+    return hex(window.crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
+  }
+
+  // A uniform shuffle of the houses (Fisher-Yates, unbiased draws from getRandomValues).
+  function drawCard(houses) {
+    const card = houses.slice();
+    for (let i = card.length - 1; i > 0; i--) {
+      const limit = Math.floor(0x100000000 / (i + 1)) * (i + 1);
+      let r;
+      do {
+        r = window.crypto.getRandomValues(new Uint32Array(1))[0];
+      } while (r >= limit);
+      const j = r % (i + 1);
+      [card[i], card[j]] = [card[j], card[i]];
+    }
+    return card;
+  }
+
+  function key(campaign, player) {
+    return "cok-ntk-loyalty:" + campaign + ":" + player;
+  }
+
+  function kept(campaign, player) {
+    try {
+      const found = JSON.parse(window.localStorage.getItem(key(campaign, player)) || "null");
+      return found && Array.isArray(found.loyalty) && typeof found.secret === "string" ? found : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function keep(campaign, record) {
+    window.localStorage.setItem(key(campaign, record.player), JSON.stringify(record));
+  }
+
+  const POSITIONS = ["1", "2", "3", "4", "left"];
+
+  function show(el, on) {
+    if (el) el.hidden = !on;
+  }
+
+  function listCard(list, card) {
+    list.replaceChildren();
+    card.forEach((house, i) => {
+      const item = document.createElement("li");
+      item.textContent = (i < 4 ? "Position " + (i + 1) + ": " : "Left over: ") + house;
+      list.append(item);
+    });
+  }
+
+  function offerKeeping(root, record) {
+    const text = JSON.stringify(record, null, 2);
+    const box = root.querySelector("[data-kept-text]");
+    if (box) box.value = text;
+    const link = root.querySelector("[data-kept-file]");
+    if (link) {
+      link.href = URL.createObjectURL(new Blob([text + "\n"], { type: "application/json" }));
+      link.download = "loyalty-" + record.player + ".json";
+    }
+    const copy = root.querySelector("[data-kept-copy]");
+    if (copy) {
+      copy.onclick = async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          copy.textContent = "Copied";
+        } catch (e) {
+          box.select();
+          copy.textContent = "Select and copy the text above";
+        }
+      };
+    }
+  }
+
+  // The join page: draw, seal, keep; the form sends the seal only.
+  function sealPage(root) {
+    const campaign = root.dataset.campaign;
+    const player = root.dataset.player;
+    const houses = root.dataset.houses.split(",");
+    const button = root.querySelector("[data-draw]");
+    const submit = root.querySelector("[data-join]");
+    const sealInput = root.querySelector("input[name=seal]");
+    if (!canSeal()) {
+      show(root.querySelector("[data-insecure]"), true);
+      button.style.display = "none";
+      submit.form.hidden = true;
+      return;
+    }
+    async function done(record) {
+      listCard(root.querySelector("[data-card]"), record.loyalty);
+      sealInput.value = record.seal;
+      root.querySelector("[data-seal-text]").textContent = record.seal;
+      offerKeeping(root, record);
+      show(root.querySelector("[data-sealed]"), true);
+      button.style.display = "none"; // a styled button ignores `hidden`
+      submit.disabled = false;
+    }
+    const before = kept(campaign, player);
+    if (before) {
+      done(before);
+    }
+    button.onclick = async () => {
+      const loyalty = drawCard(houses);
+      const secret = newSecret();
+      const record = { player: player, loyalty: loyalty, secret: secret, seal: await sealOf(player, loyalty, secret) };
+      keep(campaign, record);
+      await done(record);
+    };
+  }
+
+  // The unseal page: the kept card and secret (this browser's, or pasted), checked against
+  // the recorded seal before they are sent.
+  function unsealPage(root) {
+    const campaign = root.dataset.campaign;
+    const player = root.dataset.player;
+    const seal = root.dataset.seal;
+    const form = root.querySelector("form");
+    const said = root.querySelector("[data-said]");
+    if (!canSeal()) {
+      show(root.querySelector("[data-insecure]"), true);
+      form.querySelector("button").disabled = true;
+      return;
+    }
+    async function use(record, from) {
+      if (!record || record.player !== player || (await sealOf(player, record.loyalty, record.secret)) !== seal) {
+        said.textContent = "This is not the card and secret of " + player + "'s seal.";
+        return false;
+      }
+      form.querySelectorAll("input[data-loyalty]").forEach((input, i) => (input.value = record.loyalty[i]));
+      form.querySelector("input[name=secret]").value = record.secret;
+      listCard(root.querySelector("[data-card]"), record.loyalty);
+      said.textContent = "Your card and secret " + from + " match your seal.";
+      form.querySelector("button").disabled = false;
+      return true;
+    }
+    use(kept(campaign, player), "kept in this browser").then((ok) => {
+      if (!ok) said.textContent = "This browser keeps no card for your seal: paste the copy you kept.";
+    });
+    const paste = root.querySelector("[data-paste]");
+    paste.oninput = () => {
+      let record = null;
+      try {
+        record = JSON.parse(paste.value);
+      } catch (e) {
+        said.textContent = "Paste the whole text you kept, from { to }.";
+        return;
+      }
+      use(record, "pasted").then((ok) => {
+        if (ok) keep(campaign, record);
+      });
+    };
+  }
+
+  // The exchange page: the house a revealed token shows, read from the kept card with the
+  // swaps recorded since (the card itself is never sent).
+  function exchangePage(root) {
+    const campaign = root.dataset.campaign;
+    const player = root.dataset.player;
+    const swaps = JSON.parse(root.dataset.swaps || "[]");
+    const record = kept(campaign, player);
+    const form = root.querySelector("form");
+    const house = form.querySelector("select[name=house]");
+    const note = root.querySelector("[data-said]");
+    function update() {
+      if (!record) {
+        note.textContent = "This browser keeps no card: choose the house your token shows.";
+        return;
+      }
+      const card = record.loyalty.slice();
+      for (const [a, b] of swaps) [card[a], card[b]] = [card[b], card[a]];
+      const a = POSITIONS.indexOf(form.elements.a.value);
+      const b = POSITIONS.indexOf(form.elements.b.value);
+      if (a >= 0 && b >= 0) [card[a], card[b]] = [card[b], card[a]];
+      const at = POSITIONS.indexOf(form.elements.reveal.value);
+      if (at >= 0) {
+        house.value = card[at];
+        note.textContent = "Your card shows " + card[at] + " at position " + form.elements.reveal.value + ".";
+      }
+    }
+    form.addEventListener("change", update);
+    update();
+  }
+
+  window.cokSeal = { sealOf: sealOf, newSecret: newSecret, drawCard: drawCard, canSeal: canSeal };
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll("[data-ntk-seal]").forEach(sealPage);
+    document.querySelectorAll("[data-ntk-unseal]").forEach(unsealPage);
+    document.querySelectorAll("[data-ntk-exchange]").forEach(exchangePage);
+  });
+})();

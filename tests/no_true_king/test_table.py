@@ -1,0 +1,241 @@
+"""No True King at the table (`cok serve`): every recording page through Starlette's test
+client, who may record what (a conspiracy acts only as itself), and the seal the server gets
+(never the card or the secret before `unseal`)."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from cok.rulesets.no_true_king.rules.loyalty import seal_of
+from cok.serve import invites
+from cok.serve.app import create_app
+from cok.service import Draft, Who, may_record
+from tests.conftest import Cok
+
+CARDS = {
+    "ana": ["baratheon", "stark", "lannister", "greyjoy", "tyrell"],
+    "bo": ["stark", "baratheon", "tyrell", "greyjoy", "lannister"],
+}
+SECRETS = {"ana": "ana-secret-made-in-her-browser-0001", "bo": "bo-secret-made-in-his-browser-00002"}
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COK_CACHE_DIR", str(tmp_path / "cache"))
+    assert Cok(tmp_path)("init", "game", "--ruleset", "no-true-king").exit_code == 0
+    return tmp_path / "game"
+
+
+class Phones:
+    """One test client per person (each its own cookie jar), signed in from their link."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.app = create_app(folder)
+        self.clients: dict[str, TestClient] = {}
+        self.csrf: dict[str, str] = {}
+
+    def sign_in(self, name: str, organiser: bool = False) -> None:
+        token = invites.invite(self.folder, name, organiser=organiser)
+        client = TestClient(self.app)
+        client.get(f"/join/{token}")
+        page = client.get("/play/conspiracy").text
+        found = re.search(r'name="csrf" value="([^"]+)"', page)
+        assert found, page
+        self.clients[name], self.csrf[name] = client, found[1]
+
+    def get(self, name: str, path: str) -> tuple[int, str]:
+        answer = self.clients[name].get(path)
+        return answer.status_code, answer.text
+
+    def post(self, name: str, path: str, **fields: str) -> tuple[int, str]:
+        answer = self.clients[name].post(path, data={"csrf": self.csrf[name], **fields})
+        return answer.status_code, answer.text
+
+    def events(self) -> list[dict[str, object]]:
+        return yaml.safe_load((self.folder / "events.yaml").read_text(encoding="utf-8")) or []
+
+
+@pytest.fixture
+def phones(game: Path) -> Iterator[Phones]:
+    made = Phones(game)
+    for name in ("ana", "bo"):
+        made.sign_in(name)
+    made.sign_in("Ann", organiser=True)
+    yield made
+
+
+def joined(phones: Phones) -> None:
+    for name, symbol in (("ana", "crown"), ("bo", "torch")):
+        seal = seal_of(name, CARDS[name], SECRETS[name])  # what the page's script makes
+        status, page = phones.post(name, "/play/join", symbol=symbol, seal=seal)
+        assert status == 200, page
+
+
+def begun(phones: Phones) -> None:
+    joined(phones)
+    status, page = phones.post("Ann", "/play/begin", seats="ana bo", first="ana")
+    assert status == 200, page
+
+
+def placed(phones: Phones) -> None:
+    """ana greyjoy maester, bo stark maester, then lords: the resolution phase."""
+    begun(phones)
+    for name, spot in [
+        ("ana", "greyjoy:maester"),
+        ("bo", "stark:maester"),
+        ("ana", "lannister:lord"),
+        ("bo", "tyrell:lord"),
+        ("ana", "baratheon:lord"),
+        ("bo", "greyjoy:lord"),
+    ]:
+        status, page = phones.post(name, "/play/place", spot=spot)
+        assert status == 200, page
+
+
+def test_a_conspiracy_joins_from_its_own_page_and_the_log_holds_only_its_seal(phones: Phones) -> None:
+    status, page = phones.get("ana", "/play/join")
+    assert status == 200 and "data-ntk-seal" in page and "/play/seal.js" in page
+    joined(phones)
+    ana = phones.events()[0]
+    assert ana["type"] == "conspiracy" and ana["player"] == "ana" and ana["by"] == "ana"
+    assert ana["seal"] == seal_of("ana", CARDS["ana"], SECRETS["ana"])
+    assert "loyalty" not in ana and "secret" not in ana
+
+
+def test_a_conspiracy_acts_only_as_itself(phones: Phones, game: Path) -> None:
+    begun(phones)
+    place = {"player": "ana", "house": "stark", "space": "maester"}
+    assert may_record(game, Draft("place", place), Who("ana"))
+    assert not may_record(game, Draft("place", place), Who("bo"))
+    assert not may_record(game, Draft("conspiracy", {"player": "cy", "symbol": "helm"}), Who("bo"))
+    assert may_record(game, Draft("conspiracy", {"player": "cy", "symbol": "helm"}), Who("cy"))
+    before = phones.events()
+    status, _ = phones.post("bo", "/play/place", player="ana", spot="stark:maester")  # bo's phone names ana
+    assert status == 422  # recorded as bo, whose turn it is not: refused, nothing written
+    assert phones.events() == before
+
+
+def test_only_an_organiser_seats_the_table(phones: Phones) -> None:
+    joined(phones)
+    assert phones.get("ana", "/play/begin")[0] == 403
+    assert phones.post("ana", "/play/begin", seats="ana bo", first="ana")[0] == 403
+    assert phones.post("Ann", "/play/begin", seats="ana bo", first="bo")[0] == 200
+    assert phones.events()[-1] == {**phones.events()[-1], "type": "begin", "seats": ["ana", "bo"], "first": "bo"}
+
+
+def test_a_players_page_offers_the_free_spaces_in_their_turn_only(phones: Phones) -> None:
+    begun(phones)
+    _, ana = phones.get("ana", "/play/conspiracy")
+    _, bo = phones.get("bo", "/play/conspiracy")
+    assert 'value="stark:maester"' in ana and "Place the agent" in ana
+    assert "Place the agent" not in bo and "Not your turn" in bo
+    assert phones.post("ana", "/play/place", spot="stark:maester")[0] == 200
+    _, bo = phones.get("bo", "/play/conspiracy")
+    assert 'value="stark:maester"' not in bo and 'value="tyrell:maester"' in bo
+
+
+def test_the_agents_that_may_resolve_now_are_the_lowest_spaces_maester_first(phones: Phones) -> None:
+    placed(phones)
+    _, ana = phones.get("ana", "/play/conspiracy")
+    assert 'name="agent" value="greyjoy:maester"' in ana
+    assert 'name="agent" value="lannister:lord"' not in ana
+
+
+def test_a_move_into_troops_shows_the_combat_as_cok_ntk_combat_does(phones: Phones) -> None:
+    placed(phones)
+    status, page = phones.post(
+        "ana", "/play/resolve", agent="greyjoy:maester", move="on", **{"from": "Greywater Watch"},
+        to="Moat Cailin", footmen="1",
+    )  # fmt: skip
+    assert status == 200, page
+    query = "agent=stark:maester&from=Winterfell&to=Moat Cailin&footmen=1&knights=1"
+    status, page = phones.get("bo", f"/play/combat?{query}")
+    assert status == 200
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "stark attacks with power 3" in text and "greyjoy defends with power 3" in text
+    assert "A tie as it stands" in text and "retreats to Greywater Watch" in text
+
+
+def test_a_tied_combat_asks_its_winner_and_writes_nothing_until_answered(phones: Phones) -> None:
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", move="on", to="Moat Cailin", footmen="1",
+                **{"from": "Greywater Watch"})  # fmt: skip
+    before = phones.events()
+    status, page = phones.post(
+        "bo", "/play/resolve", agent="stark:maester", move="on", **{"from": "Winterfell"},
+        to="Moat Cailin", footmen="1", knights="1",
+    )  # fmt: skip
+    assert status == 409 and 'name="answer:winner"' in page
+    assert phones.events() == before
+
+
+def test_a_muster_and_a_draw_from_the_page_are_the_commands_events(phones: Phones) -> None:
+    placed(phones)
+    status, page = phones.post("ana", "/play/resolve", agent="greyjoy:maester", draw="on")
+    assert status == 200, page
+    resolved = phones.events()[-1]
+    assert resolved["type"] == "resolve" and resolved["actions"] == [{"draw": True}]
+
+
+def test_no_page_or_refusal_shows_a_secret(phones: Phones, game: Path) -> None:
+    joined(phones)
+    for path in ("/play/conspiracy", "/play/join", "/play/unseal", "/play/exchange", "/api/standings"):
+        for name in ("ana", "bo", "Ann"):
+            _, page = phones.get(name, path)
+            assert not any(secret in page for secret in SECRETS.values()), (name, path)
+    status, page = phones.post("ana", "/play/unseal", secret=SECRETS["ana"], **dict(_card("ana")))
+    assert status == 422 and SECRETS["ana"] not in page  # not now: refused without repeating it
+    assert phones.events()[-1]["type"] == "conspiracy"
+
+
+def _card(name: str) -> list[tuple[str, str]]:
+    return [(f"loyalty{i}", house) for i, house in enumerate(CARDS[name])]
+
+
+def test_the_api_records_a_conspiracy_joining_as_itself_only(game: Path) -> None:
+    ana, bo = invites.invite(game, "ana"), invites.invite(game, "bo")
+    seal = seal_of("ana", CARDS["ana"], SECRETS["ana"])
+    event = {"type": "conspiracy", "player": "ana", "symbol": "crown", "seal": seal}
+    with TestClient(create_app(game)) as client:
+        as_bo = client.post("/api/events", json=event, headers={"authorization": f"Bearer {bo}"})
+        assert as_bo.status_code == 403
+        assert yaml.safe_load((game / "events.yaml").read_text(encoding="utf-8")) is None
+        as_ana = client.post("/api/events", json=event, headers={"authorization": f"Bearer {ana}"})
+        assert as_ana.status_code == 201, as_ana.text
+        logged = yaml.safe_load((game / "events.yaml").read_text(encoding="utf-8"))
+        assert [(e["player"], e["by"], e["seal"]) for e in logged] == [("ana", "ana", seal)]
+
+
+def test_a_resolved_maester_moves_up_and_marshals_resolve_before_lords(phones: Phones) -> None:
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", draw="on")
+    phones.post("bo", "/play/resolve", agent="stark:maester", draw="on")
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert re.findall(r'name="agent" value="([^"]+)"', page) == ["greyjoy:marshal"]
+
+
+def test_the_cards_others_play_in_turn_reach_the_combat_as_card_options_do(phones: Phones) -> None:
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", move="on", to="Moat Cailin", footmen="1",
+                **{"from": "Greywater Watch"})  # fmt: skip
+    fields = {"from": "Winterfell", "card:ana": "Balon Greyjoy"}
+    status, page = phones.post(
+        "bo", "/play/resolve", agent="stark:maester", move="on", to="Moat Cailin", footmen="1", knights="1", **fields
+    )
+    assert status == 422 and "ana" in page and "Balon Greyjoy" in page  # the rules weighed ana's card
+    _, combat = phones.get(
+        "bo", "/play/combat?agent=stark:maester&from=Winterfell&to=Moat Cailin&footmen=1&card:ana=Balon Greyjoy"
+    )
+    assert "Balon Greyjoy" in combat and "problems" in combat
