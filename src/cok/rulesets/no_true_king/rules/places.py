@@ -6,7 +6,7 @@ from __future__ import annotations
 from cok.core.errors import RuleError
 from cok.core.names import did_you_mean, normalize
 from cok.rulesets.no_true_king.map import Board, Card
-from cok.rulesets.no_true_king.rules.state import State
+from cok.rulesets.no_true_king.rules.state import Game
 
 #: The source's spellings, accepted and written as the board's (§4.7 "Card names").
 CARD_ALIASES = {"jaime lannister": "Ser Jaime Lannister", "saalador saan": "Salladhor Saan"}
@@ -41,7 +41,7 @@ def find_card(board: Board, typed: str) -> Card:
     return board.cards[name]
 
 
-def find_player(state: State, typed: str) -> str:
+def find_player(state: Game, typed: str) -> str:
     if typed in state.players:
         return typed
     for pid, player in state.players.items():
