@@ -9,7 +9,7 @@ from typing import Any
 from cok.core.errors import ChoiceNeeded, RuleError
 from cok.rulesets.no_true_king.events import Action, Combat
 from cok.rulesets.no_true_king.map import FORT_BONUS, Card
-from cok.rulesets.no_true_king.rules.actions import Counts, check_move, put_in
+from cok.rulesets.no_true_king.rules.actions import Counts, put_in
 from cok.rulesets.no_true_king.rules.outcomes import Fought, Sides
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house, find_player
 from cok.rulesets.no_true_king.rules.state import Game
@@ -240,9 +240,3 @@ def _discard(state: Game, combat: Combat, winner: str, names: dict[str, str]) ->
         raise RuleError(f"{opponent} holds no {house} card to discard")
     state.held[(opponent, house)] -= 1
     return (by, opponent, house)
-
-
-def check_group(state: Game, attacker: str, origin: str, area: str, units: Counts) -> None:
-    why = check_move(state, attacker, origin, area, units)
-    if why:
-        raise RuleError(f"move {origin} → {area}: {why}")
