@@ -5,7 +5,7 @@ draft's changes into the state. A dry run, a preview and a refused event simply 
 from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from cok.rulesets.no_true_king.rules.state import Game, State
 
@@ -35,6 +35,15 @@ class Layer(MutableMapping[K, V]):
             return self.changed[key]
         return self.base[key]
 
+    def get(self, key: K, default: Any = None) -> Any:  # the rules' most frequent read: no KeyError raised
+        if not (self.added or self.gone or self.changed):
+            return self.base.get(key, default)
+        if key in self.added:
+            return self.added[key]
+        if key in self.gone:
+            return default
+        return self.changed[key] if key in self.changed else self.base.get(key, default)
+
     def __contains__(self, key: object) -> bool:
         return key in self.added or (key in self.base and key not in self.gone)
 
@@ -54,6 +63,11 @@ class Layer(MutableMapping[K, V]):
             raise KeyError(key)
 
     def __iter__(self) -> Iterator[K]:
+        if not (self.added or self.gone):
+            return iter(self.base)
+        return self._walk()
+
+    def _walk(self) -> Iterator[K]:
         gone = self.gone
         yield from (key for key in self.base if key not in gone)
         yield from self.added
