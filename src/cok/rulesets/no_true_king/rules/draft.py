@@ -4,7 +4,7 @@ draft's changes into the state. A dry run, a preview and a refused event simply 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
+from collections.abc import ItemsView, Iterator, MutableMapping, ValuesView
 from typing import Any, TypeVar
 
 from cok.rulesets.no_true_king.rules.state import Game, State
@@ -71,6 +71,12 @@ class Layer(MutableMapping[K, V]):
         gone = self.gone
         yield from (key for key in self.base if key not in gone)
         yield from self.added
+
+    def items(self) -> ItemsView[K, V]:
+        return self.base.items() if not (self.changed or self.added or self.gone) else super().items()
+
+    def values(self) -> ValuesView[V]:
+        return self.base.values() if not (self.changed or self.added or self.gone) else super().values()
 
     def __len__(self) -> int:
         return len(self.base) - len(self.gone) + len(self.added)

@@ -81,7 +81,12 @@ class Game:
         return f, k, s
 
     def controlled(self, house: str) -> list[str]:
-        return [a for a in self.board.areas if self.controller(a) == house]
+        """The areas `controller` gives to the house, in the board's order: read from its troops
+        and flags rather than area by area (muster points and rankings ask at every event)."""
+        troops = self.troops
+        mine = {area for area, force in troops.items() if force[0] == house}
+        mine.update(area for area, flag in self.flags.items() if flag == house and area not in troops)
+        return [area for area in self.board.areas if area in mine]
 
     def cards_held(self, player: str) -> dict[str, int]:
         return {h: n for (p, h), n in self.held.items() if p == player and n}
