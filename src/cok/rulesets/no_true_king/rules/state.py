@@ -4,7 +4,7 @@ dataclasses, dicts and tuples, so the replay cache can keep it. The rules read a
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 from cok.rulesets.no_true_king.map import Board
@@ -38,7 +38,7 @@ class Game:
     board: Board
     loyalty: str
     players: MutableMapping[str, Conspirator]
-    seats: list[str]  # replaced, never changed in place
+    seats: Sequence[str]  # replaced, never changed in place (a draft shares the state's)
     round: int
     first: str | None
     phase: str
@@ -49,9 +49,9 @@ class Game:
     placed: MutableMapping[str, int]
     held: MutableMapping[tuple[str, str], int]
     drawn: MutableMapping[str, int]
-    played: list[str]  # replaced, never changed in place
+    played: Sequence[str]  # replaced, never changed in place
     ranks: MutableMapping[str, int]
-    ranked: list[dict[str, int]]  # replaced, never changed in place
+    ranked: Sequence[Mapping[str, int]]  # replaced, never changed in place
 
     @property
     def rounds(self) -> int:
@@ -96,7 +96,7 @@ class Game:
 
     def clockwise_from(self, player: str) -> list[str]:
         start = self.seats.index(player)
-        return self.seats[start:] + self.seats[:start]
+        return [*self.seats[start:], *self.seats[:start]]
 
 
 @dataclass
