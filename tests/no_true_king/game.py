@@ -15,9 +15,9 @@ from cok.rulesets.no_true_king.events import EVENT_TYPES
 from cok.rulesets.no_true_king.map import SPACES, Board
 from cok.rulesets.no_true_king.mapfile import read_board
 from cok.rulesets.no_true_king.rules import actions as act
-from cok.rulesets.no_true_king.rules.apply import Outcome, apply, initial_state
-from cok.rulesets.no_true_king.rules.combat import Fought
+from cok.rulesets.no_true_king.rules.apply import apply, initial_state
 from cok.rulesets.no_true_king.rules.loyalty import POINTS, seal_of
+from cok.rulesets.no_true_king.rules.outcomes import Fought, Outcome
 from cok.rulesets.no_true_king.rules.state import State
 from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve
 

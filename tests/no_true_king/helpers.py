@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from cok.core.errors import RuleError
-from cok.rulesets.no_true_king.rules.apply import Outcome, apply, initial_state
+from cok.rulesets.no_true_king.rules.apply import apply, initial_state
 from cok.rulesets.no_true_king.rules.loyalty import seal_of
+from cok.rulesets.no_true_king.rules.outcomes import Outcome
 from cok.rulesets.no_true_king.rules.state import State
 from tests.no_true_king.game import board, event_of
 

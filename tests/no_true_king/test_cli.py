@@ -256,7 +256,7 @@ def test_not_now_before_the_game_begins_names_the_command_to_run_not_an_option(n
 
 @pytest.mark.parametrize(("points", "said"), [(1, "(1 point)"), (2, "(2 points)")])
 def test_a_muster_counts_its_points_in_english(points: int, said: str) -> None:
-    from cok.rulesets.no_true_king.rules.actions import Mustered
+    from cok.rulesets.no_true_king.rules.outcomes import Mustered
     from cok.rulesets.no_true_king.words import _action
 
     told = _action(Mustered("stark", ("Winterfell",), (), (), points))

@@ -12,7 +12,8 @@ import yaml
 from cok.core.campaign import open_campaign, read, read_entries, set_up
 from cok.core.fold import fold
 from cok.rulesets.no_true_king import RULESET
-from cok.rulesets.no_true_king.rules.loyalty import Exchanged, Unsealed, score
+from cok.rulesets.no_true_king.rules.loyalty import score
+from cok.rulesets.no_true_king.rules.outcomes import Exchanged, Unsealed
 from cok.rulesets.no_true_king.rules.scores import final_standings
 from tests.no_true_king.game import ROOT, fights_in
 

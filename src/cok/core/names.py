@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from cok.core.errors import RuleError
 from cok.core.text import quoted
@@ -83,8 +83,26 @@ def unknown(typed: str, known: Iterable[str], what: str) -> str:
     return f"unknown {what} {quoted(typed)}{did_you_mean(typed, names)}{allowed(names, what)}"
 
 
+def find(typed: str, known: Collection[str], what: str, spellings: Iterable[tuple[str, str]] = ()) -> str:
+    """The known name meant by `typed` however it was typed (case, spaces, punctuation), or by
+    another of its `spellings` (pairs of spelling and known name: a player's display name, a
+    card's older spelling); else RuleError in the one wording every game uses (`unknown`):
+    "unknown player 'bobby' (did you mean 'bob'?); known players: tim, bob"."""
+    if typed in known:  # the usual case: typed as the log or the map spells it
+        return typed
+    key = normalize(typed)
+    for name in known:
+        if normalize(name) == key:
+            return name
+    for spelling, name in spellings:
+        if normalize(spelling) == key:
+            return name
+    raise RuleError(unknown(typed, known, what))
+
+
 class NameIndex:
-    """Finds the canonical spelling of a name, however it was typed."""
+    """Finds the canonical spelling of a name, however it was typed: `find` for a fixed set of
+    names looked up again and again (a map's locations), indexed once."""
 
     def __init__(self, names: Iterable[str], what: str) -> None:
         self.what = what

@@ -3,7 +3,6 @@ cards named, the cards still in play, and for either winner the casualties and r
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +16,9 @@ from cok.rulesets.no_true_king.rules.actions import (
     enters_troops,
     take_out,
 )
-from cok.rulesets.no_true_king.rules.combat import Sides, kill, play_cards, retreats_after, sides
+from cok.rulesets.no_true_king.rules.combat import kill, play_cards, retreats_after, sides
+from cok.rulesets.no_true_king.rules.draft import Draft
+from cok.rulesets.no_true_king.rules.outcomes import Sides
 from cok.rulesets.no_true_king.rules.places import find_area
 from cok.rulesets.no_true_king.rules.state import State
 
@@ -48,7 +49,7 @@ def preview(
     given: dict[str, str | None],
     active: str | None,
 ) -> Preview:
-    work = copy.deepcopy(state, {id(state.board): state.board})
+    work = Draft(state)  # the combat's changes drafted and dropped: the state is never touched
     origin, to = find_area(work.board, origin_typed), find_area(work.board, to_typed)
     group = counts_of(units)
     why = check_move(work, house, origin, to, group)

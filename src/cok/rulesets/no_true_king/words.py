@@ -8,13 +8,23 @@ from typing import Any
 
 from cok.core.events import EventBase
 from cok.core.text import counted
-from cok.rulesets.no_true_king.rules.actions import Drew, Moved, Mustered, describe_units
-from cok.rulesets.no_true_king.rules.agents import Placed, Resolved
-from cok.rulesets.no_true_king.rules.apply import Outcome, RoundEnded
-from cok.rulesets.no_true_king.rules.combat import Fought
-from cok.rulesets.no_true_king.rules.loyalty import Exchanged, Passed, Unsealed
+from cok.rulesets.no_true_king.rules.actions import describe_units
+from cok.rulesets.no_true_king.rules.outcomes import (
+    Begun,
+    Drew,
+    Exchanged,
+    Fought,
+    Joined,
+    Moved,
+    Mustered,
+    Outcome,
+    Passed,
+    Placed,
+    Resolved,
+    RoundEnded,
+    Unsealed,
+)
 from cok.rulesets.no_true_king.rules.ranking import in_rank_order
-from cok.rulesets.no_true_king.rules.setup import Begun, Joined
 from cok.rulesets.no_true_king.rules.state import State
 
 

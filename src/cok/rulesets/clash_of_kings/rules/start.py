@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cok.core.errors import ChoiceNeeded, RuleError
-from cok.core.names import NameIndex, normalize, unknown
+from cok.core.names import NameIndex, find, normalize
 from cok.rulesets.clash_of_kings.events import Join
 from cok.rulesets.clash_of_kings.rules.outcomes import Joined
 from cok.rulesets.clash_of_kings.rules.state import State
@@ -117,8 +117,4 @@ def _three_territories(state: State, typed: list[str]) -> tuple[str, ...]:
 
 def find_player(state: State, typed: str) -> str:
     """A player's id from their id or display name, typed in any case."""
-    key = normalize(typed)
-    for pid, player in state.players.items():
-        if key in (normalize(pid), normalize(player.name)):
-            return pid
-    raise RuleError(unknown(typed, state.players, "player"))
+    return find(typed, state.players, "player", ((p.name, pid) for pid, p in state.players.items()))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cok.core.errors import RuleError
-from cok.core.names import did_you_mean
+from cok.core.names import find
 from cok.rulesets.mighty_kingdoms.events import Begin, Kingdom
 from cok.rulesets.mighty_kingdoms.rules.outcomes import Begun, Founded
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
@@ -12,11 +12,8 @@ from cok.rulesets.mighty_kingdoms.rules.state import Kingdom as KingdomState
 
 def find_player(state: State, typed: str) -> str:
     """A kingdom's id from its id or display name, typed in any case."""
-    found = state.player_named(typed)
-    if found is not None:
-        return found
-    known = ", ".join(state.kingdoms) or "none yet"
-    raise RuleError(f"unknown kingdom {typed!r}{did_you_mean(typed, state.kingdoms)}; kingdoms: {known}")
+    found = state.player_named(typed)  # indexed: the rules look kingdoms up at every event
+    return found if found is not None else find(typed, state.kingdoms, "kingdom")
 
 
 def race_id(typed: str) -> str:

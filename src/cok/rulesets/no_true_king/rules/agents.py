@@ -3,36 +3,20 @@ the actions each takes and the move up to the next space."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.events import Action, Combat, Place, Resolve
 from cok.rulesets.no_true_king.map import SPACES
 from cok.rulesets.no_true_king.rules import actions as act
-from cok.rulesets.no_true_king.rules.combat import Fought, fight
+from cok.rulesets.no_true_king.rules.combat import fight
+from cok.rulesets.no_true_king.rules.outcomes import Fought, Moved, Placed, Resolved
 from cok.rulesets.no_true_king.rules.places import find_area, find_house
-from cok.rulesets.no_true_king.rules.state import State
+from cok.rulesets.no_true_king.rules.state import Game
 from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve, refuse_out_of_turn, tier
 
 
-@dataclass(frozen=True)
-class Placed:
-    player: str
-    house: str
-    space: str
-
-
-@dataclass(frozen=True)
-class Resolved:
-    player: str
-    house: str
-    space: str
-    done: tuple[Any, ...]  # Mustered, Moved, Drew, or (Moved, Fought) per action
-    up: str | None  # the space the agent moved up to; None: it returned
-
-
-def place(state: State, event: Place) -> Placed:
+def place(state: Game, event: Place) -> Placed:
     refuse_out_of_turn(state, "place", event.player)
     house = find_house(state.board, event.house)
     if (house, event.space) in state.agents:
@@ -46,7 +30,7 @@ def place(state: State, event: Place) -> Placed:
     return Placed(event.player, house, event.space)
 
 
-def resolve(state: State, event: Resolve) -> Resolved:
+def resolve(state: Game, event: Resolve) -> Resolved:
     refuse_out_of_turn(state, "resolve", event.player)
     house = find_house(state.board, event.house)
     key = (house, event.space)
@@ -86,7 +70,7 @@ def _check_kinds(event: Resolve) -> None:
         )
 
 
-def _check_left_out(state: State, event: Resolve, house: str) -> None:
+def _check_left_out(state: Game, event: Resolve, house: str) -> None:
     """§4.7 Actions left out: a marshal leaves out its move, a lord its second action, only
     when nothing else was possible after its muster."""
     kinds = [a.kind for a in event.actions]
@@ -101,7 +85,7 @@ def _check_left_out(state: State, event: Resolve, house: str) -> None:
             raise RuleError("a lord takes two different actions: its house still has a legal move or a card to draw")
 
 
-def take(state: State, player: str, house: str, action: Action, combat: Combat | None, asked: str = "") -> Any:
+def take(state: Game, player: str, house: str, action: Action, combat: Combat | None, asked: str = "") -> Any:
     """One action for the house; a move into another house's troops fights (with `combat`)."""
     if action.muster is not None:
         return act.muster(state, house, action.muster)
@@ -125,10 +109,10 @@ def take(state: State, player: str, house: str, action: Action, combat: Combat |
         return take(state, by, granted_house, after, after.combat, "then-")
 
     fought: Fought = fight(state, house, origin, to, units, combat, active, granted, asked)
-    return (act.Moved(house, origin, to, units, flag), fought)
+    return (Moved(house, origin, to, units, flag), fought)
 
 
-def _move_up(state: State, house: str, space: str, player: str) -> str | None:
+def _move_up(state: Game, house: str, space: str, player: str) -> str | None:
     """Maester → marshal, marshal → lord, when that space is empty; else the agent returns."""
     if space == "lord":
         return None

@@ -1,9 +1,9 @@
-"""The No True King rules: decide what an event does on a copy of the state, and commit the
-copy only when the rules accept it, so a refused event never half-applies."""
+"""The No True King rules: decide what an event does on a draft of its changes, then commit
+the draft, so the state changes only when the rules accept the event and deciding never
+touches it (a dry run, a preview and a refused event leave it as it was)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from cok.core.errors import RuleError
@@ -11,27 +11,11 @@ from cok.core.events import EventBase
 from cok.rulesets.no_true_king.events import Begin, Conspiracy, Exchange, Pass, Place, Resolve, Unseal
 from cok.rulesets.no_true_king.map import Board
 from cok.rulesets.no_true_king.rules import agents, loyalty, setup, turns
+from cok.rulesets.no_true_king.rules.draft import Draft
+from cok.rulesets.no_true_king.rules.outcomes import Outcome, Passed, RoundEnded
 from cok.rulesets.no_true_king.rules.places import find_player
 from cok.rulesets.no_true_king.rules.ranking import initial_ranks, rank_houses
-from cok.rulesets.no_true_king.rules.state import State
-
-
-@dataclass(frozen=True)
-class RoundEnded:
-    """What followed the event: a round's rankings, the next round, or the end."""
-
-    round: int
-    ranks: dict[str, int] | None  # the rankings worked out after the last agent resolved
-    next_first: str | None  # the next round's first player
-    over: bool
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """An event's result and what it led to."""
-
-    result: Any
-    then: RoundEnded | None = None
+from cok.rulesets.no_true_king.rules.state import Game, State
 
 
 def initial_state(board: Board, loyalty_mode: str) -> State:
@@ -45,74 +29,87 @@ def initial_state(board: Board, loyalty_mode: str) -> State:
 
 
 def apply(state: State, event: EventBase) -> Outcome:
-    """Decide on a copy, then commit: the state changes only when the rules accept the event."""
-    work = state.copy()
-    outcome = decide(work, event)
-    state.__dict__.update(work.__dict__)
+    """Decide, then commit: the state changes only when the rules accept the event."""
+    outcome = decide(state, event)
+    commit(outcome, state)
     return outcome
 
 
 def decide(state: State, event: EventBase) -> Outcome:
+    """What the event would do, its changes drafted; RuleError (or ChoiceNeeded) when the
+    rules refuse it. Changes nothing."""
+    draft = Draft(state)
+    result, then = _decide(draft, event)
+    return Outcome(result, then, draft)
+
+
+def commit(outcome: Outcome, state: State) -> None:
+    """Apply a decided outcome to the state it was decided on."""
+    if outcome.changes is not None:
+        outcome.changes.commit(state)
+
+
+def _decide(game: Game, event: EventBase) -> tuple[Any, RoundEnded | None]:
     if isinstance(event, Conspiracy):
-        return Outcome(setup.join(state, event))
+        return setup.join(game, event), None
     if isinstance(event, Begin):
-        return Outcome(setup.begin(state, event))
+        return setup.begin(game, event), None
     player = getattr(event, "player", None)
     if player is not None:
-        find_player(state, player)
+        find_player(game, player)
     if isinstance(event, Place):
-        result: Any = agents.place(state, event)
-        turns.after_placement(state)
-        return Outcome(result)
+        placed = agents.place(game, event)
+        turns.after_placement(game)
+        return placed, None
     if isinstance(event, Resolve):
-        result = agents.resolve(state, event)
-        if turns.after_resolution(state):
-            return Outcome(result)
-        return Outcome(result, _rankings(state))
+        resolved = agents.resolve(game, event)
+        if turns.after_resolution(game):
+            return resolved, None
+        return resolved, _rankings(game)
     if isinstance(event, (Exchange, Pass)):
-        result = loyalty.exchange(state, event) if isinstance(event, Exchange) else _pass(state, event)
-        return Outcome(result, _next_exchange(state))
+        result = loyalty.exchange(game, event) if isinstance(event, Exchange) else _pass(game, event)
+        return result, _next_exchange(game)
     if isinstance(event, Unseal):
-        if state.loyalty != "sealed":
+        if game.loyalty != "sealed":
             raise RuleError(
                 f"this game's loyalty is open: there is nothing to unseal; "
-                f"the ledger waits for {turns.waits_text(state)}"
+                f"the ledger waits for {turns.waits_text(game)}"
             )
-        result = loyalty.unseal(state, event)
-        over = all(p.unsealed for p in state.players.values())
+        unsealed = loyalty.unseal(game, event)
+        over = all(p.unsealed for p in game.players.values())
         if over:
-            state.phase = "over"
-        return Outcome(result, RoundEnded(state.round, None, None, True) if over else None)
+            game.phase = "over"
+        return unsealed, RoundEnded(game.round, None, None, True) if over else None
     raise RuleError(f"no rule for {event.type}")  # pragma: no cover
 
 
-def _pass(state: State, event: Pass) -> loyalty.Passed:
-    turns.refuse_out_of_turn(state, "exchange", event.player)
-    return loyalty.Passed(event.player)
+def _pass(game: Game, event: Pass) -> Passed:
+    turns.refuse_out_of_turn(game, "exchange", event.player)
+    return Passed(event.player)
 
 
-def _rankings(state: State) -> RoundEnded:
+def _rankings(game: Game) -> RoundEnded:
     """Every agent resolved: the round's rankings (§4.2.3), then the exchanges."""
-    state.ranks = rank_houses(state)
-    state.ranked.append(dict(state.ranks))
-    state.phase = "exchanges"
-    state.active = state.first
-    return RoundEnded(state.round, dict(state.ranks), None, False)
+    game.ranks = rank_houses(game)
+    game.ranked = [*game.ranked, dict(game.ranks)]
+    game.phase = "exchanges"
+    game.active = game.first
+    return RoundEnded(game.round, dict(game.ranks), None, False)
 
 
-def _next_exchange(state: State) -> RoundEnded | None:
+def _next_exchange(game: Game) -> RoundEnded | None:
     """Clockwise through the exchanges; after the first player's right-hand neighbour, the
     next round begins with the next first player, or the game ends."""
-    assert state.active is not None and state.first is not None
-    state.active = state.next_seat(state.active)
-    if state.active != state.first:
+    assert game.active is not None and game.first is not None
+    game.active = game.next_seat(game.active)
+    if game.active != game.first:
         return None
-    if state.round < state.rounds:
-        state.round += 1
-        state.first = state.next_seat(state.first)
-        turns.start_placement(state)
-        return RoundEnded(state.round - 1, None, state.first, False)
-    state.active = None
-    over = state.loyalty == "open"
-    state.phase = "over" if over else "unseal"
-    return RoundEnded(state.round, None, None, over)
+    if game.round < game.rounds:
+        game.round += 1
+        game.first = game.next_seat(game.first)
+        turns.start_placement(game)
+        return RoundEnded(game.round - 1, None, game.first, False)
+    game.active = None
+    over = game.loyalty == "open"
+    game.phase = "over" if over else "unseal"
+    return RoundEnded(game.round, None, None, over)

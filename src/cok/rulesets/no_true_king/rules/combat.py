@@ -4,15 +4,15 @@ winner, the retreat, the casualties."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from cok.core.errors import ChoiceNeeded, RuleError
 from cok.rulesets.no_true_king.events import Action, Combat
 from cok.rulesets.no_true_king.map import FORT_BONUS, Card
-from cok.rulesets.no_true_king.rules.actions import Counts, check_move, describe_units, put_in
+from cok.rulesets.no_true_king.rules.actions import Counts, put_in
+from cok.rulesets.no_true_king.rules.outcomes import Fought, Sides
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house, find_player
-from cok.rulesets.no_true_king.rules.state import State
+from cok.rulesets.no_true_king.rules.state import Game
 
 BRIENNE, CATELYN, SALLADHOR = "Brienne of Tarth", "Catelyn Stark", "Salladhor Saan"
 ASHA, JAIME, CERSEI, MELISANDRE = "Asha Greyjoy", "Ser Jaime Lannister", "Cersei Lannister", "Melisandre"
@@ -20,41 +20,12 @@ ASHA, JAIME, CERSEI, MELISANDRE = "Asha Greyjoy", "Ser Jaime Lannister", "Cersei
 GRANTS = {ASHA: ("greyjoy", "move"), JAIME: ("lannister", "muster")}
 
 
-@dataclass(frozen=True)
-class Sides:
-    """What both sides bring, before anything is decided: what `cok ntk combat` shows."""
-
-    area: str
-    attacker: str
-    defender: str
-    sea: bool
-    attacking: Counts
-    defending: Counts
-    fort: int  # the defender's fort bonus after Brienne and Catelyn
-    power: dict[str, int]
-    cards: tuple[tuple[str, str], ...]  # (player, card) in play order
-
-
-@dataclass(frozen=True)
-class Fought:
-    """A combat as decided: what the log tells."""
-
-    sides: Sides
-    winner: str
-    loser: str
-    retreat: str | None
-    kills: dict[str, Counts]
-    after: tuple[Any, ...] = field(default_factory=tuple)  # outcomes of the granted action
-    removed: tuple[str, str, str] | None = None  # (house, space, player)
-    discard: tuple[str, str, str] | None = None  # (by, player, house)
-
-
 def unit_power(units: Counts, sea: bool) -> int:
     f, k, s = units
     return k + s if sea else f + 2 * k
 
 
-def sides(state: State, attacker: str, area: str, units: Counts, cards: list[tuple[str, Card]]) -> Sides:
+def sides(state: Game, attacker: str, area: str, units: Counts, cards: list[tuple[str, Card]]) -> Sides:
     """Both sides' power with the cards played (§4.4 Power, Replacement effects)."""
     board = state.board
     defender = state.troops[area][0]
@@ -77,7 +48,7 @@ def sides(state: State, attacker: str, area: str, units: Counts, cards: list[tup
 
 
 def play_cards(
-    state: State, given: dict[str, str | None], active: str, houses: tuple[str, str]
+    state: Game, given: dict[str, str | None], active: str, houses: tuple[str, str]
 ) -> list[tuple[str, Card]]:
     """The cards played, from the active player clockwise; each taken from its player's hand."""
     for typed in given:
@@ -97,12 +68,12 @@ def play_cards(
         if state.held.get((player, card.house), 0) < 1:
             raise RuleError(f"{player} holds no {card.house} card to play {card.name}")
         state.held[(player, card.house)] -= 1
-        state.played.append(card.name)
+        state.played = [*state.played, card.name]  # replaced: a draft's list is the state's
         played.append((player, card))
     return played
 
 
-def retreats(state: State, house: str, area: str, group: Counts) -> list[str]:
+def retreats(state: Game, house: str, area: str, group: Counts) -> list[str]:
     """Where the loser's troops in `area` could go together without a combat (§4.4)."""
     found = []
     for to in state.board.neighbours(area):
@@ -114,7 +85,7 @@ def retreats(state: State, house: str, area: str, group: Counts) -> list[str]:
     return found
 
 
-def _can_arrive(state: State, house: str, area: str, to: str, group: Counts) -> bool:
+def _can_arrive(state: Game, house: str, area: str, to: str, group: Counts) -> bool:
     board = state.board
     f, k, s = group
     if s and not board.areas[to].sea:
@@ -138,7 +109,7 @@ def kill(units: Counts, n: int) -> tuple[Counts, Counts]:
 
 
 def fight(
-    state: State,
+    state: Game,
     attacker: str,
     origin: str,
     area: str,
@@ -190,12 +161,12 @@ def fight(
     return Fought(seen, winner, loser, retreat, {loser: lost_loser, winner: lost_winner}, after, removed, discard)
 
 
-def retreats_after(state: State, loser: str, area: str, group: Counts, attacker: str, units: Counts) -> list[str]:
+def retreats_after(state: Game, loser: str, area: str, group: Counts, attacker: str, units: Counts) -> list[str]:
     """The loser's retreats once the attacker is in the area (the attacker's group stands there)."""
     return [to for to in retreats(state, loser, area, group) if to != area]
 
 
-def _winner(seen: Sides, named: str | None, state: State, asked: str = "") -> str:
+def _winner(seen: Sides, named: str | None, state: Game, asked: str = "") -> str:
     a, d = seen.attacker, seen.defender
     pa, pd = seen.power[a], seen.power[d]
     stronger = a if pa > pd else d if pd > pa else None
@@ -213,7 +184,7 @@ def _winner(seen: Sides, named: str | None, state: State, asked: str = "") -> st
     return stronger
 
 
-def _retreat(state: State, typed: str | None, options: list[str], loser: str, area: str, asked: str = "") -> str | None:
+def _retreat(state: Game, typed: str | None, options: list[str], loser: str, area: str, asked: str = "") -> str | None:
     if typed is None:
         if options:
             raise ChoiceNeeded(
@@ -228,7 +199,7 @@ def _retreat(state: State, typed: str | None, options: list[str], loser: str, ar
 
 
 def _after(
-    state: State, combat: Combat, winner: str, names: dict[str, str], granted: Callable[[str, str, Action], Any]
+    state: Game, combat: Combat, winner: str, names: dict[str, str], granted: Callable[[str, str, Action], Any]
 ) -> tuple[Any, ...]:
     if not combat.after:
         return ()
@@ -241,7 +212,7 @@ def _after(
     raise RuleError("`after` is an action granted by Asha Greyjoy or Ser Jaime Lannister when their house wins")
 
 
-def _remove(state: State, combat: Combat, winner: str, names: dict[str, str]) -> tuple[str, str, str] | None:
+def _remove(state: Game, combat: Combat, winner: str, names: dict[str, str]) -> tuple[str, str, str] | None:
     if combat.remove is None:
         return None
     if CERSEI not in names or winner != "lannister":
@@ -255,7 +226,7 @@ def _remove(state: State, combat: Combat, winner: str, names: dict[str, str]) ->
     return (key[0], key[1], player)
 
 
-def _discard(state: State, combat: Combat, winner: str, names: dict[str, str]) -> tuple[str, str, str] | None:
+def _discard(state: Game, combat: Combat, winner: str, names: dict[str, str]) -> tuple[str, str, str] | None:
     if combat.discard is None:
         return None
     if MELISANDRE not in names or winner != "baratheon":
@@ -269,12 +240,3 @@ def _discard(state: State, combat: Combat, winner: str, names: dict[str, str]) -
         raise RuleError(f"{opponent} holds no {house} card to discard")
     state.held[(opponent, house)] -= 1
     return (by, opponent, house)
-
-
-def check_group(state: State, attacker: str, origin: str, area: str, units: Counts) -> None:
-    why = check_move(state, attacker, origin, area, units)
-    if why:
-        raise RuleError(f"move {origin} → {area}: {why}")
-
-
-__all__ = ["Fought", "Sides", "describe_units", "fight", "sides"]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from cok.core.errors import RuleError
-from cok.rulesets.no_true_king.rules.state import POSITIONS, State
+from cok.rulesets.no_true_king.rules.outcomes import Exchanged, Unsealed
+from cok.rulesets.no_true_king.rules.places import find_house
+from cok.rulesets.no_true_king.rules.state import POSITIONS, Game
 from cok.rulesets.no_true_king.rules.turns import refuse_out_of_turn
 
 if TYPE_CHECKING:
@@ -21,7 +23,7 @@ def seal_of(player: str, card: list[str], secret: str) -> str:
     return hashlib.sha256(f"ntk-loyalty:{player}:{','.join(card)}:{secret}".encode()).hexdigest()
 
 
-def check_card(state: State, card: list[str]) -> list[str]:
+def check_card(state: Game, card: list[str]) -> list[str]:
     houses = state.board.houses
     if sorted(card) != sorted(houses):
         raise RuleError(
@@ -38,34 +40,17 @@ def position_name(index: int) -> str:
     return str(POSITIONS[index])
 
 
-@dataclass(frozen=True)
-class Exchanged:
-    player: str
-    swap: tuple[str, str]
-    reveal: tuple[str, str] | None  # (position, house)
-
-
-@dataclass(frozen=True)
-class Passed:
-    player: str
-
-
-@dataclass(frozen=True)
-class Unsealed:
-    player: str
-    card: tuple[str, ...]
-
-
-def exchange(state: State, event: Exchange) -> Exchanged:
+def exchange(state: Game, event: Exchange) -> Exchanged:
     """Swap two tokens and reveal one face-down token: one of the two when either was face
     down, else another one; none face down, no reveal (§4.7 Reveals)."""
     refuse_out_of_turn(state, "exchange", event.player)
     who = state.players[event.player]
     a, b = (index_of(p) for p in event.swap)
-    shown = who.shown
+    shown = list(who.shown)  # a new list: the one the state holds is never changed in place
     shown[a], shown[b] = shown[b], shown[a]
-    if who.card is not None:
-        who.card[a], who.card[b] = who.card[b], who.card[a]
+    card = None if who.card is None else list(who.card)
+    if card is not None:
+        card[a], card[b] = card[b], card[a]
     down = [i for i in (a, b) if not shown[i]]
     allowed = down or [i for i in range(5) if i not in (a, b) and not shown[i]]
     reveal: tuple[int, str] | None = None
@@ -79,17 +64,16 @@ def exchange(state: State, event: Exchange) -> Exchanged:
             raise RuleError("every token is face up: this exchange reveals none")
         if index not in allowed:
             raise RuleError(f"the revealed token must be face down and {_rule(down)}: position {_names(allowed)}")
-        house = typed.strip().casefold()
-        if house not in state.board.houses:
-            raise RuleError(f"unknown house {typed!r}")
+        house = find_house(state.board, typed)
         if house in shown:
             raise RuleError(f"{house} is already face up at position {position_name(shown.index(house))}")
-        if who.card is not None and who.card[index] != house:
+        if card is not None and card[index] != house:
             raise RuleError(f"position {position_name(index)} of {event.player}'s card is not {house}")
         shown[index] = house
         reveal = (index, house)
     label = event.id or f"exchange by {event.player}"
-    who.exchanges.append((label, state.round, a, b, reveal[0] if reveal else -1, reveal[1] if reveal else ""))
+    done = (label, state.round, a, b, reveal[0] if reveal else -1, reveal[1] if reveal else "")
+    state.players[event.player] = replace(who, shown=shown, card=card, exchanges=[*who.exchanges, done])
     return Exchanged(
         event.player,
         (position_name(a), position_name(b)),
@@ -105,7 +89,7 @@ def _names(indexes: list[int]) -> str:
     return " or ".join(position_name(i) for i in indexes)
 
 
-def unseal(state: State, event: Unseal) -> Unsealed:
+def unseal(state: Game, event: Unseal) -> Unsealed:
     """The sealed card must match its seal, and every reveal since must match the card."""
     refuse_out_of_turn(state, "unseal", event.player)
     who = state.players[event.player]
@@ -123,8 +107,7 @@ def unseal(state: State, event: Unseal) -> Unsealed:
                 f"the exchange {label} (round {round_no}) revealed {house} at position {position_name(index)}, "
                 f"but the sealed card, after its swaps, has {current[index]} there"
             )
-    who.card = current
-    who.unsealed = True
+    state.players[event.player] = replace(who, card=current, unsealed=True)
     return Unsealed(event.player, tuple(current))
 
 

@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.events import Begin, Conspiracy
 from cok.rulesets.no_true_king.rules.loyalty import check_card
-from cok.rulesets.no_true_king.rules.state import Conspirator, State
+from cok.rulesets.no_true_king.rules.outcomes import Begun, Joined
+from cok.rulesets.no_true_king.rules.state import Conspirator, Game
 from cok.rulesets.no_true_king.rules.turns import start_placement, waits_text
 
 MAX_PLAYERS = 4
 
 
-@dataclass(frozen=True)
-class Joined:
-    player: str
-    name: str
-    symbol: str
-    sealed: bool
-
-
-@dataclass(frozen=True)
-class Begun:
-    seats: tuple[str, ...]
-    first: str
-
-
-def join(state: State, event: Conspiracy) -> Joined:
+def join(state: Game, event: Conspiracy) -> Joined:
     if state.phase != "setup":
         raise RuleError(f"conspiracies join before `begin`; the ledger waits for {waits_text(state)}")
     if event.player in state.players:
@@ -56,7 +41,7 @@ def join(state: State, event: Conspiracy) -> Joined:
     return Joined(event.player, name, event.symbol, card is None)
 
 
-def begin(state: State, event: Begin) -> Begun:
+def begin(state: Game, event: Begin) -> Begun:
     if state.phase != "setup":
         raise RuleError(f"the game has already begun; the ledger waits for {waits_text(state)}")
     if len(state.players) < 2:

@@ -1,9 +1,11 @@
 """The state of a No True King game: what the log says so far (contract §4). Plain
-dataclasses, dicts and tuples, so the replay cache can keep it."""
+dataclasses, dicts and tuples, so the replay cache can keep it. The rules read and write a
+`Game`: the state itself, or a draft of an event's changes over it (`rules/draft.py`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import dataclass, field
 
 from cok.rulesets.no_true_king.map import Board
 
@@ -29,43 +31,27 @@ class Conspirator:
     unsealed: bool = False
 
 
-@dataclass
-class State:
-    board: Board
-    loyalty: str = "sealed"
-    players: dict[str, Conspirator] = field(default_factory=dict)
-    seats: list[str] = field(default_factory=list)
-    round: int = 0
-    first: str | None = None  # this round's first player
-    phase: str = "setup"
-    active: str | None = None  # whose turn it is, in placement, resolution and exchanges
-    troops: dict[str, Force] = field(default_factory=dict)  # area -> the one house's troops there
-    flags: dict[str, str] = field(default_factory=dict)  # land area -> house
-    agents: dict[tuple[str, str], str] = field(default_factory=dict)  # (house, space) -> player
-    placed: dict[str, int] = field(default_factory=dict)  # agents placed this round, per player
-    held: dict[tuple[str, str], int] = field(default_factory=dict)  # (player, house) -> cards held
-    drawn: dict[str, int] = field(default_factory=dict)  # house -> cards drawn from its deck
-    played: list[str] = field(default_factory=list)  # cards played (gone for the game)
-    ranks: dict[str, int] = field(default_factory=dict)  # house -> rank (1, 2, 2, 4)
-    ranked: list[dict[str, int]] = field(default_factory=list)  # each round's rankings
+class Game:
+    """What the rules read and write: the state's fields and what they tell (a `State`, or a
+    `Draft` of an event's changes over one, which reads the same)."""
 
-    def copy(self) -> State:
-        """A copy the rules may change freely (the board is shared: it never changes)."""
-        return replace(
-            self,
-            players={p: replace(c, card=None if c.card is None else list(c.card), shown=list(c.shown),
-                                exchanges=list(c.exchanges)) for p, c in self.players.items()},
-            seats=list(self.seats),
-            troops=dict(self.troops),
-            flags=dict(self.flags),
-            agents=dict(self.agents),
-            placed=dict(self.placed),
-            held=dict(self.held),
-            drawn=dict(self.drawn),
-            played=list(self.played),
-            ranks=dict(self.ranks),
-            ranked=list(self.ranked),
-        )  # fmt: skip
+    board: Board
+    loyalty: str
+    players: MutableMapping[str, Conspirator]
+    seats: Sequence[str]  # replaced, never changed in place (a draft shares the state's)
+    round: int
+    first: str | None
+    phase: str
+    active: str | None
+    troops: MutableMapping[str, Force]
+    flags: MutableMapping[str, str]
+    agents: MutableMapping[tuple[str, str], str]
+    placed: MutableMapping[str, int]
+    held: MutableMapping[tuple[str, str], int]
+    drawn: MutableMapping[str, int]
+    played: Sequence[str]  # replaced, never changed in place
+    ranks: MutableMapping[str, int]
+    ranked: Sequence[Mapping[str, int]]  # replaced, never changed in place
 
     @property
     def rounds(self) -> int:
@@ -95,7 +81,12 @@ class State:
         return f, k, s
 
     def controlled(self, house: str) -> list[str]:
-        return [a for a in self.board.areas if self.controller(a) == house]
+        """The areas `controller` gives to the house, in the board's order: read from its troops
+        and flags rather than area by area (muster points and rankings ask at every event)."""
+        troops = self.troops
+        mine = {area for area, force in troops.items() if force[0] == house}
+        mine.update(area for area, flag in self.flags.items() if flag == house and area not in troops)
+        return [area for area in self.board.areas if area in mine]
 
     def cards_held(self, player: str) -> dict[str, int]:
         return {h: n for (p, h), n in self.held.items() if p == player and n}
@@ -105,4 +96,25 @@ class State:
 
     def clockwise_from(self, player: str) -> list[str]:
         start = self.seats.index(player)
-        return self.seats[start:] + self.seats[:start]
+        return [*self.seats[start:], *self.seats[:start]]
+
+
+@dataclass
+class State(Game):
+    board: Board
+    loyalty: str = "sealed"
+    players: dict[str, Conspirator] = field(default_factory=dict)
+    seats: list[str] = field(default_factory=list)
+    round: int = 0
+    first: str | None = None  # this round's first player
+    phase: str = "setup"
+    active: str | None = None  # whose turn it is, in placement, resolution and exchanges
+    troops: dict[str, Force] = field(default_factory=dict)  # area -> the one house's troops there
+    flags: dict[str, str] = field(default_factory=dict)  # land area -> house
+    agents: dict[tuple[str, str], str] = field(default_factory=dict)  # (house, space) -> player
+    placed: dict[str, int] = field(default_factory=dict)  # agents placed this round, per player
+    held: dict[tuple[str, str], int] = field(default_factory=dict)  # (player, house) -> cards held
+    drawn: dict[str, int] = field(default_factory=dict)  # house -> cards drawn from its deck
+    played: list[str] = field(default_factory=list)  # cards played (gone for the game)
+    ranks: dict[str, int] = field(default_factory=dict)  # house -> rank (1, 2, 2, 4)
+    ranked: list[dict[str, int]] = field(default_factory=list)  # each round's rankings
