@@ -15,7 +15,7 @@ HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (
         b"content-security-policy",
-        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'none'; "
+        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
         b"frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
     ),
 ]
