@@ -91,3 +91,8 @@ def test_a_kingdom_records_a_battle_it_fought_and_only_an_organiser_closes_the_m
     assert may_record(month, fought, Who("bo")) and not may_record(month, fought, Who("cy"))
     assert not may_record(month, Draft("reform", {}), Who("ana"))
     assert not may_record(month, Draft("winter", {}), Who("ana"))
+
+
+def test_a_tithe_is_the_givers_to_record_not_the_receivers(month: Path) -> None:
+    tithe = Draft("tithe", {"from": "ana", "to": "Bo", "gold": 1})
+    assert may_record(month, tithe, Who("ana")) and not may_record(month, tithe, Who("bo"))

@@ -302,7 +302,9 @@ def routes(server: Server) -> list[BaseRoute]:
                 render=lambda template, status=200, **values: server.render(
                     request, session, template, status, **values
                 ),
-                record=lambda drafts: record_drafts(server, request, session, drafts, {}),
+                record=lambda drafts, answers=None: record_drafts(
+                    server, request, session, drafts, dict(answers or {})
+                ),
                 form=fields,
             )
             response: Response = await form.endpoint(visit)

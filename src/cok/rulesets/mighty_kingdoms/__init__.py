@@ -180,5 +180,11 @@ class MightyKingdoms:
 
         return app
 
+    def web(self) -> Any:
+        """Its pages at the table (`cok serve`): a `cok.serve.kit.Web`."""
+        from cok.rulesets.mighty_kingdoms.table import web
+
+        return web()
+
 
 RULESET = MightyKingdoms()

@@ -31,13 +31,14 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
     """The kingdoms a draft names, found as the rules find them (an unknown name is no one):
     who may record it. An army counts for the kingdom that has it, so that a kingdom orders
-    only its own armies. None for a type it does not build."""
+    only its own armies; a tithe is the giver's to record (5.6 step 3: it gives). None for a
+    type it does not build."""
     from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 
     if type not in _BUILDERS:
         return None
     found: set[str] = set()
-    for key in ("player", "attacker", "defender", "from", *(("to",) if type in ("tithe", "artefact") else ())):
+    for key in ("player", "attacker", "defender", "from", *(("to",) if type == "artefact" else ())):
         typed = fields.get(key)
         if isinstance(typed, str):
             with suppress(RuleError):
