@@ -21,11 +21,9 @@ from cok.core.dice import FixedDice
 from cok.rulesets.mighty_kingdoms.rules.phase import counts, resolver, ties
 from cok.serve import invites
 from cok.serve.app import create_app
-from cok.service import Draft, Who, record
+from cok.service import Draft, record
 
-from ..mighty_kingdoms.game import EAST, MAP_TEXT, WEST
-
-ORGANISER = Who("Ann", organiser=True)
+from .kingdoms import ORGANISER, begun
 
 
 @dataclass
@@ -58,25 +56,13 @@ class Table:
         return open_campaign(self.folder, use_cache=False).state
 
 
-def kingdom(player: str, at: dict[str, Any]) -> Draft:
-    return Draft("kingdom", {"player": player, "race": "elves", "army": at["city"], **at})
-
-
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     """ana in the west, bo in the east, each army on its city next to the Ford: month 1 begun."""
     folder = tmp_path / "mk"
-    folder.mkdir()
-    (folder / "map.yaml").write_text(MAP_TEXT)
-    (folder / "campaign.yaml").write_text("name: Hexes\nruleset: mighty-kingdoms\nmap: map.yaml\n")
-    (folder / "events.yaml").write_text("")
-    tokens = {name: invites.invite(folder, name) for name in ("ana", "bo")}
-    tokens["Ann"] = invites.invite(folder, "Ann", organiser=True)
-    found = Table(folder, None, tokens)  # type: ignore[arg-type]
-    found.play(kingdom("ana", WEST), kingdom("bo", EAST), Draft("begin"))
+    tokens = begun(folder)
     with TestClient(create_app(folder)) as client:
-        found.client = client
-        yield found
+        yield Table(folder, client, tokens)
 
 
 def meeting(table: Table) -> None:
