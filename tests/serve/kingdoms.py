@@ -15,18 +15,20 @@ from ..mighty_kingdoms.game import EAST, MAP_TEXT, WEST
 ORGANISER = Who("Ann", organiser=True)
 
 
-def kingdom(player: str, at: dict[str, Any]) -> Draft:
-    return Draft("kingdom", {"player": player, "race": "elves", "army": at["city"], **at})
+def kingdom(player: str, at: dict[str, Any], kings_of_war: bool = False) -> Draft:
+    units = {"list": f"{player} 500", "units": {"Spearmen": 2}} if kings_of_war else {}
+    return Draft("kingdom", {"player": player, "race": "elves", "army": at["city"], **at, **units})
 
 
-def begun(folder: Path) -> dict[str, str]:
+def begun(folder: Path, kings_of_war: bool = False) -> dict[str, str]:
     """The campaign made in `folder`; the links' tokens by name (ana, bo, Ann the organiser)."""
     folder.mkdir(parents=True)
     (folder / "map.yaml").write_text(MAP_TEXT)
-    (folder / "campaign.yaml").write_text("name: Hexes\nruleset: mighty-kingdoms\nmap: map.yaml\n")
+    battles = "battles: kings-of-war\n" if kings_of_war else ""
+    (folder / "campaign.yaml").write_text(f"name: Hexes\nruleset: mighty-kingdoms\nmap: map.yaml\n{battles}")
     (folder / "events.yaml").write_text("")
     tokens = {name: invites.invite(folder, name) for name in ("ana", "bo")}
     tokens["Ann"] = invites.invite(folder, "Ann", organiser=True)
-    for draft in (kingdom("ana", WEST), kingdom("bo", EAST), Draft("begin")):
+    for draft in (kingdom("ana", WEST, kings_of_war), kingdom("bo", EAST, kings_of_war), Draft("begin")):
         record(folder, [draft], by=ORGANISER)
     return tokens

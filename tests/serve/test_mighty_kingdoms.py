@@ -65,6 +65,21 @@ def table(tmp_path: Path) -> Iterator[Table]:
         yield Table(folder, client, tokens)
 
 
+class _kow:
+    """A Kings of War campaign's table, as the `table` fixture's."""
+
+    def __init__(self, folder: Path) -> None:
+        self.tokens = begun(folder, kings_of_war=True)
+        self.folder = folder
+
+    def __enter__(self) -> Table:
+        self.client = TestClient(create_app(self.folder)).__enter__()
+        return Table(self.folder, self.client, self.tokens)
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.__exit__(*exc)
+
+
 def meeting(table: Table) -> None:
     """Both armies into the Ford: the battles phase, ana's choice."""
     table.play(
@@ -198,6 +213,19 @@ def test_a_kingdom_not_in_the_battle_may_not_record_it(table: Table) -> None:
     before = table.log()
     fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "die:ana-1": "6", "die:bo-1": "1"}
     assert table.post("/play/battle", csrf[1], **fields).status_code == 403 and table.log() == before
+
+
+def test_a_kings_of_war_battle_records_the_result_and_the_unit_strength_changes(tmp_path: Path) -> None:
+    with _kow(tmp_path / "kow") as table:
+        meeting(table)
+        csrf = table.sign_in("ana")
+        form = table.client.get("/play/battle", params={"tile": "0,0"}).text
+        assert 'name="result"' in form and 'name="die:' not in form
+        assert 'name="strength:bo-1:Spearmen"' in form
+        fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "result": "ana", "strength:ana-1:Spearmen": "1"}
+        answer = table.post("/play/battle", csrf, **fields, **{"strength:bo-1:Spearmen": "-1", "retreat:bo-1": "1,0"})
+        assert answer.status_code == 200, answer.text
+        assert table.state().armies["bo-1"].tile == "1,0"
 
 
 # ---------------------------------------------------------------- winter

@@ -246,12 +246,25 @@ async def winter_step(visit: Visit) -> Any:
         fields = {"player": form.get("player", ""), "tile": tile, "settlement": settlement}
     elif step == "recruit":
         fields = {"player": form.get("player", ""), "tile": form.get("tile", ""), "disband": form.get("disband")}
+        fields.update({"list": form.get("list", "").strip(), "units": _units(form.get("units", ""))})
+        fields["allied"] = form.get("allied") == "1"
     elif step == "feed":
         unfed = [k.split(":", 1)[1] for k, v in form.items() if k.startswith("unfed:") and v == "on"]
         fields = {"player": form.get("player", ""), "unfed": unfed}
     else:
         fields = {"army": form.get("army", ""), "tile": form.get("tile", "")}
     return await visit.record([_draft(step, fields)])
+
+
+def _units(typed: str) -> dict[str, Any] | None:
+    """Kings of War: `Spearmen=2`, one a line, as `--unit` takes them; a value that is not a
+    whole number is left as typed, for the event's schema to refuse in its words."""
+    units: dict[str, Any] = {}
+    for line in typed.splitlines():
+        name, sep, value = line.rpartition("=")
+        if sep and name.strip():
+            units[name.strip()] = int(value) if value.strip().lstrip("+-").isdigit() else value.strip()
+    return units or None
 
 
 # ---------------------------------------------------------------- the organiser
