@@ -206,13 +206,13 @@ def test_pages_carry_headers_against_framing_and_sniffing(table: Table) -> None:
 
 
 def test_other_games_are_served_read_only(tmp_path: Path) -> None:
-    folder = tmp_path / "mk"
-    shutil.copytree(ROOT / "campaigns" / "mighty-kingdoms", folder)
+    folder = tmp_path / "ntk"
+    shutil.copytree(ROOT / "campaigns" / "no-true-king-example", folder)
     token = invites.invite(folder, "Ann", organiser=True)
     with TestClient(create_app(folder)) as client:
         assert client.get("/").status_code == 200
         assert client.get("/api/standings").status_code == 200
-        assert client.get("/api/status").json() == json.loads(Cok(folder)("mk", "status", "--json").stdout)
+        assert client.get("/api/status").json() == json.loads(Cok(folder)("ntk", "status", "--json").stdout)
         client.get(f"/join/{token}")
         assert client.get("/play/battle").status_code == 404
         answer = client.post("/api/events", json={"type": "week"}, headers={"authorization": f"Bearer {token}"})

@@ -32,6 +32,24 @@ NoCacheOpt = Annotated[
 ]
 NoteOpt = Annotated[str | None, typer.Option("--note", help="Free text kept with the event.")]
 ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (required).")]
+DisplayNameOpt = Annotated[str | None, typer.Option("--name", help="Display name (default: the id).")]
+PlayerIdArg = Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")]
+
+
+def player_id(typed: str) -> str:
+    """A new player's id as typed: lowercase, else a wrong command line (exit 2) saying the
+    id and the display name to give instead."""
+    if typed != typed.lower():
+        raise typer.BadParameter(
+            f"player ids are lowercase: use {typed.lower()!r} (and --name {typed!r})", param_hint="PLAYER"
+        )
+    return typed
+
+
+def given(fields: dict[str, Any]) -> dict[str, Any]:
+    """A draft's fields from a command's options: an option left out gives none."""
+    return {key: value for key, value in fields.items() if value is not None}
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -98,13 +98,15 @@ def record_drafts(
     as_json: bool,
     no_cache: bool = False,
     again: bool = False,
+    answers: dict[str, Any] | None = None,
 ) -> Recording:
     """Record drafts through the service (as every interface does), asking at a terminal
-    for any answer the rules need; show the summary. Who records: $COK_BY, else the login."""
+    for any answer the rules need; show the summary. Who records: $COK_BY, else the login.
+    `answers`: what the command's options already answer (`--roll-dice`: roll it for me)."""
     from cok.service import Asked, record
     from cok.service.recording import Refusal
 
-    answers: dict[str, Any] = {"again": True} if again else {}
+    answers = {**(answers or {}), **({"again": True} if again else {})}
     while True:
         try:
             done = record(

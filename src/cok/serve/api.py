@@ -21,6 +21,13 @@ if TYPE_CHECKING:
 METADATA = ("id", "at", "by")
 
 
+def version_of(signature: object) -> str:
+    """A version as a page carries it: short, and saying nothing of the files' sizes or times."""
+    import hashlib
+
+    return hashlib.sha256(repr(signature).encode()).hexdigest()[:16]
+
+
 def _problem(status: int, message: str, **more: Any) -> JSONResponse:
     return JSONResponse({"problems": [{"message": message}], **more}, status)
 
@@ -31,6 +38,12 @@ def routes(server: Server) -> list[BaseRoute]:
     async def standings(request: Request) -> Response:
         view = await run_in_threadpool(table.view)
         return Response(await run_in_threadpool(view.standings_json), media_type="application/json")
+
+    async def version(request: Request) -> Response:
+        """What a served page polls to refresh when anyone records (live.js): the campaign's
+        version, which changes with its files (a phone's recording, or `cok` at a terminal)."""
+        view = await run_in_threadpool(table.view)
+        return JSONResponse({"version": version_of(view.signature)}, headers={"cache-control": "no-store"})
 
     async def status(request: Request) -> Response:
         if request.path_params["status"] != server.web().status:
@@ -113,6 +126,7 @@ def routes(server: Server) -> list[BaseRoute]:
 
     return [
         Route("/standings", standings),
+        Route("/version", version),
         Route("/events", events, methods=["POST"]),
         Route("/{status}", status),
     ]

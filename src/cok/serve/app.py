@@ -22,12 +22,13 @@ from starlette.routing import BaseRoute, Mount, Route
 
 from cok.core.text import for_markup
 from cok.serve import api
+from cok.serve.api import version_of
 from cok.serve.guards import Guard
 from cok.serve.invites import Keys
 from cok.serve.kit import Visit, Web
 from cok.serve.limiter import Limiter
 from cok.serve.sessions import COOKIE, LIFETIME, Session, Sessions
-from cok.serve.table import Asked, Draft, Recording, Refused, Table, Who
+from cok.serve.table import Asked, Draft, Recording, Refused, Table, View, Who
 
 TYPES = {".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".css": "text/css", ".json": "application/json"}
 
@@ -87,13 +88,23 @@ class Server:
             )
         return self._env
 
-    def bar(self, request: Request, session: Session | None) -> str:
+    def bar(self, request: Request, session: Session | None, view: View | None = None) -> str:
+        """The bar at the top of every page; a page shown for a GET carries its campaign's
+        version, so that live.js refreshes it when anyone records (a page answering a POST
+        never: refreshing it would send the form again)."""
         who = self.who(session)
         actions = [a for a in self.web().actions if who is not None and (who.organiser or not a.organiser)]
+        live = view is not None and request.method in ("GET", "HEAD")
         return (
             self.env()
             .get_template("bar.html")
-            .render(root=root(request), who=who, actions=actions, csrf=session.csrf if session else "")
+            .render(
+                root=root(request),
+                who=who,
+                actions=actions,
+                csrf=session.csrf if session else "",
+                version=version_of(view.signature) if live and view is not None else None,
+            )
         )
 
     def render(
@@ -105,7 +116,7 @@ class Server:
             .get_template(template)
             .render(
                 root=root(request),
-                bar=Markup(self.bar(request, session)),  # rendered with autoescape on
+                bar=Markup(self.bar(request, session, view)),  # rendered with autoescape on
                 campaign=view.campaign.name,
                 who=self.who(session),
                 csrf=session.csrf if session else "",
@@ -156,12 +167,16 @@ def routes(server: Server) -> list[BaseRoute]:
         if kind.startswith("text/html"):
             session = server.session(request)
             css = f'<link rel="stylesheet" href="{root(request)}/_cok/serve.css">\n'
-            text = with_bar(text, await run_in_threadpool(server.bar, request, session), css)
+            text = with_bar(text, await run_in_threadpool(server.bar, request, session, view), css)
         return Response(text, media_type=kind, headers={"cache-control": "no-cache"})
 
     async def serve_css(request: Request) -> Response:
         css = resources.files("cok.serve").joinpath("templates/serve.css").read_text(encoding="utf-8")
         return Response(css, media_type="text/css")
+
+    async def live_js(request: Request) -> Response:
+        script = resources.files("cok.serve").joinpath("templates/live.js").read_text(encoding="utf-8")
+        return Response(script, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def join(request: Request) -> Response:
         address = server.address(request)
@@ -287,7 +302,9 @@ def routes(server: Server) -> list[BaseRoute]:
                 render=lambda template, status=200, **values: server.render(
                     request, session, template, status, **values
                 ),
-                record=lambda drafts: record_drafts(server, request, session, drafts, {}),
+                record=lambda drafts, answers=None: record_drafts(
+                    server, request, session, drafts, dict(answers or {})
+                ),
                 form=fields,
             )
             response: Response = await form.endpoint(visit)
@@ -304,6 +321,7 @@ def routes(server: Server) -> list[BaseRoute]:
         Route("/record", recorded_form, methods=["POST"]),
         Route("/void", void_form, methods=["GET", "POST"]),
         Route("/_cok/serve.css", serve_css),
+        Route("/_cok/live.js", live_js),
         Mount("/api", routes=api.routes(server)),
         Mount("/play", routes=game),
         Route("/{path:path}", site_page),

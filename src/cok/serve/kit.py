@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
     from cok.core.campaign import Campaign
-    from cok.serve.table import Draft, Table, Who
+    from cok.serve.table import Table, Who
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,8 @@ class Visit:
     who: Who | None
     root: str  # where the app is mounted (a reverse proxy's prefix), for links
     render: Callable[..., Response]
-    record: Callable[[Sequence[Draft]], Awaitable[Response]]
+    #: record(drafts, answers={}): the answers a form already gives (roll it for me)
+    record: Callable[..., Awaitable[Response]]
     form: Mapping[str, str] = field(default_factory=dict)  # a POST's fields, CSRF already checked
 
     async def campaign(self) -> Campaign:

@@ -5,20 +5,24 @@ as it does for the server; then it renders. No rules here."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cok.cli.options import (
     CampaignOpt,
+    DisplayNameOpt,
     DryRunOpt,
     JsonOpt,
     NoCacheOpt,
     NoteOpt,
+    PlayerIdArg,
     ReasonOpt,
     complete,
     emit_json,
+    given,
     open_valid,
+    player_id,
     refusals,
 )
 from cok.cli.recording import record_drafts
@@ -68,7 +72,7 @@ def _names(state: State) -> dict[str, str]:
 @app.command()
 @refusals
 def join(
-    player: Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")],
+    player: PlayerIdArg,
     faction: Annotated[
         str,
         typer.Option(
@@ -79,7 +83,7 @@ def join(
             autocompletion=complete("faction"),
         ),
     ],
-    name: Annotated[str | None, typer.Option("--name", help="Display name (default: the id).")] = None,
+    name: DisplayNameOpt = None,
     castle: Annotated[
         str | None,
         typer.Option(
@@ -104,13 +108,10 @@ def join(
     Example: cok join tim --faction martell --name Tim
     """
     opened = _open(campaign, no_cache)
-    if player != player.lower():
-        raise typer.BadParameter(
-            f"player ids are lowercase: use {player.lower()!r} (and --name {player!r})", param_hint="PLAYER"
-        )
+    player_id(player)
     fields = {"player": player, "name": name, "faction": faction, "castle": castle, "note": note}
-    given = _given({**fields, "territories": list(territories) if territories else None})
-    record_drafts(opened, [Draft("join", given)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    typed = given({**fields, "territories": list(territories) if territories else None})
+    record_drafts(opened, [Draft("join", typed)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command()
@@ -151,11 +152,6 @@ def _pairs(given: list[str] | None, what: str) -> list[str] | None:
         if pair(item) is None:
             raise typer.BadParameter(f"takes PLAYER=NUMBER, like --{what} tim=7 (got {item!r})", param_hint=f"--{what}")
     return given or None
-
-
-def _given(fields: dict[str, Any]) -> dict[str, Any]:
-    """The fields an option gave (an option left out gives none)."""
-    return {key: value for key, value in fields.items() if value is not None}
 
 
 @app.command()
@@ -226,7 +222,7 @@ def battle(
         "override": override,
         "note": note,
     }
-    drafts = [Draft("battle", _given(fields))]
+    drafts = [Draft("battle", given(fields))]
     record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache, again=again)
 
 
@@ -258,8 +254,8 @@ def paint(
     """
     opened = _open(campaign, no_cache)
     fields = {"player": player, "week": week, "fully_painted": fully_painted, "units": units, "models": models}
-    given = _given({**fields, "commissioned": commissioned, "note": note})
-    record_drafts(opened, [Draft("painting", given)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    typed = given({**fields, "commissioned": commissioned, "note": note})
+    record_drafts(opened, [Draft("painting", typed)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
 @app.command("week")
@@ -283,7 +279,7 @@ def week_(
         raise typer.BadParameter("--limit goes with --next", param_hint="--limit")
     opened = _open(campaign, no_cache)
     if next_:
-        drafts = [Draft("week", _given({"limit": limit, "note": note}))]
+        drafts = [Draft("week", given({"limit": limit, "note": note}))]
         record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
         return
     state = opened.state
@@ -356,7 +352,7 @@ def adjust(
     Example: cok adjust tim -2 --reason "late army list"
     """
     opened = _open(campaign, no_cache)
-    drafts = [Draft("adjust", _given({"player": player, "cp": cp, "reason": reason, "note": note}))]
+    drafts = [Draft("adjust", given({"player": player, "cp": cp, "reason": reason, "note": note}))]
     record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from cok.core.campaign import Campaign
+    from cok.core.dice import Dice
     from cok.core.events import EventBase
     from cok.core.ledger import Recorded
     from cok.rulesets.mighty_kingdoms.rules.state import State
@@ -125,6 +126,18 @@ class MightyKingdoms:
 
         return find_player(state, typed)
 
+    def build(self, state: State, type: str, fields: Mapping[str, Any], answers: Mapping[str, Any], dice: Dice) -> Any:
+        """An event from what a user gave (the answers, the dice the ledger rolls)."""
+        from cok.rulesets.mighty_kingdoms.intents import build
+
+        return build(state, type, fields, answers, dice)
+
+    def named(self, state: State, type: str, fields: Mapping[str, Any]) -> frozenset[str] | None:
+        """The kingdoms a draft names, an army for its kingdom (who may record it)."""
+        from cok.rulesets.mighty_kingdoms.intents import named
+
+        return named(state, type, fields)
+
     def involved(self, event: EventBase) -> frozenset[str]:
         from cok.rulesets.mighty_kingdoms.events import involved
 
@@ -166,6 +179,12 @@ class MightyKingdoms:
         from cok.rulesets.mighty_kingdoms.cli import app
 
         return app
+
+    def web(self) -> Any:
+        """Its pages at the table (`cok serve`): a `cok.serve.kit.Web`."""
+        from cok.rulesets.mighty_kingdoms.table import web
+
+        return web()
 
 
 RULESET = MightyKingdoms()

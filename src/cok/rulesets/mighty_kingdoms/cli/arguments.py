@@ -1,18 +1,15 @@
 """What the `cok mk` commands share: their arguments and options, opening the campaign,
-recording, and reading `A=B` pairs, unit lists and dice from the command line."""
+recording a draft, and reading `A=B` pairs, unit lists and dice from the command line."""
 
 from __future__ import annotations
 
-import secrets
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cok.cli.options import (
-    complete,
-    open_valid,
-)
-from cok.cli.recording import record_and_show
+from cok.cli.options import complete, given, open_valid
+from cok.cli.recording import record_drafts
+from cok.service.drafts import Draft
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -55,8 +52,26 @@ def open_mk(campaign: str | None, no_cache: bool = False) -> Campaign:
     return open_valid(campaign, no_cache).require(RULESET, "see `cok mk --help`")
 
 
-def record(opened: Campaign, build: Any, dry_run: bool, as_json: bool, no_cache: bool) -> None:
-    record_and_show(opened, lambda answers: build(), dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+def record(
+    opened: Campaign,
+    type: str,
+    fields: dict[str, Any],
+    dry_run: bool,
+    as_json: bool,
+    no_cache: bool,
+    answers: dict[str, Any] | None = None,
+) -> None:
+    """Options → draft → the service (`intents.py` builds the event, the rules decide) →
+    the summary, as on a phone; the rules' questions asked at a terminal."""
+    drafts = [Draft(type, given(fields))]
+    record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache, answers=answers)
+
+
+def rolled_for_me(roll_dice: bool) -> dict[str, Any]:
+    """`--roll-dice`: the answer that asks the ledger to roll (`intents.ROLL`)."""
+    from cok.rulesets.mighty_kingdoms.intents import ROLL
+
+    return {ROLL: True} if roll_dice else {}
 
 
 def player_list(given: list[str] | None, more: list[str] | None = None) -> list[str] | None:
@@ -108,10 +123,6 @@ def unit_strengths(given: list[str] | None) -> dict[str, int] | None:
             raise typer.BadParameter(f"a Unit Strength is a whole number (got {value!r})", param_hint="--unit")
         units[name] = int(value)
     return units
-
-
-def d6() -> int:
-    return secrets.randbelow(6) + 1
 
 
 def two_dice(values: tuple[int, int] | None, option: str) -> list[int] | None:

@@ -1,24 +1,28 @@
 """The Mighty Kingdoms commands (`cok mk …`): setup, the summer months, and what the ledger
-shows. Each parses, asks the ledger, renders; the rules decide. The winter's commands are in
-`cli/winter.py`. Recording commands take `--dry-run`; showing ones take `--json`."""
+shows. Each recording command turns its options into a draft, which the service builds
+(`intents.py`), records and reports, as it does for a phone; then it renders. The winter's
+commands are in `cli/winter.py`. Recording commands take `--dry-run`; all take `--json`."""
 
 from __future__ import annotations
 
 import typing
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from cok.cli.options import (
     CampaignOpt,
+    DisplayNameOpt,
     DryRunOpt,
     JsonOpt,
     NoCacheOpt,
     NoteOpt,
+    PlayerIdArg,
     chosen,
     complete,
     emit_json,
     interactive,
+    player_id,
     refusals,
 )
 from cok.core.errors import RuleError
@@ -30,19 +34,16 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
     OrderOpt,
     RollDiceOpt,
     Tile,
-    d6,
     example_of,
     open_mk,
     pair_list,
     pairs,
     player_list,
     record,
+    rolled_for_me,
     two_dice,
     unit_strengths,
 )
-
-if TYPE_CHECKING:
-    from cok.rulesets.mighty_kingdoms.rules.state import State
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -52,7 +53,7 @@ app = typer.Typer(no_args_is_help=True)
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def kingdom(
-    player: Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")],
+    player: PlayerIdArg,
     race: Annotated[str, typer.Option("--race", help="The kingdom's main race (public).")],
     capital: Annotated[str, typer.Option("--capital", metavar="TILE", help="A free start tile.")],
     city: Annotated[str, typer.Option("--city", metavar="TILE", help="A neighbour of the capital.")],
@@ -63,7 +64,7 @@ def kingdom(
     army: Annotated[
         str, typer.Option("--army", metavar="TILE", help="Where the first army stands: a settlement of the kingdom.")
     ],
-    name: Annotated[str | None, typer.Option("--name", help="Display name (default: the id).")] = None,
+    name: DisplayNameOpt = None,
     army_list: Annotated[str | None, typer.Option("--list", help="Kings of War: the first army's list.")] = None,
     unit: Annotated[
         list[str] | None,
@@ -80,33 +81,11 @@ def kingdom(
     Example: cok mk kingdom ana --race elves --capital Emberhold --city 1,-4
     --fortress 2,-5 --villages 0,-4 0,-5 --army Emberhold
     """
-    if player != player.lower():
-        raise typer.BadParameter(
-            f"player ids are lowercase: use {player.lower()!r} (and --name {player!r})", param_hint="PLAYER"
-        )
-    from cok.rulesets.mighty_kingdoms.events import Kingdom
-
+    player_id(player)
     opened = open_mk(campaign, no_cache)
-    strengths = unit_strengths(unit)
-    record(
-        opened,
-        lambda: Kingdom(
-            player=player,
-            name=name,
-            race=race,
-            capital=capital,
-            city=city,
-            fortress=fortress,
-            villages=list(villages),
-            army=army,
-            list=army_list,
-            units=strengths,
-            note=note,
-        ),
-        dry_run,
-        as_json,
-        no_cache,
-    )
+    fields = {"player": player, "name": name, "race": race, "capital": capital, "city": city, "fortress": fortress}
+    more = {"villages": list(villages), "army": army, "list": army_list, "units": unit_strengths(unit), "note": note}
+    record(opened, "kingdom", {**fields, **more}, dry_run, as_json, no_cache)
 
 
 @app.command(context_settings=LIST_WORDS)
@@ -121,11 +100,9 @@ def begin(
     as_json: JsonOpt = False,
 ) -> None:
     """Close setup: year 1, month 1 begins in the founding order."""
-    from cok.rulesets.mighty_kingdoms.events import Begin
-
     opened = open_mk(campaign, no_cache)
     given = player_list(order, list(ctx.args))
-    record(opened, lambda: Begin(order=given, note=note), dry_run, as_json, no_cache)
+    record(opened, "begin", {"order": given, "note": note}, dry_run, as_json, no_cache)
 
 
 # ---------------------------------------------------------------- summer
@@ -140,6 +117,9 @@ def order(
         typer.Argument(metavar="ORDER", help="move, defend, raze or regroup.", autocompletion=complete("order")),
     ],
     to: Annotated[str | None, typer.Argument(metavar="[TILE]", help="move: the adjacent tile.")] = None,
+    to_option: Annotated[
+        str | None, typer.Option("--to", metavar="TILE", help="move: the adjacent tile (as TILE).", hidden=True)
+    ] = None,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -153,8 +133,11 @@ def order(
     from cok.rulesets.mighty_kingdoms.events import Order
 
     what = chosen(what, typing.get_args(Order.model_fields["order"].annotation), "ORDER")
+    if to is not None and to_option is not None:
+        raise typer.BadParameter("give the tile once: as TILE or with --to", param_hint="--to")
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Order(army=army, order=what, to=to, note=note), dry_run, as_json, no_cache)
+    fields = {"army": army, "order": what, "to": to or to_option, "note": note}
+    record(opened, "order", fields, dry_run, as_json, no_cache)
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
@@ -178,26 +161,12 @@ def resolve(
 
     Example: cok mk resolve ana-1 --roll 5 6
     """
-    from cok.rulesets.mighty_kingdoms.events import Resolve
-
     opened = open_mk(campaign, no_cache)
     first, second = two_dice(roll, "--roll"), two_dice(reroll, "--reroll")
-    if roll_dice:
-        if roll is not None or reroll is not None:
-            raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
-        first, second = _exploration_dice(opened.state, army)
-    record(opened, lambda: Resolve(army=army, roll=first, reroll=second, note=note), dry_run, as_json, no_cache)
-
-
-def _exploration_dice(state: State, typed: str) -> tuple[list[int] | None, list[int] | None]:
-    """Roll what the rules will ask for: 2D6 into an unexplored tile, and again after a double
-    with wizard's towers."""
-    army = state.armies.get(typed.strip().casefold())
-    if army is None or army.order != "move" or army.to in state.explored or army.to in state.towers:
-        return None, None
-    first = [d6(), d6()]
-    second = [d6(), d6()] if state.settings.towers and first[0] == first[1] else None
-    return first, second
+    if roll_dice and (roll is not None or reroll is not None):
+        raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
+    fields = {"army": army, "roll": first, "reroll": second, "note": note}
+    record(opened, "resolve", fields, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
@@ -258,15 +227,16 @@ def battle(
     Example: cok mk battle Kingsford --attacker ana --defender bo --dice ana-1=5
     --dice bo-2=3 --allocate ana-1:bo-2 --allocate bo-2:ana-1 --retreat bo-2=Mereside
     """
-    from cok.rulesets.mighty_kingdoms.events import Battle
-
     opened = open_mk(campaign, no_cache)
     state = opened.state
     rolled = {a: _number(v, "--dice") for a, v in pairs(dice, "--dice").items()} or None
     if roll_dice:
         if rolled:
             raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
-        rolled = _battle_dice(state, tile, attacker, defender)
+        from cok.core.dice import RandomDice
+        from cok.rulesets.mighty_kingdoms.intents import battle_dice
+
+        rolled = battle_dice(state, tile, attacker, defender, RandomDice())
     plan = [[a, b] for a, b in pair_list(allocate, "--allocate", ":")] or None  # in order: a die's army may repeat
     if rolled and plan is None and not state.settings.kings_of_war:
         plan = _ask_allocation(rolled) if interactive() and not as_json else None
@@ -283,39 +253,16 @@ def battle(
                 param_hint="--strength",
             )
         changes.setdefault(army_id.strip(), {})[unit.strip()] = int(value)
-    record(
-        opened,
-        lambda: Battle(
-            tile=tile,
-            attacker=attacker,
-            defender=defender,
-            result=result,
-            dice=rolled,
-            allocate=plan,
-            retreat=pairs(retreat, "--retreat") or None,
-            advance=pairs([advance] if advance else None, "--advance") or None,
-            strength=changes or None,
-            slaughter=slaughter,
-            note=note,
-        ),
-        dry_run,
-        as_json,
-        no_cache,
-    )
+    fields = {"tile": tile, "attacker": attacker, "defender": defender, "result": result, "dice": rolled}
+    moved = {"retreat": pairs(retreat, "--retreat"), "advance": pairs([advance] if advance else None, "--advance")}
+    more = {"allocate": plan, **{k: v or None for k, v in moved.items()}, "strength": changes or None}
+    record(opened, "battle", {**fields, **more, "slaughter": slaughter, "note": note}, dry_run, as_json, no_cache)
 
 
 def _number(value: str, option: str) -> int:
     if not value.isdigit():
         raise typer.BadParameter(f"a die shows 1 to 6 (got {value!r})", param_hint=option)
     return int(value)
-
-
-def _battle_dice(state: State, typed_tile: str, attacker: str, defender: str) -> dict[str, int]:
-    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
-
-    tile = state.map.find(typed_tile)
-    sides = {find_player(state, attacker), find_player(state, defender)}
-    return {a.id: d6() for a in state.armies_in(tile) if a.player in sides and a.upright}
 
 
 def _ask_allocation(rolled: dict[str, int]) -> list[list[str]] | None:
@@ -336,11 +283,9 @@ def reform(
     as_json: JsonOpt = False,
 ) -> None:
     """Close the month: terrain, razes, control, Unit Strength, the new player order."""
-    from cok.rulesets.mighty_kingdoms.events import Reform
-
     opened = open_mk(campaign, no_cache)
     given = player_list(order, list(ctx.args))
-    record(opened, lambda: Reform(order=given, note=note), dry_run, as_json, no_cache)
+    record(opened, "reform", {"order": given, "note": note}, dry_run, as_json, no_cache)
 
 
 from cok.rulesets.mighty_kingdoms.cli import winter  # noqa: E402 - its commands come next in --help

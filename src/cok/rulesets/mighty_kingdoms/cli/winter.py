@@ -1,10 +1,11 @@
 """The winter's commands (`cok mk winter`, `tithe`, `build`, `recruit`, `feed`, `deploy`,
-`spring`) and the wizard's towers' (`quest`, `artefact`), registered on `cok mk`'s app."""
+`spring`) and the wizard's towers' (`quest`, `artefact`), registered on `cok mk`'s app: each
+its options as a draft, recorded through the service (`intents.py` builds the event)."""
 
 from __future__ import annotations
 
 import typing
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -17,16 +18,13 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
     PlayerArg,
     RollDiceOpt,
     Tile,
-    d6,
     open_mk,
     pairs,
     player_list,
     record,
+    rolled_for_me,
     unit_strengths,
 )
-
-if TYPE_CHECKING:
-    pass
 
 
 def register(app: typer.Typer) -> None:
@@ -47,10 +45,8 @@ def winter(
     as_json: JsonOpt = False,
 ) -> None:
     """Start winter: armies recalled, resources gathered."""
-    from cok.rulesets.mighty_kingdoms.events import Winter
-
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Winter(recall=pairs(recall, "--recall"), note=note), dry_run, as_json, no_cache)
+    record(opened, "winter", {"recall": pairs(recall, "--recall"), "note": note}, dry_run, as_json, no_cache)
 
 
 def tithe(
@@ -65,16 +61,9 @@ def tithe(
     as_json: JsonOpt = False,
 ) -> None:
     """A tithe: up to 1 gold and up to 1 food to another kingdom."""
-    from cok.rulesets.mighty_kingdoms.events import Tithe
-
     opened = open_mk(campaign, no_cache)
-    record(
-        opened,
-        lambda: Tithe.model_validate({"from": giver, "to": receiver, "gold": gold, "food": food, "note": note}),
-        dry_run,
-        as_json,
-        no_cache,
-    )
+    fields = {"from": giver, "to": receiver, "gold": gold, "food": food, "note": note}
+    record(opened, "tithe", fields, dry_run, as_json, no_cache)
 
 
 def build(
@@ -97,9 +86,8 @@ def build(
 
     settlement = chosen(settlement, typing.get_args(Build.model_fields["settlement"].annotation), "SETTLEMENT")
     opened = open_mk(campaign, no_cache)
-    record(
-        opened, lambda: Build(player=player, tile=tile, settlement=settlement, note=note), dry_run, as_json, no_cache
-    )
+    fields = {"player": player, "tile": tile, "settlement": settlement, "note": note}
+    record(opened, "build", fields, dry_run, as_json, no_cache)
 
 
 def recruit(
@@ -121,19 +109,9 @@ def recruit(
     as_json: JsonOpt = False,
 ) -> None:
     """Recruit a new army at a fortress (1 gold)."""
-    from cok.rulesets.mighty_kingdoms.events import Recruit
-
     opened = open_mk(campaign, no_cache)
-    strengths = unit_strengths(unit)
-    record(
-        opened,
-        lambda: Recruit(
-            player=player, tile=tile, disband=disband, list=army_list, units=strengths, allied=allied, note=note
-        ),
-        dry_run,
-        as_json,
-        no_cache,
-    )
+    fields = {"player": player, "tile": tile, "disband": disband, "list": army_list, "units": unit_strengths(unit)}
+    record(opened, "recruit", {**fields, "allied": allied, "note": note}, dry_run, as_json, no_cache)
 
 
 def feed(
@@ -148,10 +126,8 @@ def feed(
     as_json: JsonOpt = False,
 ) -> None:
     """Feed a kingdom's armies (1 food each); the unfed are removed, the rest of the stores lost."""
-    from cok.rulesets.mighty_kingdoms.events import Feed
-
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Feed(player=player, unfed=list(unfed or []), note=note), dry_run, as_json, no_cache)
+    record(opened, "feed", {"player": player, "unfed": list(unfed or []), "note": note}, dry_run, as_json, no_cache)
 
 
 def deploy(
@@ -164,10 +140,8 @@ def deploy(
     as_json: JsonOpt = False,
 ) -> None:
     """Deploy an army on a settlement of its kingdom (village 1, city 2, capital or fortress 3)."""
-    from cok.rulesets.mighty_kingdoms.events import Deploy
-
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Deploy(army=army, tile=tile, note=note), dry_run, as_json, no_cache)
+    record(opened, "deploy", {"army": army, "tile": tile, "note": note}, dry_run, as_json, no_cache)
 
 
 def spring(
@@ -180,11 +154,9 @@ def spring(
     as_json: JsonOpt = False,
 ) -> None:
     """Close winter: the next year's month 1 begins."""
-    from cok.rulesets.mighty_kingdoms.events import Spring
-
     opened = open_mk(campaign, no_cache)
     given = player_list(order, list(ctx.args))
-    record(opened, lambda: Spring(order=given, note=note), dry_run, as_json, no_cache)
+    record(opened, "spring", {"order": given, "note": note}, dry_run, as_json, no_cache)
 
 
 def quest(
@@ -208,20 +180,18 @@ def quest(
     as_json: JsonOpt = False,
 ) -> None:
     """Wizard's towers: a hero's quest in winter."""
-    from cok.rulesets.mighty_kingdoms.events import Quest
-
     if roll_dice == (roll is not None):
         raise typer.BadParameter("give the d6 with --roll, or --roll-dice", param_hint="--roll")
-    die = roll if roll is not None else d6()
     opened = open_mk(campaign, no_cache)
+    fields = {"player": player, "tower": tower, "army": army, "hero": hero, "roll": roll, "points": points}
     record(
         opened,
-        lambda: Quest(
-            player=player, tower=tower, army=army, hero=hero, roll=die, points=points, artefact=artefact, note=note
-        ),
+        "quest",
+        {**fields, "artefact": artefact, "note": note},
         dry_run,
         as_json,
         no_cache,
+        rolled_for_me(roll_dice),
     )
 
 
@@ -239,7 +209,6 @@ def artefact(
     as_json: JsonOpt = False,
 ) -> None:
     """Wizard's towers: an artefact changes hands, or is lost to the pool."""
-    from cok.rulesets.mighty_kingdoms.events import Artefact
-
     opened = open_mk(campaign, no_cache)
-    record(opened, lambda: Artefact(artefact=art, to=to, override=override, note=note), dry_run, as_json, no_cache)
+    fields = {"artefact": art, "to": to, "override": override, "note": note}
+    record(opened, "artefact", fields, dry_run, as_json, no_cache)

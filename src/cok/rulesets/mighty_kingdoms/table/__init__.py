@@ -1,0 +1,305 @@
+"""Mighty Kingdoms at the table (`cok serve`): a kingdom's page shows what it may do in the
+phase the campaign is in (`offers.py`) — order its armies on the map, resolve its orders in
+turn, record a battle it fought, tithe, build, recruit, feed, deploy — and the organiser's page
+records the organiser's events. Each form makes the same draft as the `cok mk` command, built
+by `intents.py` and recorded by the server, which checks who may record it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from cok.serve.kit import Action, Form, Visit, Web
+
+if TYPE_CHECKING:
+    from cok.rulesets.mighty_kingdoms.rules.state import State
+
+#: How many allocation rows a simple battle's form offers beyond the dice: one per die.
+DIE_FACES = (1, 2, 3, 4, 5, 6)
+
+
+def web() -> Web:
+    return Web(
+        actions=(Action("My kingdom", "kingdom"), Action("Organiser", "organiser", organiser=True)),
+        forms=(
+            Form("/kingdom", kingdom),
+            Form("/order", order, ("GET", "POST")),
+            Form("/resolve", resolve, ("POST",)),
+            Form("/battle", battle, ("GET", "POST")),
+            Form("/tithe", winter_step, ("POST",)),
+            Form("/build", winter_step, ("POST",)),
+            Form("/recruit", winter_step, ("POST",)),
+            Form("/feed", winter_step, ("POST",)),
+            Form("/deploy", winter_step, ("POST",)),
+            Form("/organiser", organiser, ("GET", "POST"), organiser=True),
+        ),
+        templates="cok.rulesets.mighty_kingdoms.table",
+    )
+
+
+def _draft(type: str, fields: Mapping[str, Any]) -> Any:
+    from cok.serve.table import Draft
+
+    return Draft(type, {k: v for k, v in fields.items() if v is not None and v != ""})
+
+
+def _me(visit: Visit, state: State, asked: str | None) -> str | None:
+    """Whose page it is: the signed-in kingdom's, or for an organiser the one asked for."""
+    from cok.core.errors import RuleError
+    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+
+    who = visit.who
+    assert who is not None
+    typed = (asked or "") if who.organiser else who.name
+    try:
+        return find_player(state, typed) if typed else None
+    except RuleError:
+        return None
+
+
+def _board(campaign: Any, state: State, player: str, army: str | None, chosen: str | None) -> Any:
+    from cok.rulesets.mighty_kingdoms.intents import moves
+    from cok.rulesets.mighty_kingdoms.table.board import board
+
+    found = state.armies.get(army or "")
+    targets = []
+    if found is not None and found.player == player and found.order is None and found.upright:
+        targets = [(t, "?" + urlencode({"army": found.id, "to": t, "player": player})) for t in moves(state, found)]
+    return board(campaign.name, state, targets, chosen)
+
+
+# ---------------------------------------------------------------- a kingdom's page
+
+
+async def kingdom(visit: Visit) -> Any:
+    """What the kingdom may do now, and whether the ledger waits for it."""
+    from cok.rulesets.mighty_kingdoms.table.offers import offers
+
+    campaign = await visit.campaign()
+    state = campaign.state
+    me = _me(visit, state, visit.request.query_params.get("player"))
+    if me is None:
+        return visit.render("kingdom.html", offer=None, kingdoms=_kingdoms(state), phase=_phase(state))
+    offer = offers(state, me)
+    return visit.render(
+        "kingdom.html",
+        offer=offer,
+        kingdoms=_kingdoms(state),
+        phase=_phase(state),
+        kow=state.settings.kings_of_war,
+        towers=state.settings.towers,
+        board=_board(campaign, state, me, None, None) if offer.phase != "setup" else None,
+    )
+
+
+def _kingdoms(state: State) -> list[tuple[str, str]]:
+    return [(k.id, k.name) for k in state.kingdoms.values()]
+
+
+def _phase(state: State) -> str:
+    from cok.rulesets.mighty_kingdoms.rules.summer import describe
+
+    return describe(state)
+
+
+async def order(visit: Visit) -> Any:
+    """GET: the army's legal moves on the map (tap a tile), and its other orders; POST: the
+    order, as `cok mk order ARMY ORDER [TILE]`."""
+    if visit.request.method == "POST":
+        form = visit.form
+        fields = {"army": form.get("army", ""), "order": form.get("order", ""), "to": form.get("to")}
+        return await visit.record([_draft("order", fields)])
+    from cok.rulesets.mighty_kingdoms.table.offers import offers, place
+
+    campaign = await visit.campaign()
+    state = campaign.state
+    query = visit.request.query_params
+    me = _me(visit, state, query.get("player"))
+    if me is None:
+        return visit.render("kingdom.html", offer=None, kingdoms=_kingdoms(state), phase=_phase(state))
+    offer = offers(state, me)
+    army = next((a for a in offer.orders if a.id == query.get("army")), None)
+    to = query.get("to")
+    chosen = next((p for p in army.moves if p.key == to), None) if army is not None else None
+    return visit.render(
+        "order.html",
+        offer=offer,
+        army=army,
+        chosen=chosen,
+        here=place(state, state.armies[army.id].tile) if army is not None else None,
+        board=_board(campaign, state, me, army.id if army else None, to),
+    )
+
+
+async def resolve(visit: Visit) -> Any:
+    """`cok mk resolve ARMY [--roll D D | --roll-dice]`: dice as rolled at the table, or
+    rolled by the server and recorded."""
+    from cok.rulesets.mighty_kingdoms.intents import ROLL
+
+    form = visit.form
+    fields: dict[str, Any] = {"army": form.get("army", "")}
+    dice = [form.get("die1", ""), form.get("die2", "")]
+    if form.get("roll") != "server" and all(d.isdigit() for d in dice):
+        fields["roll"] = [int(d) for d in dice]
+    rerolled = [form.get("reroll1", ""), form.get("reroll2", "")]
+    if form.get("roll") != "server" and all(d.isdigit() for d in rerolled):
+        fields["reroll"] = [int(d) for d in rerolled]
+    if form.get("roll") == "server":
+        return await visit.record([_draft("resolve", fields)], {ROLL: True})
+    return await visit.record([_draft("resolve", fields)])
+
+
+# ---------------------------------------------------------------- battles
+
+
+async def battle(visit: Visit) -> Any:
+    """GET: the battle's form for a tile the kingdom may attack in (simple: each upright army's
+    die, typed or rolled by the server, then the allocations in order; Kings of War: the result
+    and the Unit Strength changes); POST: the battle, as `cok mk battle`."""
+    if visit.request.method == "POST":
+        return await visit.record([_draft("battle", _battle_fields(visit.form))])
+    from cok.rulesets.mighty_kingdoms.table.offers import offers
+
+    campaign = await visit.campaign()
+    state = campaign.state
+    query = visit.request.query_params
+    me = _me(visit, state, query.get("player"))
+    if me is None:
+        return visit.render("kingdom.html", offer=None, kingdoms=_kingdoms(state), phase=_phase(state))
+    offer = offers(state, me)
+    fight = next((f for f in offer.fights if f.tile.key == query.get("tile")), None)
+    enemy = query.get("defender") if fight is not None and query.get("defender") in fight.enemies else None
+    if fight is not None and enemy is None and len(fight.enemies) == 1:
+        enemy = fight.enemies[0]
+    rolled: dict[str, int] = {}
+    if fight is not None and enemy is not None and query.get("roll") == "server" and not state.settings.kings_of_war:
+        from cok.core.dice import RandomDice
+        from cok.rulesets.mighty_kingdoms.intents import battle_dice
+
+        rolled = battle_dice(state, fight.tile.key, me, enemy, RandomDice())
+    armies = [state.armies[a] for a in fight.armies] if fight is not None else []
+    sides = {a.id: a.player for a in armies}
+    return visit.render(
+        "battle.html",
+        offer=offer,
+        fight=fight,
+        enemy=enemy,
+        kow=state.settings.kings_of_war,
+        rolled=rolled,
+        armies=armies,
+        sides=sides,
+        faces=DIE_FACES,
+        retreats={a.id: _retreats(state, a.tile, a.player) for a in armies},
+        names={k.id: k.name for k in state.kingdoms.values()},
+    )
+
+
+def _retreats(state: State, tile: str, player: str) -> list[tuple[str, str]]:
+    """The tiles a leaving army may go to: adjacent, enterable, its kingdom's (5.4 Results)."""
+    from cok.rulesets.mighty_kingdoms.table.offers import place
+
+    hexmap = state.map
+    near = [t for t in hexmap.neighbours(tile) if hexmap.may_enter(tile, t) and state.control.get(t) == player]
+    return [(p.key, p.label) for p in (place(state, t) for t in near)]
+
+
+def _battle_fields(form: Mapping[str, str]) -> dict[str, Any]:
+    fields: dict[str, Any] = {k: form.get(k, "") for k in ("tile", "attacker", "defender")}
+    dice = {k.split(":", 1)[1]: int(v) for k, v in form.items() if k.startswith("die:") and v.isdigit()}
+    allocate = []
+    for step in range(len(dice) + 1):
+        die, target = form.get(f"alloc:{step}:die", ""), form.get(f"alloc:{step}:target", "")
+        if die and target:
+            allocate.append([die, target])
+    retreat = {k.split(":", 1)[1]: v for k, v in form.items() if k.startswith("retreat:") and v}
+    strength: dict[str, dict[str, int]] = {}
+    for key, value in form.items():
+        if key.startswith("strength:") and value.lstrip("+-").isdigit() and int(value):
+            _, army, unit = key.split(":", 2)
+            strength.setdefault(army, {})[unit] = int(value)
+    advance = form.get("advance", "")
+    more = {
+        "result": form.get("result") or None,
+        "dice": dice or None,
+        "allocate": allocate or None,
+        "retreat": retreat or None,
+        "advance": dict([advance.split("=", 1)]) if "=" in advance else None,
+        "strength": strength or None,
+        "slaughter": form.get("slaughter") or None,
+    }
+    return {**fields, **more}
+
+
+# ---------------------------------------------------------------- winter
+
+
+async def winter_step(visit: Visit) -> Any:
+    """Tithe, build, recruit, feed and deploy: each its `cok mk` command's draft."""
+    form = visit.form
+    step = visit.request.url.path.rstrip("/").rsplit("/", 1)[-1]
+    if step == "tithe":
+        gold, food = int(form.get("gold") == "1"), int(form.get("food") == "1")
+        fields: dict[str, Any] = {"from": form.get("player", ""), "to": form.get("to", ""), "gold": gold, "food": food}
+    elif step == "build":
+        tile, _, settlement = form.get("build", "").partition("=")
+        fields = {"player": form.get("player", ""), "tile": tile, "settlement": settlement}
+    elif step == "recruit":
+        fields = {"player": form.get("player", ""), "tile": form.get("tile", ""), "disband": form.get("disband")}
+        fields.update({"list": form.get("list", "").strip(), "units": _units(form.get("units", ""))})
+        fields["allied"] = form.get("allied") == "1"
+    elif step == "feed":
+        unfed = [k.split(":", 1)[1] for k, v in form.items() if k.startswith("unfed:") and v == "on"]
+        fields = {"player": form.get("player", ""), "unfed": unfed}
+    else:
+        fields = {"army": form.get("army", ""), "tile": form.get("tile", "")}
+    return await visit.record([_draft(step, fields)])
+
+
+def _units(typed: str) -> dict[str, Any] | None:
+    """Kings of War: `Spearmen=2`, one a line, as `--unit` takes them; a value that is not a
+    whole number is left as typed, for the event's schema to refuse in its words."""
+    units: dict[str, Any] = {}
+    for line in typed.splitlines():
+        name, sep, value = line.rpartition("=")
+        if sep and name.strip():
+            units[name.strip()] = int(value) if value.strip().lstrip("+-").isdigit() else value.strip()
+    return units or None
+
+
+# ---------------------------------------------------------------- the organiser
+
+
+async def organiser(visit: Visit) -> Any:
+    """The organiser's events: begin, reform, winter (with recall's choices), spring — the
+    one the ledger waits for, with the roll-off's order when players are tied on armies."""
+    from cok.rulesets.mighty_kingdoms.rules import phase as phases
+    from cok.rulesets.mighty_kingdoms.table.offers import place
+
+    if visit.request.method == "POST":
+        form = visit.form
+        kind = form.get("event", "")
+        order = [p.strip() for p in form.get("order", "").replace(",", " ").split() if p.strip()] or None
+        fields: dict[str, Any] = {"order": order}
+        if kind == "winter":
+            fields = {"recall": {k.split(":", 1)[1]: v for k, v in form.items() if k.startswith("recall:") and v}}
+        return await visit.record([_draft(kind, fields)])
+    campaign = await visit.campaign()
+    state = campaign.state
+    waiting = phases.waiting_for(state)
+    first = waiting[0]
+    recall = {}
+    if first["what"] == "winter":
+        for player in first.get("recall_needed", []):
+            kind = "city" if state.count(player, "city") else "village"
+            tiles = [place(state, t) for t in state.tiles_of(player) if state.settlement_for(t, player) == kind]
+            recall[player] = tiles
+    return visit.render(
+        "organiser.html",
+        phase=_phase(state),
+        what=first["what"],
+        order_needed=bool(first.get("order_needed")),
+        recall=recall,
+        kingdoms=_kingdoms(state),
+        player_order=list(state.order),
+    )

@@ -1,0 +1,46 @@
+// Live refresh: a served page polls its campaign's version and, when anyone has recorded since
+// it was shown, shows the new state. A page with a form being filled is never reloaded under
+// the player's fingers: it says that there is news instead, with a link to see it.
+(function () {
+  "use strict";
+  var bar = document.querySelector(".cok-bar[data-version]");
+  if (!bar || !window.fetch) return;
+  var seen = bar.getAttribute("data-version");
+  var url = (bar.getAttribute("data-root") || "") + "/api/version";
+  var news = document.querySelector(".cok-news");
+  var EVERY = 3000;
+
+  function changed(field) {
+    if (field.closest(".cok-bar") || field.type === "hidden" || field.type === "submit") return false;
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      for (var i = 0; i < field.options.length; i++) {
+        if (field.options[i].selected !== field.options[i].defaultSelected) return true;
+      }
+      return false;
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  function filling() {
+    var fields = document.querySelectorAll("form input, form select, form textarea");
+    for (var i = 0; i < fields.length; i++) if (changed(fields[i])) return true;
+    var active = document.activeElement;
+    return !!(active && active.form && !active.closest(".cok-bar") && active.type !== "submit");
+  }
+
+  function check() {
+    if (document.hidden) return;
+    fetch(url, { cache: "no-store", credentials: "same-origin" })
+      .then(function (answer) { return answer.ok ? answer.json() : null; })
+      .then(function (now) {
+        if (!now || !now.version || now.version === seen) return;
+        if (!filling()) { window.location.replace(window.location.href); return; }
+        if (news) news.hidden = false;
+      })
+      .catch(function () {});
+  }
+
+  setInterval(check, EVERY);
+  document.addEventListener("visibilitychange", check);
+})();
