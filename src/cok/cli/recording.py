@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -18,11 +18,7 @@ from cok.core.text import in_command_line_words
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
-    from cok.core.events import EventBase
-    from cok.core.ledger import Recorded
     from cok.service import Draft, Question, Recording
-
-Build = Callable[[dict[str, Any]], "EventBase"]
 
 
 def ask(need: Question) -> tuple[str, Any]:
@@ -129,43 +125,6 @@ def record_drafts(
     return done
 
 
-def record_and_show(
-    campaign: Campaign,
-    build: Build,
-    *,
-    dry_run: bool,
-    as_json: bool,
-    no_cache: bool = False,
-    also: Sequence[EventBase] = (),
-    again: bool = False,
-) -> Recorded:
-    """Record an event, asking at a terminal for any choice the rules need; show the summary.
-    `also`: events recorded with it as one change (all of them or none), told after it.
-    `again`: record it even if it repeats an event recorded before (else asked, or refused)."""
-    from cok.core.ledger import record_all
-    from cok.service.questions import question
-
-    answers: dict[str, Any] = {}
-    built = validated(campaign, build)
-    while True:
-        try:
-            done, *others = record_all(
-                campaign, [built(answers), *also], dry_run=dry_run, use_cache=not no_cache, again=again
-            )
-            break
-        except RuleError as error:
-            need = question(error)
-            if need is None:
-                raise
-            answer(need, as_json, answers)
-            again = again or answers.pop("again", False)
-    report = campaign.ruleset.report(done)
-    together = [o.event.model_dump(mode="json", exclude_none=True) for o in others]
-    document = {**report.document, **({"together_with": together} if others else {})}
-    _show(document if as_json else None, report.lines, [o.text for o in others], done.written, done.event.id)
-    return done
-
-
 def _show(document: dict[str, Any] | None, lines: list[Any], others: list[str], written: bool, event_id: Any) -> None:
     """The summary: the JSON document, or the report's lines with the events recorded with
     it; a summary that cannot be printed after the write is said, never a failure."""
@@ -200,21 +159,3 @@ def _quiet_stdout() -> None:
     except OSError:
         pass
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
-
-
-def validated(campaign: Campaign, build: Build) -> Build:
-    """Turn a pydantic error from command-line values into a plain refusal."""
-    from pydantic import ValidationError
-
-    from cok.core.events import EventBase
-    from cok.core.log import event_types
-    from cok.core.validation import describe
-
-    def wrapped(answers: dict[str, Any]) -> EventBase:
-        try:
-            return build(answers)
-        except ValidationError as exc:
-            models = {m.__name__: m for m in event_types(campaign.ruleset).values()}
-            raise RuleError("; ".join(describe(exc, models.get(exc.title, EventBase)))) from None
-
-    return wrapped
