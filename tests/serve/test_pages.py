@@ -8,6 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from cok.serve import invites
@@ -205,7 +206,12 @@ def test_pages_carry_headers_against_framing_and_sniffing(table: Table) -> None:
     assert "frame-ancestors 'none'" in headers["content-security-policy"]
 
 
-def test_other_games_are_served_read_only(tmp_path: Path) -> None:
+def test_a_game_without_pages_is_served_read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose Ruleset offers no pages (`web()`) is read, never written, by the server."""
+    from cok.rulesets.no_true_king import NoTrueKing
+    from cok.serve.kit import Web
+
+    monkeypatch.setattr(NoTrueKing, "web", lambda self: Web())
     folder = tmp_path / "ntk"
     shutil.copytree(ROOT / "campaigns" / "no-true-king-example", folder)
     token = invites.invite(folder, "Ann", organiser=True)
