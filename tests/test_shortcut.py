@@ -16,6 +16,7 @@ import pytest
 from cok.cli import shortcut
 from cok.core.errors import RuleError
 from cok.main import main
+from cok.rulesets.clash_of_kings import RULESET
 
 from .conftest import EXAMPLE, ROOT
 
@@ -145,15 +146,15 @@ def test_the_shortcut_says_and_shows_what_typer_does(
         assert by_main(args, monkeypatch, capsys) == by_main(args, monkeypatch, capsys, typer=True), args
 
 
-def _rule_broken(campaign: object, as_json: bool) -> object:
+def _rule_broken(campaign: object) -> object:
     raise RuleError("no standings for `player: tim`")
 
 
-def _bug(campaign: object, as_json: bool) -> object:
+def _bug(campaign: object) -> object:
     raise ZeroDivisionError("a bug")
 
 
-def _machine_says_no(campaign: object, as_json: bool) -> object:
+def _machine_says_no(campaign: object) -> object:
     raise PermissionError(13, "Permission denied", "somewhere")
 
 
@@ -172,7 +173,7 @@ def test_a_refused_standings_says_what_typer_says(
     example: Path, spoil: Callable[..., object], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     if spoil in (_rule_broken, _bug, _machine_says_no):
-        monkeypatch.setattr("cok.rulesets.clash_of_kings.reports.standings_report", spoil)
+        monkeypatch.setattr(RULESET, "standings", spoil)  # the game's member, as every command reaches it
     else:
         spoil(example)
     monkeypatch.delenv("COK_DEBUG", raising=False)
@@ -196,9 +197,9 @@ def test_a_check_that_finds_problems_says_what_typer_says(
 LONG_STANDINGS = """
 import sys
 from cok.cli import shortcut
-from cok.core.ruleset import Report
+from cok.core.ruleset import Standings
 from cok.rulesets.clash_of_kings import reports
-reports.standings_report = lambda campaign, as_json: Report([f"line {i}" for i in range(100_000)], {})
+reports.standings_report = lambda campaign: Standings(lambda: [f"line {i}" for i in range(100_000)], dict)
 if sys.argv[1] == "typer":
     shortcut.shortcut = lambda args: False
 sys.argv = ["cok", *sys.argv[2:]]

@@ -53,7 +53,7 @@ def build(only: str | None = None) -> typer.Typer:
     app.registered_commands.append(first)
     for ruleset_id in registry.known():
         game = registry.get(ruleset_id)
-        group = getattr(game, "command", None)
+        group = game.command
         if group:
             if only is None or only == group:
                 app.add_typer(game.commands(), name=group, help=f"{game.title}: its own commands.")
@@ -64,8 +64,8 @@ def build(only: str | None = None) -> typer.Typer:
 
     app.registered_commands += serving.registered_commands
     commands = list(app.registered_commands)
-    for group in app.registered_groups:
-        commands += group.typer_instance.registered_commands if group.typer_instance else []
+    for games in app.registered_groups:
+        commands += games.typer_instance.registered_commands if games.typer_instance else []
     for info in commands:  # usage lines as Click writes them, and the options read as words listed
         if info.cls in (None, TyperCommand):
             info.cls = Command

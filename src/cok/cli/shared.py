@@ -59,7 +59,7 @@ def init(
     repo = git_setup(folder)
     if repo is not None:
         said.append(f"Registered the cok merge driver for events.yaml in the git repository {repo}.")
-    first = getattr(game, "first_step", "cok join PLAYER --faction FACTION")
+    first = game.first_step
     show(*said, f"Next: {first} -C {folder}")
 
 

@@ -35,7 +35,7 @@ CAMPAIGN = {"-C": "campaign", "--campaign": "campaign"}
 def show(campaign: str | None, no_cache: bool, as_json: bool) -> None:
     """`cok standings`: the players, ranked: a table, or one JSON document."""
     found = open_valid(campaign, no_cache)
-    report = found.ruleset.standings(found, as_json)
+    report = found.ruleset.standings(found)
     if as_json:
         emit_json(report.document)
         return

@@ -26,7 +26,7 @@ def opened(folder_or_campaign: Path | str | Campaign, *, use_cache: bool = True)
 def standings(folder_or_campaign: Path | str | Campaign) -> dict[str, Any]:
     """`cok standings --json`, for every game."""
     campaign = opened(folder_or_campaign)
-    document: dict[str, Any] = jsonable(campaign.ruleset.standings(campaign, True).document)
+    document: dict[str, Any] = jsonable(campaign.ruleset.standings(campaign).document)
     return document
 
 
@@ -46,10 +46,10 @@ def status(folder_or_campaign: Path | str | Campaign, **args: Any) -> dict[str, 
     mk status --json`, No True King's `cok ntk status --json`. Refused (RuleError) as
     those commands refuse."""
     campaign = opened(folder_or_campaign)
-    said = getattr(campaign.ruleset, "status", None)
+    said = campaign.ruleset.status(campaign, **args)
     if said is None:
         raise Refused(Problem(campaign.shown, None, f"{campaign.ruleset.title} has no status to show"))
-    document: dict[str, Any] = jsonable(said(campaign, **args))
+    document: dict[str, Any] = jsonable(said)
     return document
 
 
