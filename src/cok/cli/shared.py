@@ -70,9 +70,9 @@ def standings(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_jso
 
     Example: cok standings --json
     """
-    from cok.cli.shortcut import show
+    from cok.cli.basics import show_standings
 
-    show(campaign, no_cache, as_json)  # also run without Typer: see `cok.cli.shortcut`
+    show_standings(campaign, no_cache, as_json)  # also run without Typer: see `cok.cli.shortcut`
 
 
 @app.command()
@@ -244,9 +244,9 @@ def check_(
 
     Example: cok check
     """
-    from cok.cli.shortcut import check
+    from cok.cli.basics import show_problems
 
-    if not check(campaign, every, no_cache, as_json):  # also run without Typer: see `cok.cli.shortcut`
+    if not show_problems(campaign, every, no_cache, as_json):  # also run without Typer: see `cok.cli.shortcut`
         raise typer.Exit(1)
 
 
