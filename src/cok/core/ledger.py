@@ -65,21 +65,6 @@ class Dependants(RuleError):
         super().__init__("\n".join([head, *lines]))
 
 
-def record(
-    campaign: Campaign,
-    event: EventBase,
-    *,
-    dry_run: bool = False,
-    use_cache: bool = True,
-    again: bool = False,
-    by: str | None = None,
-) -> Recorded:
-    """Apply the event to the campaign's state and append it, unless refused or a dry run.
-    Under the lock, the campaign is opened again if any of its files changed meanwhile.
-    RuleError (and ChoiceNeeded, Repeated unless `again`) propagate for the caller to report or ask."""
-    return record_all(campaign, [event], dry_run=dry_run, use_cache=use_cache, again=again, by=by)[0]
-
-
 def record_all(
     campaign: Campaign,
     events: Sequence[EventBase],
