@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -61,6 +61,26 @@ def read_spec(
     if problems:
         raise Refused(problems)
     return found
+
+
+def joined(
+    ends: Sequence[str | None], line: int, seen: dict[frozenset[str], int], bad: Bad, what: str, noun: str
+) -> tuple[str, str] | None:
+    """A map's link between two places found (a route, a border), kept in `seen`; None when
+    an end is unknown (the caller said so), it joins a place to itself, or it was given
+    before: said through `bad` (`what`: "land route", "border"; `noun`: "route", "border")."""
+    a, b = ends
+    if a is None or b is None:
+        return None
+    if a == b:
+        bad(line, f"{what} joins {a} to itself")
+        return None
+    key = frozenset((a, b))
+    if key in seen:
+        bad(line, f"{noun} {a} — {b} is already given on line {seen[key]}")
+        return None
+    seen[key] = line
+    return a, b
 
 
 def read_map(folder: Path, entry: str, ruleset: Ruleset, shown: str, line: int | None) -> tuple[Path, bytes]:

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cok.core.errors import display_path
-from cok.core.maps import Bad, read_spec
+from cok.core.maps import Bad, joined, read_spec
 from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap, read_text
@@ -157,16 +157,7 @@ def _routes(data: YamlMap, locations: dict[str, Location], named: set[str], bad:
                         f"{kind} route {pair[0]} — {pair[1]}: unknown location {end!r}{did_you_mean(end, locations)}",
                     )
                 ends.append(found)
-            a, b = ends
-            if a is None or b is None:
-                continue
-            if a == b:
-                bad(line, f"{kind} route joins {a} to itself")
-                continue
-            key = frozenset((a, b))
-            if key in seen:
-                bad(line, f"route {a} — {b} is already given on line {seen[key]}")
-                continue
-            seen[key] = line
-            routes.append(Route(a, b, kind))  # type: ignore[arg-type]
+            link = joined(ends, line, seen, bad, f"{kind} route", "route")
+            if link is not None:
+                routes.append(Route(*link, kind))  # type: ignore[arg-type]
     return routes

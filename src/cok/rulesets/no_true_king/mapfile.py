@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cok.core.maps import Bad, read_spec
+from cok.core.maps import Bad, joined, read_spec
 from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap
@@ -121,18 +121,10 @@ def _borders(data: YamlMap, areas: dict[str, Area], bad: Bad) -> frozenset[tuple
         for typed, end in zip(pair, ends, strict=True):
             if end is None:
                 bad(line, f"border {pair[0]} — {pair[1]}: unknown area {typed!r}{did_you_mean(typed, areas)}")
-        a, b = ends
-        if a is None or b is None:
-            continue
-        if a == b:
-            bad(line, f"border joins {a} to itself")
-            continue
-        key = frozenset((a, b))
-        if key in seen:
-            bad(line, f"border {a} — {b} is already given on line {seen[key]}")
-            continue
-        seen[key] = line
-        pairs |= {(a, b), (b, a)}
+        link = joined(ends, line, seen, bad, "border", "border")
+        if link is not None:
+            a, b = link
+            pairs |= {(a, b), (b, a)}
     return frozenset(pairs)
 
 
