@@ -13,7 +13,6 @@ a campaign back after a batch refused half-way costs (reopened from the cache).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import statistics
 import sys
@@ -22,12 +21,13 @@ import time
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 from run import EXAMPLE, campaign, writable_copy  # noqa: E402
+from tests.states import same_data  # noqa: E402
 
 TARGET = 1.5  # a recording at 100,000 events within 1.5× of the example's (issue #24)
 
@@ -39,20 +39,6 @@ def median_ms(once: Callable[[], object], rounds: int) -> float:
         once()
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
-
-
-def same_data(value: Any) -> Any:
-    """A state as plain data in one order, whatever order its sets and dicts were built in."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = [f.name for f in dataclasses.fields(value) if f.name != "geo"]  # the map: no event changes it
-        return {name: same_data(getattr(value, name)) for name in fields}
-    if isinstance(value, dict):
-        return sorted(((same_data(k), same_data(v)) for k, v in value.items()), key=repr)
-    if isinstance(value, (set, frozenset)):
-        return sorted((same_data(v) for v in value), key=repr)
-    if isinstance(value, (list, tuple)):
-        return [same_data(v) for v in value]
-    return value
 
 
 def main() -> int:

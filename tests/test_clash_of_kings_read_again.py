@@ -180,7 +180,7 @@ def test_a_late_joiner_on_the_command_line_is_shown_the_free_castles(cok: Cok, c
     cok("week", "--next")
     run = cok("join", "sara", "--faction", "stark")
     assert run.exit_code == 1
-    assert "--castle Winterfell" in run.stderr and "--castle Highgarden" in run.stderr
+    assert "choose one with --castle NAME: " in run.stderr and "Winterfell" in run.stderr and "Highgarden" in run.stderr
     assert "sara" not in (campaign / "events.yaml").read_text()
 
 

@@ -40,6 +40,16 @@ def test_join_writes_the_maps_spelling_and_reports_the_change(cok: Cok, campaign
     assert "faction: lannister" in text
 
 
+def test_a_choice_away_from_a_terminal_names_its_option_once_and_each_choice_once(cok: Cok) -> None:
+    """#29: the taken-home-castle refusal listed every castle, then each again as `--castle X`."""
+    assert cok("join", "ana", "--faction", "stark").exit_code == 0
+    run = cok("join", "bo", "--faction", "stark")
+    assert run.exit_code == 1
+    hint = run.stderr.split(" — ", 1)[1]
+    assert hint.startswith("choose one with --castle NAME: ")
+    assert hint.count("--castle") == 1 and hint.count("Hardhome") == 1 and "'Castle Black'" in hint
+
+
 def test_a_battle_tells_what_happened(cok: Cok) -> None:
     setup_two(cok)
     run = cok("battle", "tim", "matt", "--at", "tarth", "--attacker", "tim", "--vp", "tim=7", "--vp", "matt=5")
@@ -65,7 +75,7 @@ def test_dry_run_writes_nothing_but_shows_the_change(cok: Cok, campaign: Path) -
             ["battle", "tim", "matt", "--at", "Winterfell", "--attacker", "tim", "--winner", "tim"],
             "Winterfell is not a legal location for tim (legal: Lemonwood, Planky Town, Tarth)",
         ),
-        (["battle", "tim", "matt", "--at", "Tarth", "--winner", "tim"], "--attacker tim or --attacker matt"),
+        (["battle", "tim", "matt", "--at", "Tarth", "--winner", "tim"], "choose one with --attacker NAME: tim, matt"),
         (
             ["battle", "tim", "matt", "--at", "Tarth", "--attacker", "tim", "--winner", "tim", "--points", "21"],
             "21 points is over week 1's points limit of 20",

@@ -32,7 +32,7 @@ def adjust(player: str, cp: int) -> Any:
 def test_a_dry_run_leaves_the_campaigns_state_as_it_was(campaign: Path) -> None:
     found = opened(campaign)
     before = encode(found.state)
-    done = ledger.record(found, adjust("tim", 5), dry_run=True)
+    done = ledger.record_all(found, [adjust("tim", 5)], dry_run=True)[0]
     assert done.state.bonus["tim"] == 5  # the copy it decided on
     assert encode(found.state) == before
     assert found.state is not done.state
@@ -40,7 +40,7 @@ def test_a_dry_run_leaves_the_campaigns_state_as_it_was(campaign: Path) -> None:
 
 def test_a_dry_run_of_a_batch_with_a_void_leaves_the_state_as_it_was(campaign: Path) -> None:
     found = opened(campaign)
-    ledger.record(found, adjust("tim", 5))
+    ledger.record_all(found, [adjust("tim", 5)])
     before = encode(found.state)
     void = event({"type": "void", "target": "j2", "reason": "left"})
     ledger.record_all(found, [void], dry_run=True)
@@ -66,7 +66,7 @@ def test_a_failed_append_leaves_the_state_as_the_log_is(campaign: Path, monkeypa
 
     monkeypatch.setattr(ledger, "append", full)
     with pytest.raises(OSError):
-        ledger.record(found, adjust("tim", 5))
+        ledger.record_all(found, [adjust("tim", 5)])[0]
     assert encode(found.state) == before
 
 
@@ -77,12 +77,12 @@ def test_a_single_refused_event_changes_nothing_without_reopening(
     state = found.state
     monkeypatch.setattr(ledger, "open_campaign", lambda *a, **k: pytest.fail("reopened"))
     with pytest.raises(RuleError):
-        ledger.record(found, adjust("sara", 1))
+        ledger.record_all(found, [adjust("sara", 1)])
     assert found.state is state
 
 
 def test_a_recording_changes_the_state_in_place_once_written(campaign: Path) -> None:
     found = opened(campaign)
-    done = ledger.record(found, adjust("tim", 5), by="sara")
+    done = ledger.record_all(found, [adjust("tim", 5)], by="sara")[0]
     assert found.state.bonus["tim"] == 5 and done.campaign is found
     assert done.event.by == "sara"

@@ -16,7 +16,7 @@ from cok.core import campaign as campaign_module
 from cok.core import write
 from cok.core.cache import load_entry
 from cok.core.campaign import Streamed, open_campaign, stream
-from cok.core.ledger import record
+from cok.core.ledger import record_all
 from cok.core.position import Position, digest, running
 from cok.rulesets.clash_of_kings.events import Adjust
 
@@ -104,7 +104,7 @@ def test_recording_streams_the_log_once_under_the_lock(example: Path, monkeypatc
     opened = open_campaign(example)
     with monkeypatch.context() as patched:
         reads = log_reads(patched, example / "events.yaml")
-        done = record(opened, Adjust(player="tim", cp=1, reason="once"))
+        done = record_all(opened, [Adjust(player="tim", cp=1, reason="once")])[0]
     assert reads == ["streamed"]
     data = (example / "events.yaml").read_bytes()
     assert done.campaign.position == Position.of(data, opened.position.item_column)
@@ -123,7 +123,7 @@ def test_a_same_size_edit_between_opening_and_recording_is_noticed(example: Path
     with open(log, "r+b") as handle:  # same size, same inode, the old mtime put back
         handle.write(data.replace(b"cp: 1\n", b"cp: 5\n", 1))
     os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns))
-    done = record(opened, Adjust(player="tim", cp=1, reason="after an edit"))
+    done = record_all(opened, [Adjust(player="tim", cp=1, reason="after an edit")])[0]
     assert done.campaign is not opened  # opened again from the files as they are now
     fresh = open_campaign(example, use_cache=False)
     assert done.campaign.state.bonus == fresh.state.bonus
@@ -135,6 +135,6 @@ def test_a_fresh_id_is_never_one_the_log_mentions(example: Path, monkeypatch: py
     taken = next(iter(opened.ids()))
     offered = iter([taken, "0123456789ab"])
     monkeypatch.setattr(write, "new_id", lambda: next(offered))
-    done = record(opened, Adjust(player="tim", cp=1, reason="fresh"))
+    done = record_all(opened, [Adjust(player="tim", cp=1, reason="fresh")])[0]
     assert done.event.id == "0123456789ab"
     assert (example / "events.yaml").read_bytes().count(taken.encode()) >= 1

@@ -16,6 +16,7 @@ import pytest
 from cok.cli import shortcut
 from cok.core.errors import RuleError
 from cok.main import main
+from cok.rulesets.clash_of_kings import RULESET
 
 from .conftest import EXAMPLE, ROOT
 
@@ -40,7 +41,7 @@ def by_main(
     with monkeypatch.context() as patched:
         patched.setattr("sys.argv", ["cok", *args])
         if typer:
-            patched.setattr(shortcut, "shortcut", lambda args: False)
+            patched.setattr(shortcut, "read", lambda args: None)
         try:
             main()
             code: object = 0
@@ -145,15 +146,15 @@ def test_the_shortcut_says_and_shows_what_typer_does(
         assert by_main(args, monkeypatch, capsys) == by_main(args, monkeypatch, capsys, typer=True), args
 
 
-def _rule_broken(campaign: object, as_json: bool) -> object:
+def _rule_broken(campaign: object) -> object:
     raise RuleError("no standings for `player: tim`")
 
 
-def _bug(campaign: object, as_json: bool) -> object:
+def _bug(campaign: object) -> object:
     raise ZeroDivisionError("a bug")
 
 
-def _machine_says_no(campaign: object, as_json: bool) -> object:
+def _machine_says_no(campaign: object) -> object:
     raise PermissionError(13, "Permission denied", "somewhere")
 
 
@@ -172,7 +173,7 @@ def test_a_refused_standings_says_what_typer_says(
     example: Path, spoil: Callable[..., object], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     if spoil in (_rule_broken, _bug, _machine_says_no):
-        monkeypatch.setattr("cok.rulesets.clash_of_kings.reports.standings_report", spoil)
+        monkeypatch.setattr(RULESET, "standings", spoil)  # the game's member, as every command reaches it
     else:
         spoil(example)
     monkeypatch.delenv("COK_DEBUG", raising=False)
@@ -196,11 +197,11 @@ def test_a_check_that_finds_problems_says_what_typer_says(
 LONG_STANDINGS = """
 import sys
 from cok.cli import shortcut
-from cok.core.ruleset import Report
+from cok.core.ruleset import Standings
 from cok.rulesets.clash_of_kings import reports
-reports.standings_report = lambda campaign, as_json: Report([f"line {i}" for i in range(100_000)], {})
+reports.standings_report = lambda campaign: Standings(lambda: [f"line {i}" for i in range(100_000)], dict)
 if sys.argv[1] == "typer":
-    shortcut.shortcut = lambda args: False
+    shortcut.read = lambda args: None
 sys.argv = ["cok", *sys.argv[2:]]
 from cok.main import main
 main()
@@ -223,3 +224,41 @@ def test_a_reader_gone_away_ends_it_quietly_with_1(example: Path, way: str) -> N
     finally:
         os.close(writing)
     assert (run.returncode, run.stderr) == (1, "")
+
+
+def test_the_command_word_is_the_first_word_that_is_no_option_nor_its_value() -> None:
+    """`main` builds only the command a line runs: the word it names, never an option's value."""
+    assert shortcut.command_word(shortcut.in_order(["-C", "DIR", "battle", "tim", "matt"])) == "battle"
+    assert shortcut.command_word(["--color", "never", "where", "tim"]) == "where"
+    assert shortcut.command_word(["--color=never", "--", "where"]) is None
+    assert shortcut.command_word(["--help"]) is None
+
+
+def test_a_campaign_named_before_the_command_is_read_after_it_as_git_takes_c() -> None:
+    assert shortcut.in_order(["-C", "DIR", "battle", "tim"]) == ["battle", "-C", "DIR", "tim"]
+    assert shortcut.in_order(["--campaign=DIR", "standings"]) == ["standings", "--campaign=DIR"]
+    assert shortcut.in_order(["-C", "DIR", "mk", "status"], groups=["mk"]) == ["mk", "status", "-C", "DIR"]
+    assert shortcut.in_order(["battle", "-C", "DIR"]) == ["battle", "-C", "DIR"]
+
+
+@pytest.mark.parametrize(
+    "command", [["locations"], ["standings"], ["mk", "status"]], ids=["locations", "standings", "group"]
+)
+def test_cok_c_dir_before_the_command_runs_that_command_in_dir(
+    command: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = str(EXAMPLE if command[0] != "mk" else EXAMPLE.parent / "mighty-kingdoms")
+    before = by_main(["-C", folder, *command], monkeypatch, capsys)
+    after = by_main([*command, "-C", folder], monkeypatch, capsys)
+    assert before == after and before[0] == 0 and before[1], before
+
+
+def test_main_builds_the_command_named_not_the_campaign_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cok -C DIR battle …` took DIR for the command, and built every command for it."""
+    import cok.main
+
+    built: list[str] = []
+    monkeypatch.setattr(cok.main, "_only", lambda name: built.append(name) or (lambda: None))
+    monkeypatch.setattr("sys.argv", ["cok", "-C", str(EXAMPLE), "battle", "tim", "matt"])
+    cok.main.main()
+    assert built == ["battle"]

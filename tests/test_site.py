@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from .conftest import Cok, older_pages_never_show, rewritten_since, site_marks
+from .conftest import EXAMPLE, Cok, older_pages_never_show, rewritten_since, site_marks
 
 
 @pytest.fixture
@@ -223,3 +223,19 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(
     older_pages_never_show(out, "limit-badge", ["index.html", "log.html", "players/tim.html"])  # today's week
     assert rewritten_since(before, out) == ["index.html", "log.html", "players/tim.html"]
     assert f"({len(before) - 1 - 3} unchanged)" in rebuilt.stdout  # not counting .cok-site, the record
+
+
+def test_the_maps_focus_holds_every_held_location_and_the_whole_map_while_none_is() -> None:
+    """What a phone's map frame opens on (#29): the held locations, else the whole map."""
+    from cok.core.campaign import open_campaign
+    from cok.rulesets.clash_of_kings.site.views import map_picture
+
+    state = open_campaign(EXAMPLE).state
+    picture = map_picture(state, {}, "t")
+    left, top, width, height = picture.focus
+    held = [state.geo.locations[name].at for name in state.holder]
+    assert held and all(left <= x - picture.x <= left + width and top <= y - picture.y <= top + height for x, y in held)
+    unheld = state.copy()
+    unheld.holder.clear()
+    whole = map_picture(unheld, {}, "t")
+    assert whole.focus == (0.0, 0.0, whole.width, whole.height)

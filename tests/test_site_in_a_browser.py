@@ -83,3 +83,23 @@ def test_the_home_page_draws_its_header_its_tables_and_its_map(
         assert drawn >= frame[0] - 2  # the map at its own size, moved about in its frame
     finally:
         context.close()
+
+
+def test_on_a_phone_the_clash_of_kings_map_opens_on_the_held_locations(chromium: Any, sites: dict[str, Path]) -> None:
+    """#29: the frame opened at the map's top-left corner; its middle is now the middle of
+    the held locations (`.map-focus`), and every held location lies in the picture's focus."""
+    context = chromium.new_context(viewport=PHONE)
+    try:
+        tab = context.new_page()
+        tab.goto((sites["example"] / "index.html").as_uri())
+        middle = "e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }"
+        frame, focus = tab.evaluate(
+            f"() => [document.querySelector('.map-frame'), document.querySelector('.map-focus')].map({middle})"
+        )
+        scrolled = tab.evaluate(
+            "(() => { const f = document.querySelector('.map-frame'); return f.scrollLeft + f.scrollTop; })()"
+        )
+        assert scrolled > 0
+        assert abs(frame[0] - focus[0]) < 2 and abs(frame[1] - focus[1]) < 2
+    finally:
+        context.close()

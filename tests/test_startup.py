@@ -133,3 +133,21 @@ def test_every_games_cached_standings_read_no_event_models_and_no_rules_of_play(
     modules = imported("standings", "-C", str(folder), env=env)
     assert not loaded(modules, "pydantic", "yaml", "typer", "cok.core.events", "cok.core.fold")
     assert not {m for m in modules if m.endswith((".events", ".rules.battle", ".rules.summer", ".rules.apply"))}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["standings", "-C", "nowhere"], ["check", "-C", "nowhere"], ["check", "--json", "-C", "nowhere"]],
+    ids=["standings", "check", "check-json"],
+)
+def test_no_refusal_of_a_plain_line_loads_typer(args: list[str], tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A refused plain line (no campaign there) is said by the shortcut's own words: no Typer."""
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "cok", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path_factory.mktemp("empty"),
+    )
+    modules = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    assert run.returncode == 1 and "nowhere" in run.stdout + run.stderr
+    assert not loaded(modules, "typer", "click")

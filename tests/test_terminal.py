@@ -107,7 +107,7 @@ def test_piped_text_honours_columns_and_breaks_no_word(example: Path, monkeypatc
 
 
 def test_color_is_taken_after_the_command_too() -> None:
-    from cok.main import root_options_first
+    from cok.cli.shortcut import in_order as root_options_first
 
     assert root_options_first(["where", "tim", "matt", "--color", "never"]) == [
         "--color",

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cok.core.errors import Refused
-from cok.core.yamlfile import YamlList, YamlMap, load, parse
+from cok.core.yamlfile import YamlList, YamlMap, parse, read_text
 
 
 def refusal(text: str) -> tuple[int | None, str]:
@@ -105,13 +105,13 @@ def test_binary_and_undecodable_files_are_refused(tmp_path: Path, content: bytes
     path = tmp_path / "events.yaml"
     path.write_bytes(content)
     with pytest.raises(Refused) as caught:
-        load(path, "event log")
+        read_text(path, "event log")
     assert expected in caught.value.problems[0].message
 
 
 def test_a_missing_file_is_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(Refused) as caught:
-        load(tmp_path / "nope.yaml", "map file")
+        read_text(tmp_path / "nope.yaml", "map file")
     assert "map file not found" in str(caught.value)
 
 

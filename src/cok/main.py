@@ -3,14 +3,17 @@
 Clash of Kings' commands are the top-level ones; a game with `command` set gets a group
 (`cok mk …`). Commands import what they use when they run: `cok standings` on a cached
 campaign never loads pydantic, PyYAML or the rules; and a plain `cok standings` or `cok check`
-line is read without Typer at all (`cok.cli.shortcut`), which costs more than the standings.
+line is read without Typer at all (`cok.cli.shortcut` reads the line, `run_plain` runs it),
+which costs more than the standings.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
-from typing import TYPE_CHECKING
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cok.core import ruleset as registry
 from cok.core.errors import Refused, RuleError
@@ -53,7 +56,7 @@ def build(only: str | None = None) -> typer.Typer:
     app.registered_commands.append(first)
     for ruleset_id in registry.known():
         game = registry.get(ruleset_id)
-        group = getattr(game, "command", None)
+        group = game.command
         if group:
             if only is None or only == group:
                 app.add_typer(game.commands(), name=group, help=f"{game.title}: its own commands.")
@@ -64,8 +67,8 @@ def build(only: str | None = None) -> typer.Typer:
 
     app.registered_commands += serving.registered_commands
     commands = list(app.registered_commands)
-    for group in app.registered_groups:
-        commands += group.typer_instance.registered_commands if group.typer_instance else []
+    for games in app.registered_groups:
+        commands += games.typer_instance.registered_commands if games.typer_instance else []
     for info in commands:  # usage lines as Click writes them, and the options read as words listed
         if info.cls in (None, TyperCommand):
             info.cls = Command
@@ -111,15 +114,18 @@ def _only(name: str) -> typer.Typer:
 
 def main() -> None:
     """The console script: never a traceback for the user (COK_DEBUG=1 shows one)."""
-    args = sys.argv[1:] = root_options_first(sys.argv[1:])
-    from cok.cli.shortcut import shortcut
+    from cok.cli import shortcut
     from cok.render.progress import install as show_progress
 
+    args = sys.argv[1:] = shortcut.in_order(sys.argv[1:], _groups)
     show_progress(args)
-    words = [arg for i, arg in enumerate(args) if not arg.startswith("-") and (i == 0 or args[i - 1] != "--color")]
     try:
-        if not shortcut(args):  # a plain `cok standings` or `cok check` runs without Typer
-            (_only(words[0]) if words else build())()
+        plain = shortcut.read(args)
+        if plain is not None:  # a plain `cok standings` or `cok check` runs without Typer
+            run_plain(*plain)
+        else:
+            word = shortcut.command_word(args)
+            (_only(word) if word else build())()
     except (Refused, RuleError) as error:
         _say(f"cok: {error}")
         sys.exit(1)
@@ -136,27 +142,49 @@ def main() -> None:
         sys.exit(1)
 
 
-def root_options_first(args: list[str]) -> list[str]:
-    """`cok where tim matt --color never` as `cok --color never where tim matt`: cok's own
-    option is taken after the command too (Click reads it only before)."""
-    moved: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            rest += args[i:]
-            break
-        if arg == "--color" and i + 1 < len(args):
-            moved += args[i : i + 2]
-            i += 2
-            continue
-        if arg.startswith("--color="):
-            moved.append(arg)
-        else:
-            rest.append(arg)
-        i += 1
-    return moved + rest
+class _Groups:
+    """The games' command words (`mk`, `ntk`), looked up only when a line needs them."""
+
+    def __contains__(self, word: object) -> bool:
+        return any(registry.get(ruleset_id).command == word for ruleset_id in registry.known())
+
+
+_groups: Any = _Groups()
+
+
+def run_plain(command: str, color: str | None, given: dict[str, str | bool]) -> None:
+    """A plain line read by `cok.cli.shortcut`: the function Typer's command runs, with the
+    same words and exit codes, and no Typer loaded on any of its paths."""
+    from cok.cli.basics import refusal, say, show_problems, show_standings
+    from cok.cli.shortcut import COMMANDS
+    from cok.render.output import set_color
+
+    set_color(color or "auto")
+    parameters: dict[str, Any] = {p: False for p in COMMANDS[command].flags.values()} | {"campaign": None} | given
+    try:
+        try:
+            if command == "standings":
+                show_standings(**parameters)
+            elif not show_problems(**parameters):
+                sys.exit(1)
+        except (Refused, RuleError) as error:  # as `cok.cli.options.refusals` says it
+            for line in refusal(error):
+                say(line)
+            sys.exit(1)
+    except OSError as error:
+        if error.errno != errno.EPIPE:
+            raise
+        _reader_gone()
+
+
+def _reader_gone() -> NoReturn:
+    """Whoever read the output went away (`cok standings | head -1`): exit 1 without a word,
+    as Click does, and nothing left unwritten to fail again at exit."""
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(AttributeError, OSError, ValueError):  # no such stream, or not a file
+            os.dup2(nowhere, stream.fileno())
+    sys.exit(1)
 
 
 def _say(text: str) -> None:

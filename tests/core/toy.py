@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.events import EventBase, PlayerId
-from cok.core.ruleset import Report, Upcast
+from cok.core.ruleset import Game, Report, Standings
 from cok.core.settings import CampaignSettings
 from cok.core.yamlfile import YamlMap, parse
 
@@ -63,11 +63,10 @@ class Scored:
     points: int
 
 
-class Toy:
+class Toy(Game):
     id = "toy"
     title = "Toy"
     events: Mapping[str, type[EventBase]] = {"join": Join, "score": Score}
-    upcasts: Mapping[str, Sequence[Upcast]] = {}
     settings_model = ToySettings
     map_model = BoardSpec
     new_settings: Mapping[str, Any] = {"bonus": 0}
@@ -125,9 +124,9 @@ class Toy:
     def report(self, recorded: Any) -> Report:
         return Report([recorded.text], {"summary": recorded.text, "written": recorded.written})
 
-    def standings(self, campaign: Any, as_json: bool) -> Report:
+    def standings(self, campaign: Any) -> Standings:
         totals = sorted(campaign.state.totals.items(), key=lambda item: -item[1])
-        return Report([f"{p} {n}" for p, n in totals], {"players": dict(totals)})
+        return Standings(lambda: [f"{p} {n}" for p, n in totals], lambda: {"players": dict(totals)})
 
     def site_pages(self, campaign: Any) -> Iterable[tuple[str, str]]:
         yield "index.html", f"<h1>{campaign.name}</h1>"

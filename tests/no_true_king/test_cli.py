@@ -102,7 +102,7 @@ def test_resolve_reads_the_contracts_words_and_combat_previews_before_recording(
     assert doc["winner"] is None and {e["winner"] for e in doc["endings"]} == {"stark", "greyjoy"}
     assert "Greywater Watch" in next(e for e in doc["endings"] if e["loser"] == "greyjoy")["retreats"]
     tie = ntk("ntk", "resolve", "bo", "stark", "maester", "--move", "Winterfell", "Moat Cailin", "footman", "knight")
-    assert tie.exit_code == 1 and "--winner stark or --winner greyjoy" in tie.stderr
+    assert tie.exit_code == 1 and "choose one with --winner NAME: stark, greyjoy" in tie.stderr
     done = ntk(
         "ntk", "resolve", "bo", "stark", "maester", "--move", "Winterfell", "Moat Cailin", "footman", "knight",
         "--winner", "stark", "--retreat", "Greywater Watch",

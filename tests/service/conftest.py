@@ -3,10 +3,8 @@ shipped examples of every game."""
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -32,20 +30,6 @@ def two(campaign: Path) -> Path:
         "- type: join\n  player: matt\n  name: Matt\n  faction: lannister\n  id: j2\n"
     )
     return campaign
-
-
-def same_data(value: Any) -> Any:
-    """A state as plain data in one order, whatever order its sets and dicts were built in."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = [f.name for f in dataclasses.fields(value) if f.name != "geo"]  # the map: no event changes it
-        return {name: same_data(getattr(value, name)) for name in fields}
-    if isinstance(value, dict):
-        return sorted(((same_data(k), same_data(v)) for k, v in value.items()), key=repr)
-    if isinstance(value, (set, frozenset)):
-        return sorted((same_data(v) for v in value), key=repr)
-    if isinstance(value, (list, tuple)):
-        return [same_data(v) for v in value]
-    return value
 
 
 def log_of(folder: Path) -> str:

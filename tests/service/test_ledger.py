@@ -12,8 +12,9 @@ import pytest
 from cok.core.campaign import open_campaign
 from cok.core.errors import Refused
 from cok.service import Asked, Draft, Ledger, Who, record
+from tests.states import same_data
 
-from .conftest import log_of, same_data, shipped
+from .conftest import log_of, shipped
 
 ORGANISER = Who("org", organiser=True)
 

@@ -1,9 +1,12 @@
 """What the commands do that needs no Typer: open the campaign a command is about, print a
-JSON document, and word a refusal. `cok.cli.options` hands them to the commands; a plain
-`cok standings` or `cok check` (`cok.cli.shortcut`) uses them without loading Typer at all."""
+JSON document, word a refusal, and show the standings and the problems. `cok.cli.options`
+hands them to the commands; a plain `cok standings` or `cok check` line (read by
+`cok.cli.shortcut`) runs them without loading Typer at all."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cok.core.errors import Refused, RuleError
@@ -37,3 +40,46 @@ def refusal(error: Refused | RuleError) -> list[str]:
     from cok.core.text import in_command_line_words, readable
 
     return [f"cok: {in_command_line_words(readable(str(error)))}"]
+
+
+def say(line: str) -> None:
+    """A line on standard error, as Typer's commands write theirs."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def show_standings(campaign: str | None, no_cache: bool, as_json: bool) -> None:
+    """`cok standings`: the players, ranked: a table, or one JSON document."""
+    from cok.service.queries import ranking
+
+    standings = ranking(find_campaign(campaign), use_cache=not no_cache)
+    if as_json:
+        emit_json(standings.document)
+        return
+    from cok.render.output import show
+
+    show(*standings.lines)
+
+
+def show_problems(campaign: str | None, every: bool, no_cache: bool, as_json: bool) -> bool:
+    """`cok check`: say every problem of the campaign (of every campaign below this folder,
+    with `every`), silent when there is none; False when there is one."""
+    from cok.service import queries
+
+    if every:
+        problems = queries.check_below(Path.cwd(), use_cache=not no_cache)
+    else:
+        try:
+            problems = queries.check(find_campaign(campaign), use_cache=not no_cache)
+        except Refused as refused:  # no campaign there
+            problems = list(refused.problems)
+    if as_json:
+        from cok.render.documents import problems_doc
+
+        emit_json(problems_doc(problems))
+    elif problems:
+        from cok.core.errors import told
+
+        for line in told(problems):
+            say(line)
+    return not problems

@@ -17,7 +17,7 @@ install()
 
 def prefix(ruleset_id: str) -> str:
     """How a game's own commands start: `cok` for the default game's, `cok mk` for a group's."""
-    group = getattr(registry.get(ruleset_id), "command", None)
+    group = registry.get(ruleset_id).command
     return f"cok {group}" if group else "cok"
 
 

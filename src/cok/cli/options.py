@@ -97,11 +97,10 @@ def complete(kind: str) -> Callable[[typer.Context, str], list[str]]:
     def offer(ctx: typer.Context, incomplete: str) -> list[str]:
         from cok.core.campaign import open_campaign
         from cok.core.names import normalize
-        from cok.core.ruleset import names
 
         try:
             found = open_campaign(find_campaign(ctx.params.get("campaign")))
-            offered = names(found.ruleset, found.state, kind)
+            offered = found.ruleset.names(found.state, kind)
         except Exception:  # a completion must never print a traceback into the shell
             return []
         typed = normalize(incomplete)

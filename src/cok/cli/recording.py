@@ -51,6 +51,16 @@ def ask_numbers(need: Question) -> dict[str, int]:
     return answers
 
 
+def choose_with(need: Question) -> str:
+    """How to answer a choice on the command line, each option said once: `choose one with
+    --castle NAME: Hardhome, 'Castle Black', …` (quoted as a shell needs), `or --no-occupy`."""
+    named = ", ".join(repr(o) if " " in o else o for o in need.options)
+    how = f"choose one with --{need.field} NAME: {named}" if need.options else ""
+    if need.decline_field:
+        how += (", or " if how else "") + f"--no-{need.decline_field}"
+    return how
+
+
 def answer(need: Question, as_json: bool, answers: dict[str, Any]) -> None:
     """Answer the rules' question at a terminal (into `answers`), or refuse saying which
     option answers it; a warning that needs a yes is only said when no one is there."""
@@ -77,11 +87,7 @@ def answer(need: Question, as_json: bool, answers: dict[str, Any]) -> None:
         answers[need.field] = ask_numbers(need)
     else:
         if not asking:
-            flag = f"--{need.field}"
-            how = " or ".join(f"{flag} {o!r}" if " " in o else f"{flag} {o}" for o in need.options)
-            if need.decline_field:
-                how += (" or " if how else "") + f"--no-{need.decline_field}"
-            raise RuleError(f"{need.words} — choose with {how}")
+            raise RuleError(f"{need.words} — {choose_with(need)}")
         field, value = ask(need)
         answers[field] = value
 

@@ -59,7 +59,7 @@ def init(
     repo = git_setup(folder)
     if repo is not None:
         said.append(f"Registered the cok merge driver for events.yaml in the git repository {repo}.")
-    first = getattr(game, "first_step", "cok join PLAYER --faction FACTION")
+    first = game.first_step
     show(*said, f"Next: {first} -C {folder}")
 
 
@@ -70,9 +70,9 @@ def standings(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_jso
 
     Example: cok standings --json
     """
-    from cok.cli.shortcut import show
+    from cok.cli.basics import show_standings
 
-    show(campaign, no_cache, as_json)  # also run without Typer: see `cok.cli.shortcut`
+    show_standings(campaign, no_cache, as_json)  # also run without Typer: see `cok.cli.shortcut`
 
 
 @app.command()
@@ -244,9 +244,9 @@ def check_(
 
     Example: cok check
     """
-    from cok.cli.shortcut import check
+    from cok.cli.basics import show_problems
 
-    if not check(campaign, every, no_cache, as_json):  # also run without Typer: see `cok.cli.shortcut`
+    if not show_problems(campaign, every, no_cache, as_json):  # also run without Typer: see `cok.cli.shortcut`
         raise typer.Exit(1)
 
 

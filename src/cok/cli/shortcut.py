@@ -1,104 +1,41 @@
-"""`cok standings` and `cok check`, the commands run most often (between games, and in every
-pre-commit hook), and their shortcut past Typer.
+"""Reading a `cok` command line before Typer does: the command word (so that only that
+command's app is built), cok's own options wherever they were typed, and a plain line of
+`cok standings` or `cok check`, the commands run most often (between games, and in every
+pre-commit hook), which then runs without Typer at all.
 
 Reading a command line with Typer costs more than the standings themselves: Typer and Click
 load, and each option's value is parsed by a pydantic adapter built for it. So a plain line
 of one of these commands — only `--color WHEN` before the command, only the command's own
 options after it (`-C/--campaign DIR` and its flags), each at most once — is read here, and
-runs the same function as Typer's command (`cok.cli.shared`), with the same words and exit
-codes. Anything else (help, a typo, a spelling only Click would judge) is left to Typer,
-which says what it says; so is every command line while a shell asks for completions.
+`cok.main` runs the same function as Typer's command (`cok.cli.basics`), with the same words
+and exit codes. Anything else (help, a typo, a spelling only Click would judge) is left to
+Typer, which says what it says; so is every command line while a shell asks for completions.
+This module reads and decides nothing else: it imports no command, no Typer and no campaign.
 """
 
 from __future__ import annotations
 
-import errno
 import os
-import sys
-from collections.abc import Callable, Sequence
-from contextlib import suppress
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
-
-from cok.cli.basics import emit_json, open_valid, refusal
-from cok.core.errors import Refused, RuleError
-
-if TYPE_CHECKING:
-    from cok.core.errors import Problem
 
 #: Before the command: cok's own option with a value (the others, --version and --help, stop at once).
 ROOT_VALUES = {"--color": "color"}
 CAMPAIGN = {"-C": "campaign", "--campaign": "campaign"}
 
 
-def show(campaign: str | None, no_cache: bool, as_json: bool) -> None:
-    """`cok standings`: the players, ranked: a table, or one JSON document."""
-    found = open_valid(campaign, no_cache)
-    report = found.ruleset.standings(found, as_json)
-    if as_json:
-        emit_json(report.document)
-        return
-    from cok.render.output import show as show_views
-
-    show_views(*report.lines)
-
-
-def check(campaign: str | None, every: bool, no_cache: bool, as_json: bool) -> bool:
-    """`cok check`: say every problem of the campaign (of every campaign below this folder,
-    with `every`), silent when there is none; False when there is one."""
-    from cok.core.campaign import open_campaign
-    from cok.core.folders import find_campaign
-
-    problems: list[Problem] = []
-    for folder in every_campaign() if every else [None]:
-        try:
-            found = find_campaign(campaign) if folder is None else folder
-            problems += open_campaign(found, use_cache=not no_cache).problems
-        except Refused as refused:
-            problems += refused.problems
-    if as_json:
-        from cok.render.documents import problems_doc
-
-        emit_json(problems_doc(problems))
-    elif problems:
-        from typer import echo
-
-        from cok.core.errors import told
-
-        for line in told(problems):
-            echo(line, err=True)
-    return not problems
-
-
-def every_campaign() -> list[Path]:
-    """Every folder below the current one holding a campaign.yaml (hidden folders skipped)."""
-    found = []
-    for path in sorted(Path.cwd().rglob("campaign.yaml")):
-        parts = path.relative_to(Path.cwd()).parts
-        if not any(p.startswith(".") or p in ("node_modules", "site-packages") for p in parts[:-1]):
-            found.append(path.parent)
-    return found
-
-
-def _checked(**given: Any) -> None:
-    if not check(**given):
-        sys.exit(1)
-
-
 @dataclass(frozen=True)
 class Command:
-    """A command a plain line may run here: its options with a value, its flags (each by the
-    parameter it sets), and what runs it."""
+    """A command a plain line may run without Typer: its options with a value and its flags,
+    each by the parameter it sets."""
 
     values: dict[str, str]
     flags: dict[str, str]
-    run: Callable[..., None]
 
 
 COMMANDS = {
-    "standings": Command(CAMPAIGN, {"--no-cache": "no_cache", "--json": "as_json"}, show),
-    "check": Command(CAMPAIGN, {"--all": "every", "--no-cache": "no_cache", "--json": "as_json"}, _checked),
+    "standings": Command(CAMPAIGN, {"--no-cache": "no_cache", "--json": "as_json"}),
+    "check": Command(CAMPAIGN, {"--all": "every", "--no-cache": "no_cache", "--json": "as_json"}),
 }
 
 
@@ -150,39 +87,53 @@ def _options(tokens: Sequence[str], values: dict[str, str], flags: dict[str, str
     return given
 
 
-def shortcut(args: Sequence[str]) -> bool:
-    """Run a plain line of one of COMMANDS (see the module) without Typer; False, having done
-    nothing, for any other."""
-    found = read(args)
-    if found is None:
-        return False
-    name, color, given = found
-    command = COMMANDS[name]
-    from cok.render.output import set_color
+def in_order(args: Sequence[str], groups: Sequence[str] = ()) -> list[str]:
+    """The line as Typer reads it. cok's own option is taken after the command too (`cok
+    where tim matt --color never`: Click reads it only before), and a campaign named before
+    the command (`cok -C DIR battle …`, as git takes `-C`) after the command word (after a
+    game's command word too, `cok -C DIR mk status`: `groups` are the games' words)."""
+    moved: list[str] = []
+    rest: list[str] = []
+    campaign: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest += args[i:]
+            break
+        if arg in ROOT_VALUES and i + 1 < len(args):
+            moved += args[i : i + 2]
+            i += 2
+            continue
+        if arg.partition("=")[0] in ROOT_VALUES and "=" in arg:
+            moved.append(arg)
+        elif not rest and not campaign and arg in CAMPAIGN and i + 1 < len(args):
+            campaign = list(args[i : i + 2])
+            i += 1
+        elif not rest and not campaign and arg.partition("=")[0] == "--campaign" and "=" in arg:
+            campaign = [arg]
+        else:
+            rest.append(arg)
+        i += 1
+    if campaign and rest and not rest[0].startswith("-"):
+        at = 2 if rest[0] in groups and len(rest) > 1 and not rest[1].startswith("-") else 1
+        rest[at:at] = campaign
+    else:
+        rest = campaign + rest
+    return moved + rest
 
-    set_color(color or "auto")
-    parameters = {p: False for p in command.flags.values()} | {"campaign": None} | given
-    try:
-        try:
-            command.run(**parameters)
-        except (Refused, RuleError) as error:  # as `cok.cli.options.refusals` says it
-            from typer import echo
 
-            for line in refusal(error):
-                echo(line, err=True)
-            sys.exit(1)
-    except OSError as error:
-        if error.errno != errno.EPIPE:
-            raise
-        _reader_gone()
-    return True
-
-
-def _reader_gone() -> NoReturn:
-    """Whoever read the output went away (`cok standings | head -1`): exit 1 without a word,
-    as Click does, and nothing left unwritten to fail again at exit."""
-    nowhere = os.open(os.devnull, os.O_WRONLY)
-    for stream in (sys.stdout, sys.stderr):
-        with suppress(AttributeError, OSError, ValueError):  # no such stream, or not a file
-            os.dup2(nowhere, stream.fileno())
-    sys.exit(1)
+def command_word(args: Sequence[str]) -> str | None:
+    """The command a line (in order: `in_order`) runs: its first word that is neither an
+    option nor the value of cok's own option; None for none (`cok --help`)."""
+    skip = False
+    for arg in args:
+        if arg == "--":
+            return None
+        if skip:
+            skip = False
+        elif arg in ROOT_VALUES:
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None

@@ -55,14 +55,10 @@ class Unplanned(Exception):
     applied may include a voided event, so it must be done again from the whole list."""
 
 
-def refs(entries: Sequence[Entry]) -> list[str]:
+class _Naming:
     """How a void names each event: its id, else `=digest` of its fields (`#2`, `#3` … for
     identical twins, in log order)."""
-    naming = _Naming()
-    return [naming.ref(entry) for entry in entries]
 
-
-class _Naming:
     def __init__(self) -> None:
         self.twins: dict[str, int] = {}
 
@@ -238,7 +234,6 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: s
     """An event as the history keeps it. A game with a `public(event)` member chooses which
     fields are shown (a hidden card stays out of `cok log --json` and the site)."""
     event = entry.event
-    public = getattr(ruleset, "public", None)
     return Told(
         entry.line or 0,
         event.id,
@@ -247,5 +242,5 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: s
         text,
         voided,
         () if isinstance(event, Void) else tuple(sorted(ruleset.involved(event))),
-        public(event) if public is not None else event.model_dump(mode="json", exclude_none=True),
+        ruleset.public(event),
     )

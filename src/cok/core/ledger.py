@@ -3,7 +3,6 @@ files as they are now, let the rules decide, and only then append."""
 
 from __future__ import annotations
 
-import copy
 import getpass
 import os
 from collections.abc import Callable, Sequence
@@ -19,7 +18,6 @@ from cok.core.fold import Folded, Refusal, fold, tell, told
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
 from cok.core.position import Position
-from cok.core.ruleset import repeats
 from cok.core.text import quoted
 from cok.core.write import with_metadata
 
@@ -65,21 +63,6 @@ class Dependants(RuleError):
         named = ", ".join(repr(t) for t in self.targets)
         head = f"voiding {named} would leave the log invalid: {count} later {them} on it"
         super().__init__("\n".join([head, *lines]))
-
-
-def record(
-    campaign: Campaign,
-    event: EventBase,
-    *,
-    dry_run: bool = False,
-    use_cache: bool = True,
-    again: bool = False,
-    by: str | None = None,
-) -> Recorded:
-    """Apply the event to the campaign's state and append it, unless refused or a dry run.
-    Under the lock, the campaign is opened again if any of its files changed meanwhile.
-    RuleError (and ChoiceNeeded, Repeated unless `again`) propagate for the caller to report or ask."""
-    return record_all(campaign, [event], dry_run=dry_run, use_cache=use_cache, again=again, by=by)[0]
 
 
 def record_all(
@@ -213,7 +196,7 @@ def _decide(
         campaign.state = _without(campaign, voids).state
     done: list[Recorded] = []
     for event in stamped:
-        repeated = None if again or isinstance(event, Void) else repeats(ruleset, campaign.state, event)
+        repeated = None if again or isinstance(event, Void) else ruleset.repeats(campaign.state, event)
         if repeated is not None:
             raise Repeated(repeated)
         outcome: Any = (
@@ -225,9 +208,8 @@ def _decide(
 
 def copy_state(ruleset: Any, state: Any) -> Any:
     """A copy of the state the rules may change without changing this one: the game's
-    `copy(state)` (an optional member), else a deep copy."""
-    copier = getattr(ruleset, "copy", None)
-    return copier(state) if copier is not None else copy.deepcopy(state)
+    `copy(state)` (a deep copy unless the game knows a cheaper one)."""
+    return ruleset.copy(state)
 
 
 def _restore(campaign: Campaign, use_cache: bool) -> None:

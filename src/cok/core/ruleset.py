@@ -7,6 +7,7 @@ game is opened.
 
 from __future__ import annotations
 
+import copy
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,23 @@ class Report:
 
     lines: list[Any]  # render.views.View | str
     document: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Standings:
+    """`cok standings`: the table and the `--json` document, each made only when it is
+    asked for (a command shows one of them, and a warm `cok standings` must stay quick)."""
+
+    table: Callable[[], list[Any]]  # render.views.View | str
+    doc: Callable[[], dict[str, Any]]
+
+    @property
+    def lines(self) -> list[Any]:
+        return self.table()
+
+    @property
+    def document(self) -> dict[str, Any]:
+        return self.doc()
 
 
 class Campaign(Protocol):
@@ -83,7 +101,15 @@ class Ruleset(Protocol):
     settings_model: type[BaseModel]  # campaign.yaml: the core's keys and the game's
     new_settings: Mapping[str, Any]  # the game's keys as `cok init` writes them
     map_model: type[BaseModel]  # the map file's shape, for its JSON Schema
-    cached_types: Sequence[type]  # the dataclasses its state and map are made of
+
+    @property
+    def cached_types(self) -> Sequence[type]:
+        """The dataclasses its state and map are made of: the only ones the cache may build."""
+
+    command: str | None  # its group of commands (`mk`: `cok mk …`); None: the top-level ones
+    first_step: str  # what `cok init` says to run next
+    sequential: bool  # every event waits for the ones before it (whose turn it is)
+    organiser_events: frozenset[str]  # types only an organiser records although they name a player
 
     def builtin_map(self) -> Path:
         """The map a new campaign of this game gets a copy of."""
@@ -119,7 +145,7 @@ class Ruleset(Protocol):
     def report(self, recorded: Recorded) -> Report:
         """The summary of a recording: what changed, in words and as JSON."""
 
-    def standings(self, campaign: Campaign, as_json: bool) -> Report:
+    def standings(self, campaign: Campaign) -> Standings:
         """`cok standings`: the players, ranked."""
 
     def site_pages(self, campaign: Campaign) -> Iterable[tuple[str, str]]:
@@ -131,6 +157,108 @@ class Ruleset(Protocol):
 
     def commands(self) -> Any:
         """The game's own commands (a typer.Typer)."""
+
+    def repeats(self, state: Any, event: EventBase) -> str | None:
+        """That the event repeats one recorded before (the same battle twice), in words:
+        refused without `--again`, asked at a terminal; None when it does not."""
+
+    def names(self, state: Any, kind: str) -> list[str]:
+        """Names for shell completion by kind (`player`, `location`; another game's `tile`)."""
+
+    def public(self, event: EventBase) -> dict[str, Any]:
+        """The fields of an event the history may keep (`cok log --json`, the site)."""
+
+    def build(
+        self, state: Any, type: str, fields: Mapping[str, Any], answers: Mapping[str, Any], dice: Dice
+    ) -> EventBase | None:
+        """Its intents (see `Intents`): None leaves the event to the log's own shape."""
+
+    def named(self, state: Any, type: str, fields: Mapping[str, Any]) -> frozenset[str] | None:
+        """The players a draft names, found as recording finds them (who may record it);
+        None: the players of the event it builds into."""
+
+    def copy(self, state: Any) -> Any:
+        """A copy of the state the rules may change (a dry run, a batch)."""
+
+    def status(self, campaign: Campaign, **args: Any) -> dict[str, Any] | None:
+        """Its status document (`cok where --json`, `cok mk status --json`); None: it has none."""
+
+    def web(self) -> Any:
+        """Its pages at the table (`cok serve`), a `cok.serve.kit.Web`; None: served read-only."""
+
+
+class Lazy:
+    """A member of the game's own package (`"module:name"`), imported the first time it is
+    used and then kept on the game: a game's module stays light (a warm `cok standings` loads
+    no rules it does not run), and a replay's every event is no import statement (~1 µs each)."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, game: object | None, owner: type) -> Any:
+        found = own(owner, self.where)
+        if game is not None:
+            vars(game)[self.name] = found
+        return found
+
+
+def own(game: type, where: str) -> Any:
+    """`"module:name"` of the package that defines the game's class, imported now."""
+    module, _, member = where.partition(":")
+    # an import statement's own path (`__import__`), so that `-X importtime` sees it too
+    return getattr(__import__(f"{game.__module__}.{module}", fromlist=[member]), member)
+
+
+class Game:
+    """What every game has unless it says otherwise: the `Ruleset` protocol's optional members
+    with their defaults. A game subclasses it and names its modules' members with `Lazy`."""
+
+    command: str | None = None
+    first_step = "cok join PLAYER"
+    sequential = False
+    organiser_events: frozenset[str] = frozenset()
+    upcasts: Mapping[str, Sequence[Upcast]] = {}
+    map_file = ""  # the shipped map's file name (`maps/`)
+
+    def builtin_map(self) -> Path:
+        from cok.core.setup import shipped_map
+
+        return shipped_map(self.map_file)
+
+    def repeats(self, state: Any, event: EventBase) -> str | None:
+        return None
+
+    def names(self, state: Any, kind: str) -> list[str]:
+        return []
+
+    def public(self, event: EventBase) -> dict[str, Any]:
+        shown: dict[str, Any] = event.model_dump(mode="json", exclude_none=True)
+        return shown
+
+    def build(
+        self, state: Any, type: str, fields: Mapping[str, Any], answers: Mapping[str, Any], dice: Dice
+    ) -> EventBase | None:
+        return None
+
+    def named(self, state: Any, type: str, fields: Mapping[str, Any]) -> frozenset[str] | None:
+        return None
+
+    def copy(self, state: Any) -> Any:
+        return copy.deepcopy(state)
+
+    def status(self, campaign: Campaign, **args: Any) -> dict[str, Any] | None:
+        return None
+
+    def web(self) -> Any:
+        return None
+
+    def own(self, where: str) -> Any:
+        """`"module:name"` of the game's own package, imported now (`Lazy` for a member)."""
+        return own(type(self), where)
 
 
 class Intents(Protocol):
@@ -145,30 +273,10 @@ class Intents(Protocol):
         own shape (the event model reads the fields as the log writes them)."""
 
 
-def builder(ruleset: Ruleset) -> Intents | None:
-    """The game's `build(state, type, fields, answers, dice)`, an optional member: None when
-    every event is given in the log's own shape."""
-    return getattr(ruleset, "build", None)
-
-
 def organiser_events(ruleset: Ruleset) -> frozenset[str]:
     """The event types only an organiser records although they name a player (a join, an
-    adjustment): the game's optional `organiser_events`. A void is always one."""
-    return frozenset({"void", *getattr(ruleset, "organiser_events", ())})
-
-
-def repeats(ruleset: Ruleset, state: Any, event: EventBase) -> str | None:
-    """Whether the event repeats one recorded before (the same battle twice), in words: a
-    game may say so with `repeats(state, event)`, an optional member (None: it never does)."""
-    said = getattr(ruleset, "repeats", None)
-    return said(state, event) if said is not None else None
-
-
-def names(ruleset: Ruleset, state: Any, kind: str) -> list[str]:
-    """The names of a kind a game offers for shell completion (`player`, `location`; another
-    game its tiles, armies, houses): its optional `names(state, kind)`, else none."""
-    offered = getattr(ruleset, "names", None)
-    return list(offered(state, kind)) if offered is not None else []
+    adjustment): the game's `organiser_events`, and a void always."""
+    return frozenset({"void", *ruleset.organiser_events})
 
 
 _KNOWN: dict[str, str] = {}

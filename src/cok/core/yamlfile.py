@@ -327,11 +327,6 @@ class _Builder:
         return value
 
 
-def load(path: Path, what: str) -> Any:
-    """Read and parse a YAML file (see `parse`)."""
-    return parse(read_text(path, what), display_path(path))
-
-
 def _tag_message(tag: str) -> str:
     shown = tag.replace("tag:yaml.org,2002:", "!!")
     return f"the tag {shown} is not allowed; write plain values"

@@ -69,8 +69,7 @@ class Server:
     def web(self) -> Web:
         if self._web is None:
             ruleset = self.table.view().ruleset
-            offered = getattr(ruleset, "web", None)
-            self._web = offered() if offered is not None else Web()
+            self._web = ruleset.web() or Web()
         return self._web
 
     def env(self) -> Environment:

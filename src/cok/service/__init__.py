@@ -10,11 +10,28 @@ record and to read a campaign. It knows no interface: no Typer, Rich, `cok.cli`,
 
 from __future__ import annotations
 
-from cok.service.access import may_record
-from cok.service.drafts import Draft, Who
-from cok.service.ledger import Ledger
-from cok.service.questions import Asked, Question
-from cok.service.recording import Recording, Refusal, record
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cok.service.access import may_record
+    from cok.service.drafts import Draft, Who
+    from cok.service.ledger import Ledger
+    from cok.service.questions import Asked, Question
+    from cok.service.recording import Recording, Refusal, record
+
+#: Where each name lives: imported on first use, so that a query (a warm `cok standings`)
+#: loads no recording, no ledger and no threads.
+_HOME = {
+    "may_record": "access",
+    "Draft": "drafts",
+    "Who": "drafts",
+    "Ledger": "ledger",
+    "Asked": "questions",
+    "Question": "questions",
+    "Recording": "recording",
+    "Refusal": "recording",
+    "record": "recording",
+}
 
 __all__ = [
     "Asked",
@@ -27,3 +44,9 @@ __all__ = [
     "may_record",
     "record",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'cok.service' has no attribute {name!r}")
+    return getattr(__import__(f"cok.service.{_HOME[name]}", fromlist=[name]), name)

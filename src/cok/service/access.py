@@ -48,11 +48,9 @@ def _named(campaign: Campaign, draft: Draft) -> frozenset[str]:
     from cok.core.log import event_types
 
     ruleset = campaign.ruleset
-    named = getattr(ruleset, "named", None)
-    if named is not None:
-        found = named(campaign.state, draft.type, draft.fields)
-        if found is not None:
-            return frozenset(found)
+    found = ruleset.named(campaign.state, draft.type, draft.fields)
+    if found is not None:
+        return frozenset(found)
     try:
         return ruleset.involved(build(ruleset, campaign.state, draft, {}, RandomDice()))
     except (RuleError, ValueError, TypeError):

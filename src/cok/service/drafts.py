@@ -44,7 +44,6 @@ def build(ruleset: Ruleset, state: Any, draft: Draft, answers: Mapping[str, Any]
 
     from cok.core.log import event_types
     from cok.core.names import did_you_mean
-    from cok.core.ruleset import builder
     from cok.core.validation import describe
 
     types = event_types(ruleset)
@@ -66,9 +65,8 @@ def build(ruleset: Ruleset, state: Any, draft: Draft, answers: Mapping[str, Any]
     if stray:
         near = "".join(did_you_mean(name, known) for name in stray[:1])
         raise RuleError(f"a {draft.type} has no {', '.join(f'`{name}`' for name in stray)}{near}")
-    intents = builder(ruleset)
     try:
-        event = intents(state, draft.type, draft.fields, answers, dice) if intents is not None else None
+        event = ruleset.build(state, draft.type, draft.fields, answers, dice)
     except ValidationError as error:
         raise RuleError("; ".join(describe(error, types[draft.type]))) from None
     return event if event is not None else as_logged(ruleset, draft, answers)

@@ -1,5 +1,6 @@
-"""What the read-only commands print with `--json`, as documents: the standings of every
-game, a campaign's problems, and each game's status (Clash of Kings' `where`)."""
+"""What the read-only commands show, for the command line and the server alike: the standings
+of every game, a campaign's problems (of every campaign below a folder), and each game's
+status (Clash of Kings' `where`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from cok.core.plain import json_default
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
+    from cok.core.ruleset import Standings
 
 
 def opened(folder_or_campaign: Path | str | Campaign, *, use_cache: bool = True) -> Campaign:
@@ -23,10 +25,15 @@ def opened(folder_or_campaign: Path | str | Campaign, *, use_cache: bool = True)
     return open_campaign(Path(folder_or_campaign), use_cache=use_cache).valid()
 
 
+def ranking(folder_or_campaign: Path | str | Campaign, *, use_cache: bool = True) -> Standings:
+    """`cok standings`, for every game: its table and its document, each made when asked."""
+    campaign = opened(folder_or_campaign, use_cache=use_cache)
+    return campaign.ruleset.standings(campaign)
+
+
 def standings(folder_or_campaign: Path | str | Campaign) -> dict[str, Any]:
     """`cok standings --json`, for every game."""
-    campaign = opened(folder_or_campaign)
-    document: dict[str, Any] = jsonable(campaign.ruleset.standings(campaign, True).document)
+    document: dict[str, Any] = jsonable(ranking(folder_or_campaign).document)
     return document
 
 
@@ -40,16 +47,32 @@ def check(folder: Path | str, *, use_cache: bool = True) -> list[Problem]:
         return list(refused.problems)
 
 
+def check_below(root: Path | str, *, use_cache: bool = True) -> list[Problem]:
+    """`cok check --all` (a pre-commit hook): every problem of every campaign below `root`."""
+    return [problem for folder in campaigns_below(Path(root)) for problem in check(folder, use_cache=use_cache)]
+
+
+def campaigns_below(root: Path) -> list[Path]:
+    """Every folder below `root` holding a campaign.yaml (hidden folders and installed
+    packages skipped)."""
+    found = []
+    for path in sorted(root.rglob("campaign.yaml")):
+        parts = path.relative_to(root).parts
+        if not any(p.startswith(".") or p in ("node_modules", "site-packages") for p in parts[:-1]):
+            found.append(path.parent)
+    return found
+
+
 def status(folder_or_campaign: Path | str | Campaign, **args: Any) -> dict[str, Any]:
     """The game's status, as its command's `--json`: Clash of Kings' `where` (players=[P1,
     P2], attacker=, brotherhood=[…]) is `cok where P1 P2 --json`; Mighty Kingdoms' is `cok
     mk status --json`, No True King's `cok ntk status --json`. Refused (RuleError) as
     those commands refuse."""
     campaign = opened(folder_or_campaign)
-    said = getattr(campaign.ruleset, "status", None)
+    said = campaign.ruleset.status(campaign, **args)
     if said is None:
         raise Refused(Problem(campaign.shown, None, f"{campaign.ruleset.title} has no status to show"))
-    document: dict[str, Any] = jsonable(said(campaign, **args))
+    document: dict[str, Any] = jsonable(said)
     return document
 
 

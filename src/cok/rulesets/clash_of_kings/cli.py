@@ -1,7 +1,8 @@
 """The Clash of Kings commands (`cok`'s top-level ones): join, where, battle, paint, week,
 locations, adjust and modes. Each recording command turns its options into a draft (the
 event's fields as typed), which the service builds (`intents.py`), records and reports,
-as it does for the server; then it renders. No rules here."""
+as it does for the server; then it renders. What it shows is asked of the rules (which
+locations are free, who attacks) and of the views."""
 
 from __future__ import annotations
 
@@ -309,17 +310,16 @@ def locations(
     """
     opened = _open(campaign, no_cache)
     state = opened.state
-    names = list(state.geo.locations)
-    title = state.geo.name
-    if free:
-        names = [n for n in names if n not in state.holder and not state.geo.locations[n].is_region]
-        title += " — unoccupied"
+    from cok.rulesets.clash_of_kings.rules.locations import listed
+
+    title = state.geo.name + (" — unoccupied" if free else "")
+    pid = None
     if player:
         from cok.rulesets.clash_of_kings.intents import player as find_player
 
         pid = find_player(state, player)
-        names = [n for n in names if state.holder.get(n) == pid]
         title += f" — held by {state.players[pid].name}"
+    names = listed(state, free=free, held_by=pid)
     if as_json:
         from cok.rulesets.clash_of_kings.documents import location_doc
 

@@ -7,10 +7,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cok.core.errors import Problem, Refused, display_path
+from cok.core.errors import display_path
+from cok.core.maps import Bad, joined, read_spec
 from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
-from cok.core.yamlfile import YamlList, YamlMap, parse, read_text
+from cok.core.yamlfile import YamlList, YamlMap, read_text
 from cok.rulesets.clash_of_kings.map import VALUE, Geography, Location, Route
 
 
@@ -72,27 +73,12 @@ def load_map(path: Path) -> Geography:
 
 def read_map(text: str, shown: str) -> Geography:
     """Validate a map file's text (`shown`: its path, for messages)."""
-    data = parse(text, shown)
-    problems: list[Problem] = []
+    return read_spec(text, shown, MapSpec, "map", _geography)
 
-    def bad(line: int | None, message: str) -> None:
-        problems.append(Problem(shown, line, message))
 
-    if not isinstance(data, YamlMap):
-        raise Refused(Problem(shown, 1, "a map file must be a mapping with name, locations and routes"))
-    for key in data:
-        if key not in MapSpec.model_fields:
-            bad(data.key_lines[key], f"unknown field {key!r}{did_you_mean(key, MapSpec.model_fields)}")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        bad(data.key_lines.get("name", 1), "the map needs a `name` (text)")
-        name = "?"
-
+def _geography(data: YamlMap, name: str, bad: Bad) -> Geography:
     locations, named = _locations(data, bad)
-    routes = _routes(data, locations, named, bad)
-    if problems:
-        raise Refused(problems)
-    return Geography(name, locations, routes)
+    return Geography(name, locations, _routes(data, locations, named, bad))
 
 
 def _locations(data: YamlMap, bad: Any) -> tuple[dict[str, Location], set[str]]:
@@ -100,7 +86,8 @@ def _locations(data: YamlMap, bad: Any) -> tuple[dict[str, Location], set[str]]:
     a route to a location with a mistake is not reported a second time."""
     raw = data.get("locations")
     if not isinstance(raw, YamlList) or not raw:
-        bad(data.key_lines.get("locations", data.line), "`locations` must be a non-empty list")
+        if "locations" in data:  # a missing one: the map needs it
+            bad(data.key_lines["locations"], "`locations` must be a non-empty list")
         return {}, set()
     locations: dict[str, Location] = {}
     first_line: dict[str, int] = {}
@@ -170,16 +157,7 @@ def _routes(data: YamlMap, locations: dict[str, Location], named: set[str], bad:
                         f"{kind} route {pair[0]} — {pair[1]}: unknown location {end!r}{did_you_mean(end, locations)}",
                     )
                 ends.append(found)
-            a, b = ends
-            if a is None or b is None:
-                continue
-            if a == b:
-                bad(line, f"{kind} route joins {a} to itself")
-                continue
-            key = frozenset((a, b))
-            if key in seen:
-                bad(line, f"route {a} — {b} is already given on line {seen[key]}")
-                continue
-            seen[key] = line
-            routes.append(Route(a, b, kind))  # type: ignore[arg-type]
+            link = joined(ends, line, seen, bad, f"{kind} route", "route")
+            if link is not None:
+                routes.append(Route(*link, kind))  # type: ignore[arg-type]
     return routes

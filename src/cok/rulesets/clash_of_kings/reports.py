@@ -3,9 +3,9 @@ each player's CP before and after) and the standings."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from cok.core.ruleset import Report
+from cok.core.ruleset import Report, Standings
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -38,15 +38,21 @@ def recording_report(rec: Recorded) -> Report:
     return Report(lines, document)
 
 
-def standings_report(campaign: Campaign, as_json: bool) -> Report:
+def standings_report(campaign: Campaign) -> Standings:
+    """The players ranked, as a table or as the `--json` document (each made when asked)."""
     from cok.rulesets.clash_of_kings.rules.scoring import standings
 
     state = campaign.state
     table = standings(state)
-    if as_json:
+
+    def lines() -> list[Any]:
+        from cok.rulesets.clash_of_kings.views import standings_grid
+
+        return [standings_grid(campaign.name, state, table)]
+
+    def document() -> dict[str, Any]:
         from cok.rulesets.clash_of_kings.documents import standings_doc
 
-        return Report([], standings_doc(campaign.name, state, table))
-    from cok.rulesets.clash_of_kings.views import standings_grid
+        return standings_doc(campaign.name, state, table)
 
-    return Report([standings_grid(campaign.name, state, table)], {})
+    return Standings(lines, document)

@@ -2,59 +2,53 @@
 
 Kingdoms explore, raze, fight and reform through six summer months, then gather, build,
 recruit, feed and deploy in winter. This module stays light: the rules, pydantic and the
-views are imported when a command first needs them.
+views are imported when a command first needs them (`Lazy`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cok.core.ruleset import Report, Upcast
-from cok.rulesets.mighty_kingdoms.upcasts import UPCASTS
+from cok.core.ruleset import Game, Lazy, Ruleset
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from cok.core.campaign import Campaign
-    from cok.core.dice import Dice
     from cok.core.events import EventBase
-    from cok.core.ledger import Recorded
+    from cok.core.ruleset import Campaign
     from cok.rulesets.mighty_kingdoms.rules.state import State
 
 
-class MightyKingdoms:
+class MightyKingdoms(Game):
     id = "mighty-kingdoms"
     title = "Mighty Kingdoms"
     #: Events only an organiser records (a player joining, the order of play).
     organiser_events = frozenset({"kingdom", "begin", "reform", "spring"})
-    command = "mk"
+    command: str | None = "mk"
     sequential = True  # the phase and whose turn it is: every event waits for the ones before it
     map_file = "ember-reaches.yaml"
     first_step = (
         "cok mk kingdom PLAYER --race R --capital TILE --city TILE --fortress TILE --villages TILE TILE --army TILE"
     )
     new_settings: Mapping[str, Any] = {"battles": "simple", "army_limit": 6, "advanced": []}
-    upcasts: Mapping[str, Sequence[Upcast]] = UPCASTS
 
-    @property
-    def events(self) -> Mapping[str, type[EventBase]]:
-        from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
-
-        return EVENT_TYPES
-
-    @property
-    def settings_model(self) -> type[BaseModel]:
-        from cok.rulesets.mighty_kingdoms.settings import MightyKingdomsSettings
-
-        return MightyKingdomsSettings
-
-    @property
-    def map_model(self) -> type[BaseModel]:
-        from cok.rulesets.mighty_kingdoms.mapfile import MapSpec
-
-        return MapSpec
+    upcasts = Lazy("upcasts:UPCASTS")
+    events = Lazy("events:EVENT_TYPES")
+    settings_model = Lazy("settings:MightyKingdomsSettings")
+    map_model = Lazy("mapfile:MapSpec")
+    load_map = Lazy("mapfile:read_map")
+    apply = Lazy("rules.apply:apply")
+    tell = Lazy("words:tell")
+    untold = Lazy("words:untold")
+    build = Lazy("intents:build")  # an event from what a user gave (the answers, the dice the ledger rolls)
+    named = Lazy("intents:named")  # the kingdoms a draft names, an army for its kingdom (who may record it)
+    player = Lazy("rules.setup:find_player")
+    involved = Lazy("events:involved")
+    tally = Lazy("reports:tally")  # each kingdom's tiles, settlements, armies and resources
+    report = Lazy("reports:recording_report")
+    standings = Lazy("reports:standings_report")
+    site_pages = Lazy("site:site_pages")
+    map_svg = Lazy("site:campaign_map_svg")
+    web = Lazy("table:web")  # its pages at the table (`cok serve`)
 
     @property
     def cached_types(self) -> Sequence[type]:
@@ -63,29 +57,11 @@ class MightyKingdoms:
 
         return (State, Settings, Army, Kingdom, ArtefactHeld, Gathered, HexMap, Tile)
 
-    def builtin_map(self) -> Path:
-        from cok.core.setup import shipped_map
-
-        return shipped_map(self.map_file)
-
-    def load_map(self, text: str, shown: str) -> Any:
-        from cok.rulesets.mighty_kingdoms.mapfile import read_map
-
-        return read_map(text, shown)
-
     def initial_state(self, map: Any, settings: Any) -> State:
         from cok.rulesets.mighty_kingdoms.rules.apply import initial_state
         from cok.rulesets.mighty_kingdoms.rules.state import Settings
 
         return initial_state(map, Settings(settings.battles, settings.army_limit, tuple(settings.advanced)))
-
-    def apply(self, state: State, event: EventBase) -> Any:
-        """The rules' own apply, imported on the first event; from then on the instance holds
-        it, so that a replay's every event is not an import statement too (~1 µs each)."""
-        from cok.rulesets.mighty_kingdoms.rules.apply import apply
-
-        self.apply = apply  # type: ignore[method-assign]
-        return apply(state, event)
 
     def names(self, state: State, kind: str) -> list[str]:
         """Names for shell completion: players, tiles (names, and q,r for the unnamed), armies."""
@@ -111,80 +87,12 @@ class MightyKingdoms:
                 return f"{event.type} {value}" if field != "tile" else f"{event.type} at {value}"
         return event.type
 
-    def tell(self, state: State, outcome: Any) -> str:
-        from cok.rulesets.mighty_kingdoms.words import tell
-
-        return tell(state, outcome)
-
-    def untold(self, state: State, event: EventBase) -> str:
-        from cok.rulesets.mighty_kingdoms.words import untold
-
-        return untold(state, event)
-
-    def player(self, state: State, typed: str) -> str:
-        from cok.rulesets.mighty_kingdoms.rules.setup import find_player
-
-        return find_player(state, typed)
-
-    def build(self, state: State, type: str, fields: Mapping[str, Any], answers: Mapping[str, Any], dice: Dice) -> Any:
-        """An event from what a user gave (the answers, the dice the ledger rolls)."""
-        from cok.rulesets.mighty_kingdoms.intents import build
-
-        return build(state, type, fields, answers, dice)
-
-    def named(self, state: State, type: str, fields: Mapping[str, Any]) -> frozenset[str] | None:
-        """The kingdoms a draft names, an army for its kingdom (who may record it)."""
-        from cok.rulesets.mighty_kingdoms.intents import named
-
-        return named(state, type, fields)
-
-    def involved(self, event: EventBase) -> frozenset[str]:
-        from cok.rulesets.mighty_kingdoms.events import involved
-
-        return involved(event)
-
-    def tally(self, state: State) -> dict[str, Any]:
-        """Each kingdom's tiles, settlements, armies and resources: a summary shows the changes."""
-        from cok.rulesets.mighty_kingdoms.reports import tally
-
-        return tally(state)
-
-    def report(self, recorded: Recorded) -> Report:
-        from cok.rulesets.mighty_kingdoms.reports import recording_report
-
-        return recording_report(recorded)
-
-    def status(self, campaign: Campaign) -> dict[str, Any]:
+    def status(self, campaign: Campaign, **args: Any) -> dict[str, Any]:
         """`cok mk status --json`."""
-        from cok.rulesets.mighty_kingdoms.documents import status_doc
-
-        return status_doc(campaign.name, campaign.state)
-
-    def standings(self, campaign: Campaign, as_json: bool) -> Report:
-        from cok.rulesets.mighty_kingdoms.reports import standings_report
-
-        return standings_report(campaign, as_json)
-
-    def site_pages(self, campaign: Campaign) -> Iterable[tuple[str, str]]:
-        from cok.rulesets.mighty_kingdoms.site import site_pages
-
-        return site_pages(campaign)
-
-    def map_svg(self, campaign: Campaign) -> str:
-        from cok.rulesets.mighty_kingdoms.site import campaign_map_svg
-
-        return campaign_map_svg(campaign)
+        return dict(self.own("documents:status_doc")(campaign.name, campaign.state))
 
     def commands(self) -> Any:
-        from cok.rulesets.mighty_kingdoms.cli import app
-
-        return app
-
-    def web(self) -> Any:
-        """Its pages at the table (`cok serve`): a `cok.serve.kit.Web`."""
-        from cok.rulesets.mighty_kingdoms.table import web
-
-        return web()
+        return self.own("cli:app")
 
 
-RULESET = MightyKingdoms()
+RULESET: Ruleset = MightyKingdoms()

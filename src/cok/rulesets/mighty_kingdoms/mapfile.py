@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cok.core.errors import Problem, Refused
+from cok.core.maps import Bad, read_spec
 from cok.core.names import did_you_mean, normalize
-from cok.core.yamlfile import YamlList, YamlMap, parse
+from cok.core.yamlfile import YamlList, YamlMap
 from cok.rulesets.mighty_kingdoms.map import FEATURES, SIDES, HexMap, Tile, key
 
 Side = Literal["n", "ne", "se", "s", "sw", "nw"]
@@ -46,25 +46,15 @@ _FLAGS = ("start", "river", "marsh")
 
 def read_map(text: str, shown: str) -> HexMap:
     """The map file's text as a HexMap; Refused lists every problem found, each with its line."""
-    data = parse(text, shown)
-    problems: list[Problem] = []
+    return read_spec(text, shown, MapSpec, "map", _hexes)
 
-    def bad(line: int | None, message: str) -> None:
-        problems.append(Problem(shown, line, message))
 
-    if not isinstance(data, YamlMap):
-        raise Refused(Problem(shown, 1, "a hex map file must be a mapping with `name` and `tiles`"))
-    for field in data:
-        if field not in MapSpec.model_fields:
-            bad(data.key_lines[field], f"unknown field {field!r}{did_you_mean(field, MapSpec.model_fields)}")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        bad(data.key_lines.get("name", data.line), "the map needs a `name` (text)")
-        name = "?"
+def _hexes(data: YamlMap, name: str, bad: Bad) -> HexMap:
     raw = data.get("tiles")
     tiles: dict[str, Tile] = {}
     if not isinstance(raw, YamlList) or not raw:
-        bad(data.key_lines.get("tiles", data.line), "`tiles` must be a non-empty list")
+        if "tiles" in data:  # a missing one: the map needs it
+            bad(data.key_lines["tiles"], "`tiles` must be a non-empty list")
     else:
         first_at: dict[str, int] = {}
         first_name: dict[str, int] = {}
@@ -83,9 +73,7 @@ def read_map(text: str, shown: str) -> HexMap:
                     continue
                 first_name[named] = line
             tiles[tile.key] = tile
-    if problems:
-        raise Refused(problems)
-    return HexMap(name.strip(), tiles)
+    return HexMap(name, tiles)
 
 
 def _tile(entry: Any, line: int, bad: Any) -> Tile | None:

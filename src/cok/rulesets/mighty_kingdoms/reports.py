@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cok.core.ruleset import Report
+from cok.core.ruleset import Report, Standings
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -91,24 +91,27 @@ def battle_lines(outcome: Any) -> list[str]:
     return lines
 
 
-def standings_report(campaign: Campaign, as_json: bool) -> Report:
-    from cok.rulesets.mighty_kingdoms.rules import phase as phases
-    from cok.rulesets.mighty_kingdoms.rules.ranking import ranked
-
+def standings_report(campaign: Campaign) -> Standings:
+    """The kingdoms ranked, as a table or as the `--json` document (each made when asked)."""
     state: State = campaign.state
-    if as_json:
-        return Report(
-            [],
-            {
-                "campaign": campaign.name,
-                "ruleset": "mighty-kingdoms",
-                "year": state.year or None,
-                "season": phases.season(state),
-                "month": state.month or None,
-                "ranked_by": ["settlements", "tiles"],
-                "kingdoms": [{"rank": rank, **row} for rank, row in ranked(state)],
-            },
-        )
-    from cok.rulesets.mighty_kingdoms.views import standings_grid
 
-    return Report([standings_grid(campaign.name, state)], {})
+    def lines() -> list[Any]:
+        from cok.rulesets.mighty_kingdoms.views import standings_grid
+
+        return [standings_grid(campaign.name, state)]
+
+    def document() -> dict[str, Any]:
+        from cok.rulesets.mighty_kingdoms.rules import phase as phases
+        from cok.rulesets.mighty_kingdoms.rules.ranking import ranked
+
+        return {
+            "campaign": campaign.name,
+            "ruleset": "mighty-kingdoms",
+            "year": state.year or None,
+            "season": phases.season(state),
+            "month": state.month or None,
+            "ranked_by": ["settlements", "tiles"],
+            "kingdoms": [{"rank": rank, **row} for rank, row in ranked(state)],
+        }
+
+    return Standings(lines, document)

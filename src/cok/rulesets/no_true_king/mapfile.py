@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cok.core.errors import Problem, Refused
+from cok.core.maps import Bad, joined, read_spec
 from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
-from cok.core.yamlfile import YamlList, YamlMap, parse
+from cok.core.yamlfile import YamlList, YamlMap
 from cok.rulesets.no_true_king.map import UNITS, Area, Board, Card
-
-Bad = Callable[[int | None, str], None]
 
 
 class AreaSpec(BaseModel):
@@ -55,23 +52,10 @@ class BoardSpec(BaseModel):
 
 def read_board(text: str, shown: str) -> Board:
     """The board file's text as a Board; Refused lists every problem with its line."""
-    data = parse(text, shown)
-    problems: list[Problem] = []
+    return read_spec(text, shown, BoardSpec, "board", _board)
 
-    def bad(line: int | None, message: str) -> None:
-        problems.append(Problem(shown, line, message))
 
-    if not isinstance(data, YamlMap):
-        raise Refused(Problem(shown, 1, "a board file is a mapping with name, areas, borders, houses, start…"))
-    for key in data:
-        if key not in BoardSpec.model_fields:
-            bad(data.key_lines[key], f"unknown field {key!r}{did_you_mean(key, BoardSpec.model_fields)}")
-    for key in BoardSpec.model_fields:
-        if key not in data:
-            bad(data.line, f"the board needs `{key}`")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        name = "?"
+def _board(data: YamlMap, name: str, bad: Bad) -> Board:
     areas = _areas(data, bad)
     borders = _borders(data, areas, bad)
     houses = _houses(data, bad)
@@ -79,8 +63,6 @@ def read_board(text: str, shown: str) -> Board:
     start = _start(data, areas, houses, bad)
     pieces = _pieces(data, bad)
     cards = _cards(data, houses, bad)
-    if problems:
-        raise Refused(problems)
     return Board(name, areas, borders, houses, ranking, start, pieces, cards)
 
 
@@ -139,18 +121,10 @@ def _borders(data: YamlMap, areas: dict[str, Area], bad: Bad) -> frozenset[tuple
         for typed, end in zip(pair, ends, strict=True):
             if end is None:
                 bad(line, f"border {pair[0]} — {pair[1]}: unknown area {typed!r}{did_you_mean(typed, areas)}")
-        a, b = ends
-        if a is None or b is None:
-            continue
-        if a == b:
-            bad(line, f"border joins {a} to itself")
-            continue
-        key = frozenset((a, b))
-        if key in seen:
-            bad(line, f"border {a} — {b} is already given on line {seen[key]}")
-            continue
-        seen[key] = line
-        pairs |= {(a, b), (b, a)}
+        link = joined(ends, line, seen, bad, "border", "border")
+        if link is not None:
+            a, b = link
+            pairs |= {(a, b), (b, a)}
     return frozenset(pairs)
 
 

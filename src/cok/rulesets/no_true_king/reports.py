@@ -3,9 +3,9 @@ standings (house rankings during play; scores and tie-breaks once over)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from cok.core.ruleset import Report
+from cok.core.ruleset import Report, Standings
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -42,11 +42,19 @@ def _public(event: dict[str, object], phase: str) -> dict[str, object]:
     return event
 
 
-def standings_report(campaign: Campaign, as_json: bool) -> Report:
-    from cok.rulesets.no_true_king.documents import standings_doc
-    from cok.rulesets.no_true_king.views import standings_views
-
+def standings_report(campaign: Campaign) -> Standings:
+    """The houses and conspiracies ranked, as tables or as the `--json` document (each made
+    when asked)."""
     state = campaign.state
-    if as_json:
-        return Report([], standings_doc(campaign.name, state))
-    return Report(standings_views(campaign.name, state), {})
+
+    def lines() -> list[Any]:
+        from cok.rulesets.no_true_king.views import standings_views
+
+        return list(standings_views(campaign.name, state))
+
+    def document() -> dict[str, Any]:
+        from cok.rulesets.no_true_king.documents import standings_doc
+
+        return standings_doc(campaign.name, state)
+
+    return Standings(lines, document)

@@ -96,7 +96,7 @@ def _vacate(state: State, location: str) -> None:
 
 @commit.register
 def _(outcome: Joined, state: State) -> None:
-    state.players[outcome.player] = Player(outcome.player, outcome.name, outcome.faction, outcome.week)
+    state.players[outcome.player] = Player(outcome.player, outcome.name, outcome.faction)
     state.holdings[outcome.player] = set()
     state.bonus[outcome.player] = 0
     state.records[outcome.player] = BattleRecord()

@@ -48,3 +48,14 @@ def legal_locations(state: State, attacker: str, defender: str) -> tuple[str, li
 def any_location(state: State) -> list[str]:
     """Both fight as the Brotherhood: there is no attacker, any non-region location will do."""
     return sorted(state.geo.holdable())
+
+
+def listed(state: State, *, free: bool = False, held_by: str | None = None) -> list[str]:
+    """The locations `cok locations` lists, in the map's order: `free` ones are held by no
+    one (a region is never held: it is never free either); `held_by` a player's holdings."""
+    names = list(state.geo.locations)
+    if free:
+        names = [n for n in names if n not in state.holder and not state.geo.locations[n].is_region]
+    if held_by is not None:
+        names = [n for n in names if state.holder.get(n) == held_by]
+    return names

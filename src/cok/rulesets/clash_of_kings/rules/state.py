@@ -15,7 +15,6 @@ class Player:
     id: str
     name: str
     faction: str
-    joined_week: int
 
 
 @dataclass(frozen=True)

@@ -329,6 +329,9 @@ class MapPicture:
     sea: list[tuple[float, float, float, float]]
     legend: list[tuple[str, str, str, str]]  # (player name, colour, their mark, its ink)
     title: str
+    #: What a phone's frame opens on (left, top, width, height from the picture's corner):
+    #: the held locations, or the whole map while nothing is held.
+    focus: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
 def map_picture(state: State, palette: dict[str, str], title: str) -> MapPicture:
@@ -368,7 +371,13 @@ def map_picture(state: State, palette: dict[str, str], title: str) -> MapPicture
     width = max(xs) - x0 + margin + 240  # room for the legend
     height = max(ys) - y0 + margin
     legend = [(state.players[pid].name, colour, marks[pid], ink(colour)) for pid, colour in palette.items()]
-    return MapPicture(x0, y0, width, height, spots, land, sea, legend, title)
+    held = [at for name, at in placed.items() if name in state.holder]
+    focus = (0.0, 0.0, width, height)
+    if held:
+        left, top = min(x for x, _ in held) - x0 - 60, min(y for _, y in held) - y0 - 40
+        right, bottom = max(x for x, _ in held) - x0 + 60, max(y for _, y in held) - y0 + 40
+        focus = (max(left, 0.0), max(top, 0.0), right - max(left, 0.0), bottom - max(top, 0.0))
+    return MapPicture(x0, y0, width, height, spots, land, sea, legend, title, focus)
 
 
 @dataclass(frozen=True)

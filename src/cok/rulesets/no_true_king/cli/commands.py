@@ -1,5 +1,7 @@
 """The No True King commands (`cok ntk …`, contract §5): each parses, asks the ledger,
-renders. No rules here."""
+renders. A few rule fragments are still here, to move into the rules and intents: the seats
+named once each (`begin`), who holds the area a `resolve` moves into, the seal a card
+unseals against."""
 
 from __future__ import annotations
 

@@ -17,7 +17,6 @@ UNIT_WORDS = {
     "ship": "ship",
     "ships": "ship",
 }
-FLAGS = {"--draw", "--then-draw"}
 
 
 @dataclass
