@@ -23,7 +23,7 @@ REQUIRED = [
     "rules/apply.py",  # decide, then commit
     "rules/outcomes.py",  # what an event did
     "intents.py",  # from what a user gave to the event
-    "table",  # its pages at the table (cok serve)
+    "table/",  # its pages at the table (cok serve)
     "words.py",  # outcomes in sentences
     "documents.py",  # its --json documents
     "views.py",  # its tables
