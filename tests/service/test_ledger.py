@@ -119,18 +119,45 @@ def test_stamps_taken_within_a_clock_tick_of_a_change_are_not_trusted() -> None:
     assert not _trusted(((1, 2, 3, changed, changed), None), changed + 2 * RACY_NS)
 
 
-def test_a_kept_log_proves_the_campaign_unchanged_by_its_bytes(two: Path) -> None:
-    warm = open_campaign(two)
-    assert warm.keep_log()
-    assert warm.unchanged() is not None
-    text = log_of(two)
-    (two / "events.yaml").write_text(text.replace("name: Tim", "name: Kit"))
-    assert warm.unchanged() is None
-    (two / "events.yaml").write_text(text)
+def test_a_log_this_process_appended_to_is_proved_unchanged_by_its_seal_without_reading_it(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cok.core import campaign as opening
+
     ledger = Ledger(two)
     ledger.record([adjust("tim", 2)], by=ORGANISER)
-    kept = ledger.campaign()._log
-    assert kept is not None and bytes(kept) == (two / "events.yaml").read_bytes()
+    warm = ledger.campaign()
+    streamed: list[Path] = []
+    real = opening.stream
+    monkeypatch.setattr(opening, "stream", lambda path, *a: streamed.append(path) or real(path, *a))
+    assert warm.unchanged() is not None
+    assert streamed == []
+
+
+def test_a_sealed_log_appended_to_by_another_command_is_read_again(two: Path) -> None:
+    ledger = Ledger(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    warm = ledger.campaign()
+    record(two, [adjust("matt", 4)], by=ORGANISER, use_cache=False)  # the command line, at once
+    assert warm.unchanged() is None
+    done = ledger.record([adjust("tim", 1)], by=ORGANISER)
+    assert done.campaign.state.bonus == {"tim": 3, "matt": 4}
+    assert log_of(two).count("type: adjust") == 3
+
+
+def test_a_same_size_edit_of_what_this_process_appended_is_seen_even_within_a_clock_tick(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cok.core import campaign as opening
+
+    ledger = Ledger(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    warm = ledger.campaign()
+    log = two / "events.yaml"
+    seal = opening.seal_of(log)
+    log.write_text(log_of(two).replace("cp: 2", "cp: 7"))
+    monkeypatch.setattr(opening, "seal_of", lambda path: seal)  # a clock that did not move: the times say nothing
+    assert warm.unchanged() is None
 
 
 def test_a_recording_replaces_the_warm_state_and_never_changes_one_a_reader_holds(two: Path) -> None:

@@ -35,6 +35,19 @@ if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
 
 
+#: A file as the operating system saw it: device, inode, size, modification and change
+#: times in nanoseconds.
+Seal = tuple[int, int, int, int, int]
+
+
+def seal_of(path: Path) -> Seal | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 @dataclass(frozen=True)
 class Files:
     """The campaign's three files as read, once, by this command."""
@@ -76,8 +89,9 @@ class Campaign:
     _version: tuple[int, int, int] | None = None  # which write of the cache entry this came from
     _history_rows: cache.RowsWriter | None = None  # the history, written as it was replayed, not kept yet
     _kept: Kept | None = None  # what the cached state was decoded from: encoded again only where changed
-    _log: bytearray | None = None  # the log's bytes as proved, kept by a long-lived process (`keep_log`)
-    _hashed: _Hash | None = None  # and their running digest
+    _hashed: _Hash | None = None  # the running digest of the log up to `position`, once this process appended
+    _seal: Seal | None = None  # the log as it was right after this process appended to it (see `grew`)
+    _tail: bytes = b""  # and the bytes it appended
 
     @property
     def events_file(self) -> Path:
@@ -135,9 +149,10 @@ class Campaign:
 
     def unchanged(self, looking_for: Collection[bytes] = ()) -> Unchanged | None:
         """When the campaign's files still hold exactly what this campaign was made from,
-        what recording needs to know of the log (see `Unchanged`), else None. The log is
-        read once, through a small buffer, and searched for the texts `looking_for` (fresh
-        ids) on the way; or, when its bytes are kept (`keep_log`), compared with them."""
+        what recording needs to know of the log (see `Unchanged`), else None. A log this
+        process appended to last is proved by its seal (`sealed`), without reading it; any
+        other is read once, through a small buffer, hashed, and searched for the texts
+        `looking_for` (fresh ids) on the way."""
         settings = read_bytes(self.folder / SETTINGS_FILE, "campaign settings")
         try:
             map_bytes = self.map_file.read_bytes()
@@ -145,56 +160,46 @@ class Campaign:
             map_bytes = b""
         if (digest(settings), digest(map_bytes)) != self.digests:
             return None
-        if self._log is not None and self._hashed is not None and torn_at(self.events_file) is None:
-            return self._same_as_kept(looking_for)
+        if self._hashed is not None and self.sealed():
+            ids = self.ids()  # fresh ids: none may be an event's already (kept up to date by recording)
+            found = frozenset(text for text in looking_for if text.decode(errors="replace") in ids)
+            return Unchanged(self._hashed.copy(), frozenset(looking_for), found)
         read = stream(self.events_file, self.position.size, looking_for)
         if read is None or read.rest or read.hashed.hexdigest() != self.position.digest:
             return None
         return Unchanged(read.hashed, frozenset(looking_for), read.found)
 
-    def keep_log(self) -> bool:
-        """Keep the log's bytes, once proved to be what this campaign was made from, so that
-        `unchanged` compares the file with them instead of hashing it all again: a long-lived
-        process (the server) trades the log's size in memory for the hash of every recording.
-        False (nothing kept) when the log is not exactly this campaign's."""
-        if self._log is not None:
-            return True
-        try:
-            if torn_at(self.events_file) is not None:
-                return False
-            with open(self.events_file, "rb") as handle:
-                data = handle.read(MAX_BYTES + 1)
-        except FileNotFoundError:
-            data = b""
-        except OSError:
+    def sealed(self) -> bool:
+        """Whether the log is still exactly as this process left it when it last appended
+        (under the lock): the same file (device, inode), size and times, and the bytes it
+        appended still at its end. Any cok command that writes appends, so the size tells;
+        a same-size edit changes the times, unless it falls within the clock tick of the
+        append, and then it must also leave the appended bytes as they were."""
+        if self._seal is None or torn_at(self.events_file) is not None or seal_of(self.events_file) != self._seal:
             return False
-        hashed = running(data)
-        if len(data) != self.position.size or hashed.hexdigest() != self.position.digest:
-            return False
-        self._log, self._hashed = bytearray(data), hashed
-        return True
-
-    def kept_grown(self, appended: bytes) -> None:
-        """The bytes just appended to the log, added to those kept (see `keep_log`)."""
-        if self._log is not None and self._hashed is not None:
-            self._log += appended
-            self._hashed.update(appended)
-
-    def _same_as_kept(self, looking_for: Collection[bytes]) -> Unchanged | None:
-        """`unchanged` for a log whose bytes are kept: the file, read whole, is the same."""
-        assert self._log is not None and self._hashed is not None
         try:
             with open(self.events_file, "rb") as handle:
-                data = handle.read(len(self._log) + 1)
-        except FileNotFoundError:
-            data = b""
+                handle.seek(self.position.size - len(self._tail))
+                return handle.read(len(self._tail) + 1) == self._tail
         except OSError:
-            return None
-        if data != self._log:
-            return None
-        ids = self.ids()  # fresh ids: none may be an event's already (kept up to date by recording)
-        found = frozenset(text for text in looking_for if text.decode(errors="replace") in ids)
-        return Unchanged(self._hashed.copy(), frozenset(looking_for), found)
+            return False
+
+    def grew(self, appended: bytes, hashed: _Hash) -> None:
+        """Call under the lock, right after appending `appended` to the log whose running
+        digest was `hashed` (left as it is): the new position, from those bytes alone, and
+        the seal that lets the next recording prove the log unchanged without reading it."""
+        self.position = self.position.after(appended, hashed)
+        self._hashed = hashed.copy()
+        self._hashed.update(appended)
+        self._seal, self._tail = seal_of(self.events_file), appended
+
+    def reread(self, data: bytes) -> None:
+        """Call under the lock, once the log was rewritten (an empty `[]` became a block
+        list) and read again whole as `data`: its position and seal."""
+        column = self.position.item_column if self.position.empty_flow is None else 0
+        self.position = Position.of(data, column)
+        self._hashed = running(data)
+        self._seal, self._tail = seal_of(self.events_file), b""
 
     def save(
         self, *, new_ids: dict[str, int] | None = None, new_history: list[Told] | None = None, grown: bool = False

@@ -18,7 +18,6 @@ from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, Refusal, fold, tell, told
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
-from cok.core.position import Position
 from cok.core.ruleset import repeats
 from cok.core.text import quoted
 from cok.core.write import with_metadata
@@ -276,11 +275,9 @@ def _grown(
     if hashed is None or appended is None:
         data = campaign.events_file.read_bytes()
         appended = data[old.size :]
-        campaign.position = Position.of(data, old.item_column if old.empty_flow is None else 0)
-        campaign._log = campaign._hashed = None  # kept again by whoever kept them
+        campaign.reread(data)
     else:
-        campaign.position = old.after(appended, hashed)
-        campaign.kept_grown(appended)
+        campaign.grew(appended, hashed)
     line = old.lines + 1 + (1 if appended[:1] == b"\n" else 0)
     if len(recorded) > 1 or isinstance(done.event, Void):
         campaign._ids = None
