@@ -195,3 +195,59 @@ def test_a_ledger_whose_readers_hold_its_lock_changes_the_state_in_place(two: Pa
             [adjust("tim", 1), Draft("battle", {"players": ["tim", "matt"], "location": "Tarth"})], by=ORGANISER
         )
     assert plain(held) == before
+
+
+def cached_size(folder: Path) -> int:
+    from cok.core.cache import load_entry
+
+    entry = load_entry(folder)
+    assert entry is not None
+    return int(entry["log"]["size"])
+
+
+def test_a_recording_kept_warm_writes_its_state_to_the_cache_only_once_recordings_pause(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cok.service import ledger as warm
+
+    monkeypatch.setattr(warm, "IDLE", 3600.0)  # never on its own during the test
+    ledger = Ledger(two)
+    ledger.campaign()
+    before = cached_size(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    assert cached_size(two) == before
+    ledger.save()
+    assert cached_size(two) == (two / "events.yaml").stat().st_size
+
+
+def test_the_warm_state_is_written_to_the_cache_when_no_recording_follows(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from cok.service import ledger as warm
+
+    monkeypatch.setattr(warm, "IDLE", 0.05)
+    ledger = Ledger(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    deadline = time.monotonic() + 10
+    while cached_size(two) != (two / "events.yaml").stat().st_size and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert cached_size(two) == (two / "events.yaml").stat().st_size
+
+
+def test_a_command_that_reads_while_the_cache_lags_sees_every_recording(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cok.service import ledger as warm
+
+    monkeypatch.setattr(warm, "IDLE", 3600.0)
+    ledger = Ledger(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    ledger.record([adjust("matt", 3)], by=ORGANISER)
+    elsewhere = open_campaign(two)  # the command line, from the cache the server wrote
+    assert (elsewhere.state.bonus["tim"], elsewhere.state.bonus["matt"]) == (2, 3)
+    assert [t.type for t in elsewhere.history()][-2:] == ["adjust", "adjust"]
+    done = ledger.record([adjust("tim", 1)], by=ORGANISER)  # the server goes on after it
+    assert plain(done.campaign.state) == plain(open_campaign(two, use_cache=False).state)
+    assert [t.id for t in ledger.campaign().history()] == [t.id for t in open_campaign(two, use_cache=False).history()]

@@ -92,6 +92,7 @@ class Campaign:
     _hashed: _Hash | None = None  # the running digest of the log up to `position`, once this process appended
     _seal: Seal | None = None  # the log as it was right after this process appended to it (see `grew`)
     _tail: bytes = b""  # and the bytes it appended
+    _behind: bool = False  # the cache's rows hold recordings its entry (the state) does not yet
 
     @property
     def events_file(self) -> Path:
@@ -202,10 +203,20 @@ class Campaign:
         self._seal, self._tail = seal_of(self.events_file), b""
 
     def save(
-        self, *, new_ids: dict[str, int] | None = None, new_history: list[Told] | None = None, grown: bool = False
+        self,
+        *,
+        new_ids: dict[str, int] | None = None,
+        new_history: list[Told] | None = None,
+        grown: bool = False,
+        state: bool = True,
     ) -> None:
         """Keep the campaign in the cache (see `save_campaign`)."""
-        save_campaign(self, new_ids=new_ids, new_history=new_history, grown=grown)
+        save_campaign(self, new_ids=new_ids, new_history=new_history, grown=grown, state=state)
+
+    def save_state(self) -> None:
+        """Write the state that recordings held back (`save(state=False)`) to the cache."""
+        if self._behind:
+            save_campaign(self, grown=True)
 
     def require(self, ruleset_id: str, how: str) -> Campaign:
         """Refuse a command of another game: `how` says how this campaign's commands start."""
@@ -504,10 +515,15 @@ def save_campaign(
     new_ids: dict[str, int] | None = None,
     new_history: list[Told] | None = None,
     grown: bool = False,
+    state: bool = True,
 ) -> None:
     """Keep the campaign in the cache (never one with problems). When the log only `grown`,
     only the new rows are appended — if the entry is still the write this campaign was read
-    from (another command may have written since: then this one writes nothing)."""
+    from (another command may have written since: then this one writes nothing). Without
+    `state` (a long-lived process, after each recording), only the rows are: the entry, a
+    pass over the whole state, is written later (`Campaign.save_state`). Meanwhile the entry
+    says where the rows it knows end, and another command reading it replays the events
+    after its position, as for any log that grew."""
     if campaign.problems:
         return
     from cok.core.plain import Blobs, encode
@@ -540,6 +556,9 @@ def save_campaign(
         if any(extent is None for extent in extents.values()):
             return
         campaign._extents = {kind: list(extent) for kind, extent in extents.items()}
+        campaign._behind = not state
+        if not state:
+            return
         position = campaign.position
         blobs = Blobs()
         try:

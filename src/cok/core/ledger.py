@@ -91,6 +91,7 @@ def record_all(
     by: str | None = None,
     after: Callable[[list[Recorded]], None] | None = None,
     shared: bool = False,
+    state_later: bool = False,
 ) -> list[Recorded]:
     """Record several events as one change: every one is decided first (voids before the
     others, which are applied after them in order), and then all are appended under one
@@ -104,7 +105,8 @@ def record_all(
     changes it only when the rules accept it, and an append that fails after that puts the
     campaign back as its files are. `shared`: others may be reading the state meanwhile (a
     server's threads): even one event is decided on a copy, and the state replaced, never
-    changed, once appended."""
+    changed, once appended. `state_later`: the cache gets the events' rows at once and the
+    state when the caller says (`Campaign.save_state`: a server, once recordings pause)."""
     who = by if by is not None else recorder()
     if dry_run:
         view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
@@ -146,7 +148,7 @@ def record_all(
         if work is not campaign:
             campaign.state = work.state
             done = [replace(d, campaign=campaign) for d in done]
-        _grown(done, use_cache, None if now is None else now.hashed, appended)
+        _grown(done, use_cache, None if now is None else now.hashed, appended, state=not state_later)
         if after is not None:
             after(done)
         return done
@@ -263,7 +265,12 @@ def _without(campaign: Campaign, voids: Sequence[Void]) -> Folded:
 
 
 def _grown(
-    recorded: Sequence[Recorded], use_cache: bool, hashed: _Hash | None = None, appended: bytes | None = None
+    recorded: Sequence[Recorded],
+    use_cache: bool,
+    hashed: _Hash | None = None,
+    appended: bytes | None = None,
+    *,
+    state: bool = True,
 ) -> None:
     """Bring the campaign up to date with the events just appended (its state already holds
     them), and keep it in the cache. With the bytes `appended` and the running digest of
@@ -293,4 +300,4 @@ def _grown(
     if campaign._history is not None:
         campaign._history.append(row)
     if use_cache and old.empty_flow is None:
-        campaign.save(new_ids={done.event.id: line}, new_history=[row], grown=True)
+        campaign.save(new_ids={done.event.id: line}, new_history=[row], grown=True, state=state)

@@ -27,6 +27,11 @@ Seen = Seal | None
 #: same tick would leave the same times), as git treats a "racily clean" file.
 RACY_NS = 50_000_000
 
+#: Seconds without a recording after which the warm state is written to the cache: each
+#: recording appends only its rows there (the state of a long campaign is a pass over all of
+#: it), and a command at a terminal meanwhile replays the few events the entry lacks.
+IDLE = 1.0
+
 
 def _rows_current(campaign: Campaign) -> bool:
     """Whether the campaign's ids and history are whole: held in memory, or in the cache as
@@ -70,6 +75,7 @@ class Ledger:
         self._campaign: Campaign | None = None
         self._seen: tuple[Seen, ...] = ()
         self._seen_at = 0  # when the stamps were taken (ns)
+        self._flush: threading.Timer | None = None
 
     def _stamps(self, campaign: Campaign) -> tuple[Seen, ...]:
         return (
@@ -155,8 +161,23 @@ class Ledger:
                 use_cache=self.use_cache,
                 campaign=campaign,
                 shared=self.replace_state,  # a page may be reading the state: replaced, never changed
+                state_later=True,
             )
             if done.written:
                 kept = _rows_current(done.campaign)
                 self._campaign, self._seen = (done.campaign, seen[0] if seen else ()) if kept else (None, ())
+                self._save_when_idle()
             return done
+
+    def _save_when_idle(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+        self._flush = threading.Timer(IDLE, self.save)
+        self._flush.daemon = True
+        self._flush.start()
+
+    def save(self) -> None:
+        """Write the warm state to the cache, where recordings held it back (see IDLE)."""
+        with self._lock:
+            if self._campaign is not None:
+                self._campaign.save_state()
