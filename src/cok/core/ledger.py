@@ -7,17 +7,18 @@ import copy
 import getpass
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from cok.core import write
 from cok.core.append import append, locked, recover, stamp
-from cok.core.campaign import Campaign, Unchanged, open_campaign, read, read_entries, set_up
+from cok.core.campaign import Campaign, Unchanged, open_campaign, read
 from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, Refusal, fold, tell, told
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
+from cok.core.replay import read_entries, set_up
 from cok.core.ruleset import repeats
 from cok.core.text import quoted
 from cok.core.write import with_metadata
@@ -234,9 +235,7 @@ def copy_state(ruleset: Any, state: Any) -> Any:
 def _restore(campaign: Campaign, use_cache: bool) -> None:
     """Put the campaign back as its files are, in place: whoever holds it (a long-lived
     process) never sees a state that holds what was not written."""
-    fresh = open_campaign(campaign.folder, use_cache=use_cache)
-    for name in (f.name for f in fields(Campaign)):
-        setattr(campaign, name, getattr(fresh, name))
+    campaign.become(open_campaign(campaign.folder, use_cache=use_cache))
 
 
 def _mentioned(campaign: Campaign, event_id: str, now: Unchanged | None = None) -> bool:
@@ -287,17 +286,12 @@ def _grown(
         campaign.grew(appended, hashed)
     line = old.lines + 1 + (1 if appended[:1] == b"\n" else 0)
     if len(recorded) > 1 or isinstance(done.event, Void):
-        campaign._ids = None
-        campaign._history = None
+        campaign.forget_rows()
         if use_cache:
             open_campaign(campaign.folder)  # a void changes the past (and a batch, many lines): rebuilt
         return
     assert done.event.id is not None
-    if campaign._ids is not None:
-        campaign._ids[done.event.id] = line
-    entry = Entry(done.event, line)
-    row = told(campaign.ruleset, entry, done.text)
-    if campaign._history is not None:
-        campaign._history.append(row)
+    row = told(campaign.ruleset, Entry(done.event, line), done.text)
+    campaign.added(done.event.id, line, row)
     if use_cache and old.empty_flow is None:
         campaign.save(new_ids={done.event.id: line}, new_history=[row], grown=True, state=state)

@@ -33,17 +33,6 @@ RACY_NS = 50_000_000
 IDLE = 1.0
 
 
-def _rows_current(campaign: Campaign) -> bool:
-    """Whether the campaign's ids and history are whole: held in memory, or in the cache as
-    this campaign last wrote it (a recording whose cache write was skipped, another command
-    writing it then, leaves rows that lack it: the campaign is then opened again)."""
-    from cok.core import cache
-
-    if campaign._ids is not None and campaign._history is not None:
-        return True
-    return campaign._version is not None and cache.entry_version(campaign.folder) == campaign._version
-
-
 def _trusted(stamps: tuple[Seen, ...], taken: int) -> bool:
     """Whether stamps taken at `taken` (ns) may stand for the files' content: every file
     seen, and each last changed well before the stamp was taken."""
@@ -164,7 +153,7 @@ class Ledger:
                 state_later=True,
             )
             if done.written:
-                kept = _rows_current(done.campaign)
+                kept = done.campaign.rows_current()
                 self._campaign, self._seen = (done.campaign, seen[0] if seen else ()) if kept else (None, ())
                 self._save_when_idle()
             return done
