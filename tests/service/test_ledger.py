@@ -120,18 +120,45 @@ def test_stamps_taken_within_a_clock_tick_of_a_change_are_not_trusted() -> None:
     assert not _trusted(((1, 2, 3, changed, changed), None), changed + 2 * RACY_NS)
 
 
-def test_a_kept_log_proves_the_campaign_unchanged_by_its_bytes(two: Path) -> None:
-    warm = open_campaign(two)
-    assert warm.keep_log()
-    assert warm.unchanged() is not None
-    text = log_of(two)
-    (two / "events.yaml").write_text(text.replace("name: Tim", "name: Kit"))
-    assert warm.unchanged() is None
-    (two / "events.yaml").write_text(text)
+def test_a_log_this_process_appended_to_is_proved_unchanged_by_its_seal_without_reading_it(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cok.core import campaign as opening
+
     ledger = Ledger(two)
     ledger.record([adjust("tim", 2)], by=ORGANISER)
-    kept = ledger.campaign()._log
-    assert kept is not None and bytes(kept) == (two / "events.yaml").read_bytes()
+    warm = ledger.campaign()
+    streamed: list[Path] = []
+    real = opening.stream
+    monkeypatch.setattr(opening, "stream", lambda path, *a: streamed.append(path) or real(path, *a))
+    assert warm.unchanged() is not None
+    assert streamed == []
+
+
+def test_a_sealed_log_appended_to_by_another_command_is_read_again(two: Path) -> None:
+    ledger = Ledger(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    warm = ledger.campaign()
+    record(two, [adjust("matt", 4)], by=ORGANISER, use_cache=False)  # the command line, at once
+    assert warm.unchanged() is None
+    done = ledger.record([adjust("tim", 1)], by=ORGANISER)
+    assert done.campaign.state.bonus == {"tim": 3, "matt": 4}
+    assert log_of(two).count("type: adjust") == 3
+
+
+def test_a_same_size_edit_of_what_this_process_appended_is_seen_even_within_a_clock_tick(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cok.core import campaign as opening
+
+    ledger = Ledger(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    warm = ledger.campaign()
+    log = two / "events.yaml"
+    seal = opening.seal_of(log)
+    log.write_text(log_of(two).replace("cp: 2", "cp: 7"))
+    monkeypatch.setattr(opening, "seal_of", lambda path: seal)  # a clock that did not move: the times say nothing
+    assert warm.unchanged() is None
 
 
 def test_a_recording_replaces_the_warm_state_and_never_changes_one_a_reader_holds(two: Path) -> None:
@@ -169,3 +196,59 @@ def test_a_ledger_whose_readers_hold_its_lock_changes_the_state_in_place(two: Pa
             [adjust("tim", 1), Draft("battle", {"players": ["tim", "matt"], "location": "Tarth"})], by=ORGANISER
         )
     assert plain(held) == before
+
+
+def cached_size(folder: Path) -> int:
+    from cok.core.cache import load_entry
+
+    entry = load_entry(folder)
+    assert entry is not None
+    return int(entry["log"]["size"])
+
+
+def test_a_recording_kept_warm_writes_its_state_to_the_cache_only_once_recordings_pause(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cok.service import ledger as warm
+
+    monkeypatch.setattr(warm, "IDLE", 3600.0)  # never on its own during the test
+    ledger = Ledger(two)
+    ledger.campaign()
+    before = cached_size(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    assert cached_size(two) == before
+    ledger.save()
+    assert cached_size(two) == (two / "events.yaml").stat().st_size
+
+
+def test_the_warm_state_is_written_to_the_cache_when_no_recording_follows(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from cok.service import ledger as warm
+
+    monkeypatch.setattr(warm, "IDLE", 0.05)
+    ledger = Ledger(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    deadline = time.monotonic() + 10
+    while cached_size(two) != (two / "events.yaml").stat().st_size and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert cached_size(two) == (two / "events.yaml").stat().st_size
+
+
+def test_a_command_that_reads_while_the_cache_lags_sees_every_recording(
+    two: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cok.service import ledger as warm
+
+    monkeypatch.setattr(warm, "IDLE", 3600.0)
+    ledger = Ledger(two)
+    ledger.record([adjust("tim", 2)], by=ORGANISER)
+    ledger.record([adjust("matt", 3)], by=ORGANISER)
+    elsewhere = open_campaign(two)  # the command line, from the cache the server wrote
+    assert (elsewhere.state.bonus["tim"], elsewhere.state.bonus["matt"]) == (2, 3)
+    assert [t.type for t in elsewhere.history()][-2:] == ["adjust", "adjust"]
+    done = ledger.record([adjust("tim", 1)], by=ORGANISER)  # the server goes on after it
+    assert plain(done.campaign.state) == plain(open_campaign(two, use_cache=False).state)
+    assert [t.id for t in ledger.campaign().history()] == [t.id for t in open_campaign(two, use_cache=False).history()]

@@ -5,34 +5,47 @@ files once, and decides: the cache still fits their content (reuse), the log onl
 (replay the new events on the cached state), or anything else (replay everything). The
 cache is keyed by the digests of the very bytes that were read — never by sizes or
 modification times — so a same-size edit, a restored mtime or a re-pointed symlink is
-seen, and what was replayed is what was hashed.
+seen, and what was replayed is what was hashed. Replaying is `core.replay`'s; keeping
+the campaign in the cache, `core.store`'s.
 """
 
 from __future__ import annotations
 
-import gc
 import os
 import stat
 from collections.abc import Collection, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cok.core import cache
 from cok.core import ruleset as registry
 from cok.core.append import recover_if_needed, torn_at
-from cok.core.errors import Problem, Refused, after_the_first, display_path, root_first
+from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import EVENTS_FILE, MAX_BYTES, SETTINGS_FILE, read_bytes, refuse_dangling_link
 from cok.core.position import Position, digest, running
+from cok.core.replay import Setup, read_entries, replay, set_up
+from cok.core.store import bulk, save_campaign, told_of
 
 if TYPE_CHECKING:
     from hashlib import _Hash
 
     from cok.core.history import Told
-    from cok.core.log import Log
     from cok.core.plain import Kept
     from cok.core.ruleset import Ruleset
+
+
+#: A file as the operating system saw it: device, inode, size, modification and change
+#: times in nanoseconds.
+Seal = tuple[int, int, int, int, int]
+
+
+def seal_of(path: Path) -> Seal | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 @dataclass(frozen=True)
@@ -76,8 +89,10 @@ class Campaign:
     _version: tuple[int, int, int] | None = None  # which write of the cache entry this came from
     _history_rows: cache.RowsWriter | None = None  # the history, written as it was replayed, not kept yet
     _kept: Kept | None = None  # what the cached state was decoded from: encoded again only where changed
-    _log: bytearray | None = None  # the log's bytes as proved, kept by a long-lived process (`keep_log`)
-    _hashed: _Hash | None = None  # and their running digest
+    _hashed: _Hash | None = None  # the running digest of the log up to `position`, once this process appended
+    _seal: Seal | None = None  # the log as it was right after this process appended to it (see `grew`)
+    _tail: bytes = b""  # and the bytes it appended
+    _behind: bool = False  # the cache's rows hold recordings its entry (the state) does not yet
 
     @property
     def events_file(self) -> Path:
@@ -100,7 +115,7 @@ class Campaign:
             if rows is not None and all(isinstance(r, list) and len(r) == 2 for r in rows):
                 self._ids = {str(i): int(line) for i, line in rows}
             else:
-                self._ids = _replay(self.folder, read(self.folder)).ids()
+                self._ids = _replayed(self.folder, read(self.folder)).ids()
         return self._ids
 
     def history(self) -> list[Told]:
@@ -120,13 +135,13 @@ class Campaign:
         try:
             for rows in cache.rows_in(cache.rows_file(self.folder, "history"), self._extents.get("history")):
                 try:
-                    chunk = [_told(row) for row in rows]
+                    chunk = [told_of(row) for row in rows]
                 except (TypeError, ValueError):
                     raise cache.Broken("not a history row") from None
                 yield from chunk
                 given += len(chunk)
         except cache.Broken:
-            self._history = _replay(self.folder, read(self.folder)).history()
+            self._history = _replayed(self.folder, read(self.folder)).history()
             yield from self._history[given:]
 
     def current(self) -> bool:
@@ -135,9 +150,10 @@ class Campaign:
 
     def unchanged(self, looking_for: Collection[bytes] = ()) -> Unchanged | None:
         """When the campaign's files still hold exactly what this campaign was made from,
-        what recording needs to know of the log (see `Unchanged`), else None. The log is
-        read once, through a small buffer, and searched for the texts `looking_for` (fresh
-        ids) on the way; or, when its bytes are kept (`keep_log`), compared with them."""
+        what recording needs to know of the log (see `Unchanged`), else None. A log this
+        process appended to last is proved by its seal (`sealed`), without reading it; any
+        other is read once, through a small buffer, hashed, and searched for the texts
+        `looking_for` (fresh ids) on the way."""
         settings = read_bytes(self.folder / SETTINGS_FILE, "campaign settings")
         try:
             map_bytes = self.map_file.read_bytes()
@@ -145,62 +161,89 @@ class Campaign:
             map_bytes = b""
         if (digest(settings), digest(map_bytes)) != self.digests:
             return None
-        if self._log is not None and self._hashed is not None and torn_at(self.events_file) is None:
-            return self._same_as_kept(looking_for)
+        if self._hashed is not None and self.sealed():
+            ids = self.ids()  # fresh ids: none may be an event's already (kept up to date by recording)
+            found = frozenset(text for text in looking_for if text.decode(errors="replace") in ids)
+            return Unchanged(self._hashed.copy(), frozenset(looking_for), found)
         read = stream(self.events_file, self.position.size, looking_for)
         if read is None or read.rest or read.hashed.hexdigest() != self.position.digest:
             return None
         return Unchanged(read.hashed, frozenset(looking_for), read.found)
 
-    def keep_log(self) -> bool:
-        """Keep the log's bytes, once proved to be what this campaign was made from, so that
-        `unchanged` compares the file with them instead of hashing it all again: a long-lived
-        process (the server) trades the log's size in memory for the hash of every recording.
-        False (nothing kept) when the log is not exactly this campaign's."""
-        if self._log is not None:
+    def sealed(self) -> bool:
+        """Whether the log is still exactly as this process left it when it last appended
+        (under the lock): the same file (device, inode), size and times, and the bytes it
+        appended still at its end. Any cok command that writes appends, so the size tells;
+        a same-size edit changes the times, unless it falls within the clock tick of the
+        append, and then it must also leave the appended bytes as they were."""
+        if self._seal is None or torn_at(self.events_file) is not None or seal_of(self.events_file) != self._seal:
+            return False
+        try:
+            with open(self.events_file, "rb") as handle:
+                handle.seek(self.position.size - len(self._tail))
+                return handle.read(len(self._tail) + 1) == self._tail
+        except OSError:
+            return False
+
+    def grew(self, appended: bytes, hashed: _Hash) -> None:
+        """Call under the lock, right after appending `appended` to the log whose running
+        digest was `hashed` (left as it is): the new position, from those bytes alone, and
+        the seal that lets the next recording prove the log unchanged without reading it."""
+        self.position = self.position.after(appended, hashed)
+        self._hashed = hashed.copy()
+        self._hashed.update(appended)
+        self._seal, self._tail = seal_of(self.events_file), appended
+
+    def reread(self, data: bytes) -> None:
+        """Call under the lock, once the log was rewritten (an empty `[]` became a block
+        list) and read again whole as `data`: its position and seal."""
+        column = self.position.item_column if self.position.empty_flow is None else 0
+        self.position = Position.of(data, column)
+        self._hashed = running(data)
+        self._seal, self._tail = seal_of(self.events_file), b""
+
+    def added(self, event_id: str, line: int, told: Told) -> None:
+        """An event this process just appended on `line`: its id and its words, added to
+        those held in memory (those read from the cache's rows get it from there)."""
+        if self._ids is not None:
+            self._ids[event_id] = line
+        if self._history is not None:
+            self._history.append(told)
+
+    def forget_rows(self) -> None:
+        """The ids and the history are read again when next asked: an append changed more
+        than one line's worth of them (a void changes the past)."""
+        self._ids = self._history = None
+
+    def rows_current(self) -> bool:
+        """Whether the ids and history are whole: held in memory, or in the cache as this
+        campaign last wrote it (another command writing it since leaves rows that lack
+        this campaign's last events)."""
+        if self._ids is not None and self._history is not None:
             return True
-        try:
-            if torn_at(self.events_file) is not None:
-                return False
-            with open(self.events_file, "rb") as handle:
-                data = handle.read(MAX_BYTES + 1)
-        except FileNotFoundError:
-            data = b""
-        except OSError:
-            return False
-        hashed = running(data)
-        if len(data) != self.position.size or hashed.hexdigest() != self.position.digest:
-            return False
-        self._log, self._hashed = bytearray(data), hashed
-        return True
+        return self._version is not None and cache.entry_version(self.folder) == self._version
 
-    def kept_grown(self, appended: bytes) -> None:
-        """The bytes just appended to the log, added to those kept (see `keep_log`)."""
-        if self._log is not None and self._hashed is not None:
-            self._log += appended
-            self._hashed.update(appended)
-
-    def _same_as_kept(self, looking_for: Collection[bytes]) -> Unchanged | None:
-        """`unchanged` for a log whose bytes are kept: the file, read whole, is the same."""
-        assert self._log is not None and self._hashed is not None
-        try:
-            with open(self.events_file, "rb") as handle:
-                data = handle.read(len(self._log) + 1)
-        except FileNotFoundError:
-            data = b""
-        except OSError:
-            return None
-        if data != self._log:
-            return None
-        ids = self.ids()  # fresh ids: none may be an event's already (kept up to date by recording)
-        found = frozenset(text for text in looking_for if text.decode(errors="replace") in ids)
-        return Unchanged(self._hashed.copy(), frozenset(looking_for), found)
+    def become(self, other: Campaign) -> None:
+        """Be `other` (the campaign as its files are), in place: whoever holds this one (a
+        long-lived process) sees it."""
+        for name in (f.name for f in fields(Campaign)):
+            setattr(self, name, getattr(other, name))
 
     def save(
-        self, *, new_ids: dict[str, int] | None = None, new_history: list[Told] | None = None, grown: bool = False
+        self,
+        *,
+        new_ids: dict[str, int] | None = None,
+        new_history: list[Told] | None = None,
+        grown: bool = False,
+        state: bool = True,
     ) -> None:
         """Keep the campaign in the cache (see `save_campaign`)."""
-        save_campaign(self, new_ids=new_ids, new_history=new_history, grown=grown)
+        save_campaign(self, new_ids=new_ids, new_history=new_history, grown=grown, state=state)
+
+    def save_state(self) -> None:
+        """Write the state that recordings held back (`save(state=False)`) to the cache."""
+        if self._behind:
+            save_campaign(self, grown=True)
 
     def require(self, ruleset_id: str, how: str) -> Campaign:
         """Refuse a command of another game: `how` says how this campaign's commands start."""
@@ -293,16 +336,16 @@ def open_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     recover_if_needed(folder / EVENTS_FILE)
     if use_cache:
         version = cache.entry_version(folder)  # before reading: a write after it is seen
-        with _bulk():
+        with bulk():
             entry = cache.load_entry(folder)
             found = None if entry is None else _reuse(folder, entry, version)
         if found is not None:
             return found
     files = read(folder)
-    with _bulk():
+    with bulk():
         writer = cache.rows_writer(folder, "history") if use_cache else None
         try:
-            campaign = _replay(folder, files, telling=use_cache, history_to=writer)
+            campaign = _replayed(folder, files, telling=use_cache, history_to=writer)
             if use_cache:
                 campaign.save()
         finally:
@@ -386,211 +429,17 @@ def _extend(campaign: Campaign, read: Streamed) -> Campaign | None:
     return campaign
 
 
-@dataclass(frozen=True)
-class Setup:
-    """What a campaign's log is replayed on: its game, name, map file and starting state."""
-
-    ruleset: Ruleset
-    name: str
-    map_file: Path
-    digests: tuple[str, str]  # of campaign.yaml and of the map, as read
-    state: Any
-
-
-def set_up(folder: Path, files: Files) -> Setup:
-    """The campaign's settings and map, read from these bytes; Refused on any mistake."""
-    from cok.core.maps import read_map
-    from cok.core.settings import read_settings
-    from cok.core.yamlfile import decode
-
-    shown = display_path(folder / SETTINGS_FILE)
-    ruleset, settings, lines = read_settings(decode(files.settings, shown, "campaign settings"), shown)
-    map_file, map_bytes = read_map(folder, settings.map, ruleset, shown, lines.get("map"))
-    map_shown = display_path(map_file)
-    geo = ruleset.load_map(decode(map_bytes, map_shown, "map file"), map_shown)
-    state = ruleset.initial_state(geo, settings)
-    return Setup(ruleset, settings.name, map_file, (digest(files.settings), digest(map_bytes)), state)
-
-
-def read_entries(folder: Path, files: Files, ruleset: Ruleset) -> Log:
-    """The log from the bytes read (an empty one when there is no file)."""
-    from cok.core.log import Log, read_log
-    from cok.core.yamlfile import decode
-
-    shown = display_path(folder / EVENTS_FILE)
-    if not files.events:
-        return Log(shown, position=Position.of(b""))
-    return read_log(files.events, decode(files.events, shown, "event log"), shown, ruleset)
-
-
-@contextmanager
-def _bulk() -> Iterator[None]:
-    """No cyclic garbage collection while a whole log is read, replayed and cached: that
-    makes hundreds of thousands of objects that all stay alive, and the collector would
-    scan them again and again (a quarter of a cold replay of 100,000 events). After, what
-    was made goes straight to the oldest generation: else the first collection would still
-    scan all of it once, young (10 ms for a cached state of 100,000 events)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()  # and at once back: frozen objects are never collected, old ones are
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
-
-
-def _replay(
+def _replayed(
     folder: Path, files: Files, *, telling: bool = True, history_to: cache.RowsWriter | None = None
 ) -> Campaign:
-    """Read and replay everything (problems in the log are kept, not raised). Without
-    `telling`, no history in words is made (a command without the cache that does not
-    show it: `cok check --no-cache`); with `history_to`, it is written to the cache's rows
-    as it is made, not kept (the first command on a long campaign stays small). Each event
-    is applied as it is read, so the events are never held all at once; only a log whose
-    voids could not be found beforehand is read whole first."""
-    from cok.core.fold import Folded, Replay, Unplanned, fold
-    from cok.core.log import Log, planned_voids, read_log
-    from cok.core.yamlfile import decode
-
-    setup = set_up(folder, files)
-    shown = display_path(folder / EVENTS_FILE)
-    done: Folded | None = None
-    if not files.events:
-        log = Log(shown, position=Position.of(b""))
-    else:
-        text = decode(files.events, shown, "event log")
-        plan = planned_voids(text, shown, setup.ruleset)
-        if plan is not None:
-            writer = history_to
-            told_to = None if writer is None else (lambda t: writer.add(_history_row(t)))
-            replay = Replay(setup.ruleset, setup.state, shown, plan, by_line=True, telling=telling, told_to=told_to)
-            try:
-                log = read_log(files.events, text, shown, setup.ruleset, take=replay.take)
-                done = replay.finish()
-            except Unplanned:
-                setup = set_up(folder, files)  # the state was changed in place: a fresh one
-                if history_to is not None:
-                    history_to.discard()
-                    history_to = None
-        if done is None:
-            log = read_log(files.events, text, shown, setup.ruleset)
-    if done is None:
-        done = fold(setup.ruleset, log.entries, setup.state, log.shown, telling=telling)
-    problems = [*log.problems, *done.problems]
-    if getattr(setup.ruleset, "sequential", False):  # every event waits for the ones before it
-        problems = after_the_first(log.problems, done.problems)
-    problems = root_first(problems)
+    """The campaign replayed from these bytes (see `replay`)."""
+    done = replay(folder, files, telling=telling, history_to=history_to)
+    setup = done.setup
     campaign = Campaign(
-        folder, setup.ruleset, setup.name, setup.map_file, done.state, log.position, setup.digests, problems
+        folder, setup.ruleset, setup.name, setup.map_file, done.state, done.position, setup.digests, done.problems
     )
-    campaign._ids = done.ids
-    if telling and history_to is not None:
-        campaign._history_rows = history_to
-    else:
-        campaign._history = done.history if telling else None
+    campaign._ids, campaign._history, campaign._history_rows = done.ids, done.history, done.history_rows
     return campaign
 
 
-def save_campaign(
-    campaign: Campaign,
-    *,
-    new_ids: dict[str, int] | None = None,
-    new_history: list[Told] | None = None,
-    grown: bool = False,
-) -> None:
-    """Keep the campaign in the cache (never one with problems). When the log only `grown`,
-    only the new rows are appended — if the entry is still the write this campaign was read
-    from (another command may have written since: then this one writes nothing)."""
-    if campaign.problems:
-        return
-    from cok.core.plain import Blobs, encode
-
-    folder = campaign.folder
-    with cache.writing(folder) as held:
-        if not held:
-            return
-        extents: dict[str, Any] = {}
-        if grown:  # only if the entry is still the one this campaign was read from
-            if campaign._version is None or cache.entry_version(folder) != campaign._version:
-                return
-            for kind, rows in (("ids", _id_rows(new_ids or {})), ("history", _history_rows(new_history or []))):
-                old = campaign._extents.get(kind)
-                if old is None:
-                    return
-                extents[kind] = cache.write_rows(cache.rows_file(folder, kind), rows, (old[0], old[1]))
-        else:
-            if campaign._ids is None or (campaign._history is None and campaign._history_rows is None):
-                return
-            extents["ids"] = cache.write_rows(cache.rows_file(folder, "ids"), _id_rows(campaign._ids))
-            if campaign._history_rows is not None:
-                extents["history"] = campaign._history_rows.keep()
-                campaign._history_rows = None
-            else:
-                assert campaign._history is not None
-                extents["history"] = cache.write_rows(
-                    cache.rows_file(folder, "history"), _history_rows(campaign._history)
-                )
-        if any(extent is None for extent in extents.values()):
-            return
-        campaign._extents = {kind: list(extent) for kind, extent in extents.items()}
-        position = campaign.position
-        blobs = Blobs()
-        try:
-            with _bulk():
-                state = encode(campaign.state, campaign._kept, blobs)
-        except TypeError:
-            return
-        texts = cache.save_entry(
-            folder,
-            {
-                "ruleset": campaign.ruleset.id,
-                "name": campaign.name,
-                "settings": campaign.digests[0],
-                "map_file": str(campaign.map_file),
-                "map": campaign.digests[1],
-                "log": {
-                    "digest": position.digest,
-                    "size": position.size,
-                    "lines": position.lines,
-                    "item_column": position.item_column,
-                    "empty_flow": position.empty_flow,
-                },
-                "state": state,
-                **campaign._extents,
-            },
-            blobs,
-        )
-        campaign._version = cache.entry_version(folder)
-        campaign._kept = blobs.kept_after(texts)  # a state kept warm is written again only where it changed
-
-
-def _told(row: list[Any]) -> Told:
-    """A history row of the cache as the history keeps it; TypeError or ValueError when it
-    is not one (then the cache is not trusted)."""
-    from cok.core.history import Told
-
-    line, event_id, ref, kind, text, voided, players, event = row
-    if not (
-        type(line) is int
-        and type(kind) is str
-        and type(text) is str
-        and type(voided) is bool
-        and type(players) is list
-        and type(event) is dict
-    ):
-        raise TypeError("not a history row")
-    return Told(line, event_id, ref, kind, text, voided, tuple(players), event)
-
-
-def _id_rows(ids: dict[str, int]) -> list[Any]:
-    return [[i, line] for i, line in ids.items()]
-
-
-def _history_rows(history: list[Told]) -> list[Any]:
-    return [_history_row(t) for t in history]
-
-
-def _history_row(t: Told) -> list[Any]:
-    return [t.line, t.id, t.ref, t.type, t.text, t.voided, list(t.players), t.event]
+__all__ = ["Campaign", "Files", "Setup", "Unchanged", "open_campaign", "read", "read_entries", "set_up"]

@@ -6,18 +6,18 @@ from __future__ import annotations
 import getpass
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from cok.core import write
 from cok.core.append import append, locked, recover, stamp
-from cok.core.campaign import Campaign, Unchanged, open_campaign, read, read_entries, set_up
+from cok.core.campaign import Campaign, Unchanged, open_campaign, read
 from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Entry, EventBase, Void
 from cok.core.fold import Folded, Refusal, fold, tell, told
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
-from cok.core.position import Position
+from cok.core.replay import read_entries, set_up
 from cok.core.text import quoted
 from cok.core.write import with_metadata
 
@@ -75,6 +75,7 @@ def record_all(
     by: str | None = None,
     after: Callable[[list[Recorded]], None] | None = None,
     shared: bool = False,
+    state_later: bool = False,
 ) -> list[Recorded]:
     """Record several events as one change: every one is decided first (voids before the
     others, which are applied after them in order), and then all are appended under one
@@ -88,7 +89,8 @@ def record_all(
     changes it only when the rules accept it, and an append that fails after that puts the
     campaign back as its files are. `shared`: others may be reading the state meanwhile (a
     server's threads): even one event is decided on a copy, and the state replaced, never
-    changed, once appended."""
+    changed, once appended. `state_later`: the cache gets the events' rows at once and the
+    state when the caller says (`Campaign.save_state`: a server, once recordings pause)."""
     who = by if by is not None else recorder()
     if dry_run:
         view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
@@ -130,7 +132,7 @@ def record_all(
         if work is not campaign:
             campaign.state = work.state
             done = [replace(d, campaign=campaign) for d in done]
-        _grown(done, use_cache, None if now is None else now.hashed, appended)
+        _grown(done, use_cache, None if now is None else now.hashed, appended, state=not state_later)
         if after is not None:
             after(done)
         return done
@@ -215,9 +217,7 @@ def copy_state(ruleset: Any, state: Any) -> Any:
 def _restore(campaign: Campaign, use_cache: bool) -> None:
     """Put the campaign back as its files are, in place: whoever holds it (a long-lived
     process) never sees a state that holds what was not written."""
-    fresh = open_campaign(campaign.folder, use_cache=use_cache)
-    for name in (f.name for f in fields(Campaign)):
-        setattr(campaign, name, getattr(fresh, name))
+    campaign.become(open_campaign(campaign.folder, use_cache=use_cache))
 
 
 def _mentioned(campaign: Campaign, event_id: str, now: Unchanged | None = None) -> bool:
@@ -246,7 +246,12 @@ def _without(campaign: Campaign, voids: Sequence[Void]) -> Folded:
 
 
 def _grown(
-    recorded: Sequence[Recorded], use_cache: bool, hashed: _Hash | None = None, appended: bytes | None = None
+    recorded: Sequence[Recorded],
+    use_cache: bool,
+    hashed: _Hash | None = None,
+    appended: bytes | None = None,
+    *,
+    state: bool = True,
 ) -> None:
     """Bring the campaign up to date with the events just appended (its state already holds
     them), and keep it in the cache. With the bytes `appended` and the running digest of
@@ -258,24 +263,17 @@ def _grown(
     if hashed is None or appended is None:
         data = campaign.events_file.read_bytes()
         appended = data[old.size :]
-        campaign.position = Position.of(data, old.item_column if old.empty_flow is None else 0)
-        campaign._log = campaign._hashed = None  # kept again by whoever kept them
+        campaign.reread(data)
     else:
-        campaign.position = old.after(appended, hashed)
-        campaign.kept_grown(appended)
+        campaign.grew(appended, hashed)
     line = old.lines + 1 + (1 if appended[:1] == b"\n" else 0)
     if len(recorded) > 1 or isinstance(done.event, Void):
-        campaign._ids = None
-        campaign._history = None
+        campaign.forget_rows()
         if use_cache:
             open_campaign(campaign.folder)  # a void changes the past (and a batch, many lines): rebuilt
         return
     assert done.event.id is not None
-    if campaign._ids is not None:
-        campaign._ids[done.event.id] = line
-    entry = Entry(done.event, line)
-    row = told(campaign.ruleset, entry, done.text)
-    if campaign._history is not None:
-        campaign._history.append(row)
+    row = told(campaign.ruleset, Entry(done.event, line), done.text)
+    campaign.added(done.event.id, line, row)
     if use_cache and old.empty_flow is None:
-        campaign.save(new_ids={done.event.id: line}, new_history=[row], grown=True)
+        campaign.save(new_ids={done.event.id: line}, new_history=[row], grown=True, state=state)

@@ -3,13 +3,13 @@ only while its files are provably unchanged, and never holds what was not writte
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cok.core.campaign import Seal, seal_of
 from cok.core.folders import EVENTS_FILE, SETTINGS_FILE
 from cok.service.drafts import Draft, Who
 from cok.service.recording import Recording, record
@@ -18,33 +18,19 @@ if TYPE_CHECKING:
     from cok.core.campaign import Campaign
     from cok.core.dice import Dice
 
-#: A file as the operating system last saw it: device, inode, size, modification and change
-#: times in nanoseconds. The change time moves on every write and cannot be set back.
-Seen = tuple[int, int, int, int, int] | None
+#: A file as the operating system last saw it (`seal_of`). The change time moves on every
+#: write and cannot be set back.
+Seen = Seal | None
 
 #: File times may lag the clock by a tick of the kernel's coarse clock (a few ms): a stamp
 #: taken less than this after the file last changed proves nothing (a write later in the
 #: same tick would leave the same times), as git treats a "racily clean" file.
 RACY_NS = 50_000_000
 
-
-def _seen(path: Path) -> Seen:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def _rows_current(campaign: Campaign) -> bool:
-    """Whether the campaign's ids and history are whole: held in memory, or in the cache as
-    this campaign last wrote it (a recording whose cache write was skipped, another command
-    writing it then, leaves rows that lack it: the campaign is then opened again)."""
-    from cok.core import cache
-
-    if campaign._ids is not None and campaign._history is not None:
-        return True
-    return campaign._version is not None and cache.entry_version(campaign.folder) == campaign._version
+#: Seconds without a recording after which the warm state is written to the cache: each
+#: recording appends only its rows there (the state of a long campaign is a pass over all of
+#: it), and a command at a terminal meanwhile replays the few events the entry lacks.
+IDLE = 1.0
 
 
 def _trusted(stamps: tuple[Seen, ...], taken: int) -> bool:
@@ -57,9 +43,10 @@ class Ledger:
     """One campaign folder kept warm. Reading (`campaign()`) reuses the state while the
     three files are as the operating system last saw them when their content was proved the
     campaign's (`Campaign.unchanged`), unless that was too soon after they changed (see
-    RACY_NS); else their content is proved again (compared with the log's bytes, which it
-    keeps: `Campaign.keep_log`) or the campaign reopened (from the cache). Recording goes
-    through the core's ledger, which proves the content under the lock every time.
+    RACY_NS); else their content is proved again (by the seal this process left on the log
+    when it last appended, else by reading it) or the campaign reopened (from the cache).
+    Recording goes through the core's ledger, which proves the content under the lock
+    every time.
     Thread-safe: one call at a time per folder."""
 
     def __init__(
@@ -77,12 +64,13 @@ class Ledger:
         self._campaign: Campaign | None = None
         self._seen: tuple[Seen, ...] = ()
         self._seen_at = 0  # when the stamps were taken (ns)
+        self._flush: threading.Timer | None = None
 
     def _stamps(self, campaign: Campaign) -> tuple[Seen, ...]:
         return (
-            _seen(self.folder / SETTINGS_FILE),
-            _seen(campaign.map_file),
-            _seen(self.folder / EVENTS_FILE),
+            seal_of(self.folder / SETTINGS_FILE),
+            seal_of(campaign.map_file),
+            seal_of(self.folder / EVENTS_FILE),
         )
 
     def campaign(self) -> Campaign:
@@ -100,9 +88,8 @@ class Ledger:
                     return warm
             taken, stamps = time.time_ns(), self._stamps_of_folder()
             opened = open_campaign(self.folder, use_cache=self.use_cache)
-            opened.keep_log()
             self._campaign, self._seen_at = opened, taken
-            self._seen = stamps if stamps[1:2] == (_seen(opened.map_file),) else ()
+            self._seen = stamps if stamps[1:2] == (seal_of(opened.map_file),) else ()
             return opened
 
     def _stamps_of_folder(self) -> tuple[Seen, ...]:
@@ -110,9 +97,9 @@ class Ledger:
         warm = self._campaign
         map_file = warm.map_file if warm is not None else None
         return (
-            _seen(self.folder / SETTINGS_FILE),
-            _seen(map_file) if map_file is not None else None,
-            _seen(self.folder / EVENTS_FILE),
+            seal_of(self.folder / SETTINGS_FILE),
+            seal_of(map_file) if map_file is not None else None,
+            seal_of(self.folder / EVENTS_FILE),
         )
 
     @property
@@ -147,7 +134,6 @@ class Ledger:
             def written(recording: Recording) -> None:  # under the campaign's lock: no cok writes now
                 taken = time.time_ns()
                 seen.append(self._stamps(recording.campaign))
-                recording.campaign.keep_log()  # kept already, unless the files had changed
                 self._seen_at = taken
                 if after is not None:
                     after(recording)
@@ -164,8 +150,23 @@ class Ledger:
                 use_cache=self.use_cache,
                 campaign=campaign,
                 shared=self.replace_state,  # a page may be reading the state: replaced, never changed
+                state_later=True,
             )
             if done.written:
-                kept = _rows_current(done.campaign)
+                kept = done.campaign.rows_current()
                 self._campaign, self._seen = (done.campaign, seen[0] if seen else ()) if kept else (None, ())
+                self._save_when_idle()
             return done
+
+    def _save_when_idle(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+        self._flush = threading.Timer(IDLE, self.save)
+        self._flush.daemon = True
+        self._flush.start()
+
+    def save(self) -> None:
+        """Write the warm state to the cache, where recordings held it back (see IDLE)."""
+        with self._lock:
+            if self._campaign is not None:
+                self._campaign.save_state()

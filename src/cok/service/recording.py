@@ -71,13 +71,15 @@ def record(
     use_cache: bool = True,
     campaign: Campaign | None = None,
     shared: bool = False,
+    state_later: bool = False,
 ) -> Recording:
     """Build each draft into an event through the game's intents (pure: state, fields,
     answers, dice), decide, and append them as one change under the campaign's lock.
     Raises Refused (nothing written) or Asked (nothing written). `after` runs under the
     lock once written (a git commit); its failure becomes a warning, never a refusal.
     `campaign`: the folder's campaign already open (it is checked against the files);
-    `shared`: others may read its state meanwhile (it is replaced, never changed)."""
+    `shared`: others may read its state meanwhile (it is replaced, never changed);
+    `state_later`: its state is written to the cache when the caller says (see `record_all`)."""
     from cok.core.campaign import open_campaign
     from cok.core.dice import RandomDice
     from cok.core.ledger import record_all
@@ -104,7 +106,15 @@ def record(
     try:
         events = [build(opened.ruleset, opened.state, draft, answered, rolled) for draft in drafts]
         done = record_all(
-            opened, events, dry_run=dry_run, use_cache=use_cache, again=again, by=by_name(by), after=hook, shared=shared
+            opened,
+            events,
+            dry_run=dry_run,
+            use_cache=use_cache,
+            again=again,
+            by=by_name(by),
+            after=hook,
+            shared=shared,
+            state_later=state_later,
         )
     except RuleError as error:
         asked = question(error)
