@@ -253,11 +253,7 @@ class Campaign:
                     display_path(self.folder / SETTINGS_FILE),
                     None,
                     f"this campaign plays {self.ruleset.title} ({self.ruleset.id}), not {ruleset_id}; "
-                    + (
-                        f"its commands are `cok {group} …`"
-                        if (group := getattr(self.ruleset, "command", None))
-                        else how
-                    ),
+                    + (f"its commands are `cok {group} …`" if (group := self.ruleset.command) else how),
                 )
             )
         return self

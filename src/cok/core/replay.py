@@ -109,7 +109,7 @@ def replay(folder: Path, files: Files, *, telling: bool = True, history_to: cach
     if done is None:
         done = fold(setup.ruleset, log.entries, setup.state, log.shown, telling=telling)
     problems = [*log.problems, *done.problems]
-    if getattr(setup.ruleset, "sequential", False):  # every event waits for the ones before it
+    if setup.ruleset.sequential:  # every event waits for the ones before it
         problems = after_the_first(log.problems, done.problems)
     problems = root_first(problems)
     rows = history_to if telling else None
