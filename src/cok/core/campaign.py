@@ -24,7 +24,7 @@ from cok.core.append import recover_if_needed, torn_at
 from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import EVENTS_FILE, MAX_BYTES, SETTINGS_FILE, read_bytes, refuse_dangling_link
 from cok.core.position import Position, digest, running
-from cok.core.replay import Setup, read_entries, replay, set_up
+from cok.core.replay import Files, Setup, read_entries, replay, set_up
 from cok.core.store import bulk, save_campaign, told_of
 
 if TYPE_CHECKING:
@@ -46,15 +46,6 @@ def seal_of(path: Path) -> Seal | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-@dataclass(frozen=True)
-class Files:
-    """The campaign's three files as read, once, by this command."""
-
-    settings: bytes
-    map: bytes  # empty when the map's path was not known yet (it is named in the settings)
-    events: bytes
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from cok.core.store import history_row
 
 if TYPE_CHECKING:
     from cok.core import cache
-    from cok.core.campaign import Files
     from cok.core.history import Told
     from cok.core.log import Log
     from cok.core.ruleset import Ruleset
@@ -30,6 +29,15 @@ class Setup:
     map_file: Path
     digests: tuple[str, str]  # of campaign.yaml and of the map, as read
     state: Any
+
+
+@dataclass(frozen=True)
+class Files:
+    """The campaign's three files as read, once, by this command."""
+
+    settings: bytes
+    map: bytes  # empty when the map's path was not known yet (it is named in the settings)
+    events: bytes
 
 
 def set_up(folder: Path, files: Files) -> Setup:

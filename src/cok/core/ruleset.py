@@ -11,6 +11,7 @@ import copy
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -225,8 +226,6 @@ class Game:
     map_file = ""  # the shipped map's file name (`maps/`)
 
     def builtin_map(self) -> Path:
-        from cok.core.setup import shipped_map
-
         return shipped_map(self.map_file)
 
     def repeats(self, state: Any, event: EventBase) -> str | None:
@@ -315,3 +314,14 @@ def refuse_unknown(ruleset_id: object, where: str, line: int | None) -> Refused:
             f"known rulesets: {', '.join(_KNOWN) or 'none'}",
         )
     )
+
+
+def shipped_map(file_name: str) -> Path:
+    """A map shipped with cok: packaged in the wheel, or in `maps/` beside the source."""
+    packaged = resources.files("cok").joinpath(f"data/{file_name}")
+    if packaged.is_file():
+        return Path(str(packaged))
+    checkout = Path(__file__).resolve().parents[3] / "maps" / file_name
+    if checkout.is_file():
+        return checkout
+    raise Refused(f"the built-in map {file_name} is missing from this installation; give --map PATH")

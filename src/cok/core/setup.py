@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,17 +18,6 @@ if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
 
 MAP_COPY = "map.yaml"
-
-
-def shipped_map(file_name: str) -> Path:
-    """A map shipped with cok: packaged in the wheel, or in `maps/` beside the source."""
-    packaged = resources.files("cok").joinpath(f"data/{file_name}")
-    if packaged.is_file():
-        return Path(str(packaged))
-    checkout = Path(__file__).resolve().parents[3] / "maps" / file_name
-    if checkout.is_file():
-        return checkout
-    raise Refused(f"the built-in map {file_name} is missing from this installation; give --map PATH")
 
 
 def init_campaign(folder: Path, map_path: Path | None, name: str | None, ruleset: Ruleset) -> tuple[str, str]:

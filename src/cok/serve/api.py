@@ -12,20 +12,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from cok.serve.server import version_of
 from cok.serve.table import Asked, Draft, Refused, Who
 
 if TYPE_CHECKING:
-    from cok.serve.app import Server
+    from cok.serve.server import Server
 
 #: Set by the ledger, never taken from a client.
 METADATA = ("id", "at", "by")
-
-
-def version_of(signature: object) -> str:
-    """A version as a page carries it: short, and saying nothing of the files' sizes or times."""
-    import hashlib
-
-    return hashlib.sha256(repr(signature).encode()).hexdigest()[:16]
 
 
 def _problem(status: int, message: str, **more: Any) -> JSONResponse:

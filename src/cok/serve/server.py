@@ -1,0 +1,147 @@
+"""One campaign served: its table, the links, the sessions and the bad-token limiter, and
+how its pages are made (the bar, the templates). The routes are in `app.py` and `api.py`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from cok.core.text import for_markup
+from cok.serve.invites import Keys
+from cok.serve.kit import Web
+from cok.serve.limiter import Limiter
+from cok.serve.sessions import COOKIE, Session, Sessions
+from cok.serve.table import Recording, Table, View, Who
+
+
+def version_of(signature: object) -> str:
+    """A version as a page carries it: short, and saying nothing of the files' sizes or times."""
+    import hashlib
+
+    return hashlib.sha256(repr(signature).encode()).hexdigest()[:16]
+
+
+class Server:
+    """One campaign served: its table, the links, the sessions and the bad-token limiter."""
+
+    def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
+        self.table = Table(folder, after)
+        self.keys = Keys(folder)
+        self.sessions = Sessions()
+        self.limiter = Limiter()
+        self._web: Web | None = None
+        self._env: Environment | None = None
+
+    # --- who asks ------------------------------------------------------------------------------
+
+    def session(self, request: Request) -> Session | None:
+        """The phone's session, while its link still stands (`cok invite --revoke` ends it)."""
+        found = self.sessions.find(request.cookies.get(COOKIE))
+        if found is None:
+            return None
+        if self.keys.current(found.link):
+            return found
+        self.sessions.end(request.cookies.get(COOKIE))
+        return None
+
+    @staticmethod
+    def who(session: Session | None) -> Who | None:
+        return None if session is None else Who(session.link.name, session.link.organiser)
+
+    @staticmethod
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
+    # --- the game's pages ------------------------------------------------------------------------
+
+    def web(self) -> Web:
+        if self._web is None:
+            ruleset = self.table.view().ruleset
+            self._web = ruleset.web() or Web()
+        return self._web
+
+    def env(self) -> Environment:
+        if self._env is None:
+            loaders = [PackageLoader("cok.serve", "templates")]
+            if self.web().templates:
+                loaders.append(PackageLoader(str(self.web().templates), "templates"))
+            self._env = Environment(
+                loader=ChoiceLoader(loaders),
+                autoescape=True,
+                undefined=StrictUndefined,
+                trim_blocks=True,
+                lstrip_blocks=True,
+                finalize=_finalize,
+            )
+        return self._env
+
+    def bar(self, request: Request, session: Session | None, view: View | None = None) -> str:
+        """The bar at the top of every page; a page shown for a GET carries its campaign's
+        version, so that live.js refreshes it when anyone records (a page answering a POST
+        never: refreshing it would send the form again)."""
+        who = self.who(session)
+        actions = [a for a in self.web().actions if who is not None and (who.organiser or not a.organiser)]
+        live = view is not None and request.method in ("GET", "HEAD")
+        return (
+            self.env()
+            .get_template("bar.html")
+            .render(
+                root=root(request),
+                who=who,
+                actions=actions,
+                csrf=session.csrf if session else "",
+                version=version_of(view.signature) if live and view is not None else None,
+            )
+        )
+
+    def render(
+        self, request: Request, session: Session | None, template: str, status: int = 200, **values: Any
+    ) -> Response:
+        view = self.table.view()
+        html = (
+            self.env()
+            .get_template(template)
+            .render(
+                root=root(request),
+                bar=Markup(self.bar(request, session, view)),  # rendered with autoescape on
+                campaign=view.campaign.name,
+                who=self.who(session),
+                csrf=session.csrf if session else "",
+                **values,
+            )
+        )
+        return HTMLResponse(html, status)
+
+
+def _finalize(value: Any) -> Any:
+    """The site's `finalize` (characters HTML cannot hold made visible), leaving what is
+    already markup (the bar, rendered by this environment) as it is."""
+    return value if isinstance(value, Markup) else for_markup(value)
+
+
+def root(request: Request) -> str:
+    """Where the app is served (a reverse proxy's --root-path): the prefix of every link."""
+    return str(request.scope.get("cok.root", request.scope.get("root_path", ""))).rstrip("/")
+
+
+def secure(request: Request) -> bool:
+    """Https as the phone sees it (a reverse proxy saying so in X-Forwarded-Proto, when trusted)."""
+    return request.url.scheme == "https"
+
+
+def with_bar(page: str, bar: str, css: str) -> str:
+    """A page of the site with the server's bar at the top of its body and its style sheet."""
+    head = page.find("</head>")
+    if head >= 0:
+        page = page[:head] + css + page[head:]
+    body = page.find("<body")
+    if body >= 0:
+        end = page.find(">", body) + 1
+        page = page[:end] + "\n" + bar + page[end:]
+    return page
