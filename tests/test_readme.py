@@ -77,7 +77,7 @@ def test_the_no_true_king_example_commands_run_as_written() -> None:
 def test_the_readmes_table_of_each_games_commands_is_the_one_the_registry_gives(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from cok.cli.games import commands_table
+    from cok.main import commands_table
     from cok.rulesets import BUILT_IN
 
     monkeypatch.setattr(registry, "known", lambda: list(BUILT_IN))  # a test may have added its toy game

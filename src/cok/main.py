@@ -192,3 +192,28 @@ def _say(text: str) -> None:
     from typer import echo
 
     echo(text, err=True)
+
+
+def _names(app: typer.Typer) -> list[str]:
+    found = []
+    for info in app.registered_commands:
+        if info.hidden:
+            continue
+        found.append(info.name or (info.callback.__name__.rstrip("_").replace("_", "-") if info.callback else ""))
+    return found
+
+
+def commands_table() -> str:
+    """The README's table: which commands each game has (its own, then those every game has)."""
+    from cok.cli.games import prefix
+    from cok.cli.serving import app as serving
+    from cok.cli.shared import app as shared
+
+    rows = ["| game | `ruleset:` | its own commands |", "|---|---|---|"]
+    for ruleset_id in registry.known():
+        game = registry.get(ruleset_id)
+        own = ", ".join(f"`{prefix(ruleset_id)} {name}`" for name in _names(game.commands()))
+        rows.append(f"| {game.title} | `{ruleset_id}` | {own} |")
+    every = ", ".join(f"`cok {name}`" for name in [*_names(shared), *_names(serving)])
+    rows.append(f"| every game | | {every} |")
+    return "\n".join(rows) + "\n"

@@ -1,16 +1,11 @@
 """The games as the command line names them. Every list of games (`cok --help`, `cok init
---help`, the README's table of commands) is made from the registry, so a new game is never
+--help`, the README's table of commands in `cok.main`) is made from the registry, so a new game is never
 left out of one."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cok.core import ruleset as registry
 from cok.rulesets import install
-
-if TYPE_CHECKING:
-    import typer
 
 install()
 
@@ -30,27 +25,3 @@ def listed() -> str:
 def ids() -> str:
     """`clash-of-kings (default), mighty-kingdoms, no-true-king`: what `--ruleset` takes."""
     return ", ".join(g + (" (default)" if g == registry.DEFAULT else "") for g in registry.known())
-
-
-def _names(app: typer.Typer) -> list[str]:
-    found = []
-    for info in app.registered_commands:
-        if info.hidden:
-            continue
-        found.append(info.name or (info.callback.__name__.rstrip("_").replace("_", "-") if info.callback else ""))
-    return found
-
-
-def commands_table() -> str:
-    """The README's table: which commands each game has (its own, then those every game has)."""
-    from cok.cli.serving import app as serving
-    from cok.cli.shared import app as shared
-
-    rows = ["| game | `ruleset:` | its own commands |", "|---|---|---|"]
-    for ruleset_id in registry.known():
-        game = registry.get(ruleset_id)
-        own = ", ".join(f"`{prefix(ruleset_id)} {name}`" for name in _names(game.commands()))
-        rows.append(f"| {game.title} | `{ruleset_id}` | {own} |")
-    every = ", ".join(f"`cok {name}`" for name in [*_names(shared), *_names(serving)])
-    rows.append(f"| every game | | {every} |")
-    return "\n".join(rows) + "\n"
