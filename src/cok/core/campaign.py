@@ -25,7 +25,7 @@ from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import EVENTS_FILE, MAX_BYTES, SETTINGS_FILE, read_bytes, refuse_dangling_link
 from cok.core.position import Position, digest, running
 from cok.core.replay import Files, Setup, read_entries, replay, set_up
-from cok.core.store import bulk, save_campaign, told_of
+from cok.core.store import bulk, history_rows, id_rows, told_of
 
 if TYPE_CHECKING:
     from hashlib import _Hash
@@ -430,3 +430,84 @@ def _replayed(
 
 
 __all__ = ["Campaign", "Files", "Setup", "Unchanged", "open_campaign", "read", "read_entries", "set_up"]
+
+
+def save_campaign(
+    campaign: Campaign,
+    *,
+    new_ids: dict[str, int] | None = None,
+    new_history: list[Told] | None = None,
+    grown: bool = False,
+    state: bool = True,
+) -> None:
+    """Keep the campaign in the cache (never one with problems). When the log only `grown`,
+    only the new rows are appended — if the entry is still the write this campaign was read
+    from (another command may have written since: then this one writes nothing). Without
+    `state` (a long-lived process, after each recording), only the rows are: the entry, a
+    pass over the whole state, is written later (`Campaign.save_state`). Meanwhile the entry
+    says where the rows it knows end, and another command reading it replays the events
+    after its position, as for any log that grew."""
+    if campaign.problems:
+        return
+    from cok.core.plain import Blobs, encode
+
+    folder = campaign.folder
+    with cache.writing(folder) as held:
+        if not held:
+            return
+        extents: dict[str, Any] = {}
+        if grown:  # only if the entry is still the one this campaign was read from
+            if campaign._version is None or cache.entry_version(folder) != campaign._version:
+                return
+            for kind, rows in (("ids", id_rows(new_ids or {})), ("history", history_rows(new_history or []))):
+                old = campaign._extents.get(kind)
+                if old is None:
+                    return
+                extents[kind] = cache.write_rows(cache.rows_file(folder, kind), rows, (old[0], old[1]))
+        else:
+            if campaign._ids is None or (campaign._history is None and campaign._history_rows is None):
+                return
+            extents["ids"] = cache.write_rows(cache.rows_file(folder, "ids"), id_rows(campaign._ids))
+            if campaign._history_rows is not None:
+                extents["history"] = campaign._history_rows.keep()
+                campaign._history_rows = None
+            else:
+                assert campaign._history is not None
+                extents["history"] = cache.write_rows(
+                    cache.rows_file(folder, "history"), history_rows(campaign._history)
+                )
+        if any(extent is None for extent in extents.values()):
+            return
+        campaign._extents = {kind: list(extent) for kind, extent in extents.items()}
+        campaign._behind = not state
+        if not state:
+            return
+        position = campaign.position
+        blobs = Blobs()
+        try:
+            with bulk():
+                state = encode(campaign.state, campaign._kept, blobs)
+        except TypeError:
+            return
+        texts = cache.save_entry(
+            folder,
+            {
+                "ruleset": campaign.ruleset.id,
+                "name": campaign.name,
+                "settings": campaign.digests[0],
+                "map_file": str(campaign.map_file),
+                "map": campaign.digests[1],
+                "log": {
+                    "digest": position.digest,
+                    "size": position.size,
+                    "lines": position.lines,
+                    "item_column": position.item_column,
+                    "empty_flow": position.empty_flow,
+                },
+                "state": state,
+                **campaign._extents,
+            },
+            blobs,
+        )
+        campaign._version = cache.entry_version(folder)
+        campaign._kept = blobs.kept_after(texts)  # a state kept warm is written again only where it changed
