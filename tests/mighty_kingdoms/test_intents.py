@@ -63,7 +63,7 @@ def test_the_terminal_asks_the_rules_question_once_and_records_the_answer(
 
 def test_with_no_one_at_the_terminal_the_question_says_the_options_that_answer_it(month: Path) -> None:
     run = Cok(month)("mk", "order", "ana-1", "move")
-    assert run.exit_code == 1 and "--to 'Emberfall Gorge'" in run.stderr
+    assert run.exit_code == 1 and "choose one with --to " in run.stderr and "'Emberfall Gorge'" in run.stderr
     assert Cok(month)("mk", "order", "ana-1", "move", "--to", "Emberfall Gorge").exit_code == 0
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -196,12 +197,42 @@ def test_the_attacker_is_offered_the_battle_and_records_it_with_the_dice_rolled_
     assert "type: battle" in table.log() and "ana-1: 6" in table.log()
 
 
-def test_roll_the_dice_for_me_fills_each_upright_armys_die(table: Table) -> None:
+def rolled_on(page: str) -> dict[str, int]:
+    return {army: int(die) for army, die in re.findall(r'<p class="die">([\w-]+): <b>([1-6])</b></p>', page)}
+
+
+def test_roll_the_dice_for_me_rolls_each_upright_armys_die(table: Table) -> None:
     meeting(table)
     table.sign_in("ana")
     form = table.client.get("/play/battle", params={"tile": "0,0", "roll": "server"}).text
     assert "rolled by the server" in form
-    assert len(re.findall(r"<option selected>[1-6]</option>", form)) == 2
+    assert set(rolled_on(form)) == {"ana-1", "bo-1"}
+
+
+def test_the_servers_roll_is_rolled_once_and_recorded_as_rolled(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Showing the page again never rolls again, and the battle records the server's dice,
+    whatever a form sends as dice (5.4: one die for each upright army)."""
+    from cok.core import dice
+
+    meeting(table)
+    csrf = table.sign_in("ana")
+    rolls = iter([6, 1, 2, 5])  # ana-1, bo-1; a second roll would give ana-1 the lower die
+    monkeypatch.setattr(dice, "RandomDice", lambda: dice.FixedDice(*rolls))
+    query = {"tile": "0,0", "roll": "server"}
+    first = rolled_on(table.client.get("/play/battle", params=query).text)
+    assert first == {"ana-1": 6, "bo-1": 1}
+    assert all(rolled_on(table.client.get("/play/battle", params=query).text) == first for _ in range(3))
+    answer = table.post(
+        "/play/battle",
+        csrf,
+        **{"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server"},
+        **{f"die:{army}": str(7 - die) for army, die in first.items()},  # what a tampered form would send
+        **{"alloc:0:die": "ana-1", "alloc:0:target": "bo-1", "alloc:1:die": "bo-1", "alloc:1:target": "ana-1"},
+        **{"retreat:bo-1": "1,0"},  # the loser by the server's dice; by the form's, ana-1 would be
+    )
+    assert answer.status_code == 200, answer.text
+    battle = [e for e in yaml.safe_load(table.log()) if e["type"] == "battle"][-1]
+    assert battle["dice"] == first
 
 
 def test_a_kingdom_not_in_the_battle_may_not_record_it(table: Table) -> None:

@@ -208,10 +208,10 @@ def test_pages_carry_headers_against_framing_and_sniffing(table: Table) -> None:
 
 def test_a_game_without_pages_is_served_read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A game whose Ruleset offers no pages (`web()`) is read, never written, by the server."""
-    from cok.rulesets.no_true_king import NoTrueKing
+    from cok.rulesets.no_true_king import RULESET
     from cok.serve.kit import Web
 
-    monkeypatch.setattr(NoTrueKing, "web", lambda self: Web())
+    monkeypatch.setattr(RULESET, "web", lambda: Web())
     folder = tmp_path / "ntk"
     shutil.copytree(ROOT / "campaigns" / "no-true-king-example", folder)
     token = invites.invite(folder, "Ann", organiser=True)

@@ -158,7 +158,14 @@ async def battle(visit: Visit) -> Any:
     die, typed or rolled by the server, then the allocations in order; Kings of War: the result
     and the Unit Strength changes); POST: the battle, as `cok mk battle`."""
     if visit.request.method == "POST":
-        return await visit.record([_draft("battle", _battle_fields(visit.form))])
+        fields = _battle_fields(visit.form)
+        if visit.form.get("roll") == "server":  # the dice the server rolled, never the form's
+            state = (await visit.campaign()).state
+            # a roll lost with a restart leaves the battle without dice: the rules ask for them
+            fields["dice"] = ROLLED.get(
+                _fight_key(visit, state, fields["tile"], fields["attacker"], fields["defender"])
+            )
+        return await visit.record([_draft("battle", fields)])
     from cok.rulesets.mighty_kingdoms.table.offers import offers
 
     campaign = await visit.campaign()
@@ -177,7 +184,12 @@ async def battle(visit: Visit) -> Any:
         from cok.core.dice import RandomDice
         from cok.rulesets.mighty_kingdoms.intents import battle_dice
 
-        rolled = battle_dice(state, fight.tile.key, me, enemy, RandomDice())
+        key = _fight_key(visit, state, fight.tile.key, me, enemy)
+        if key not in ROLLED:  # rolled once: the page shown again shows the same dice
+            for old in [k for k in ROLLED if k[:3] != key[:3]]:
+                del ROLLED[old]  # the rolls of months gone by
+            ROLLED[key] = battle_dice(state, fight.tile.key, me, enemy, RandomDice())
+        rolled = ROLLED[key]
     armies = [state.armies[a] for a in fight.armies] if fight is not None else []
     sides = {a.id: a.player for a in armies}
     return visit.render(
@@ -193,6 +205,15 @@ async def battle(visit: Visit) -> Any:
         retreats={a.id: _retreats(state, a.tile, a.player) for a in armies},
         names={k.id: k.name for k in state.kingdoms.values()},
     )
+
+
+#: The dice the server rolled for a battle not yet recorded, by (campaign, year, month, tile,
+#: the two kingdoms): shown again as they were, and recorded as they were rolled (5.4).
+ROLLED: dict[tuple[str, ...], dict[str, int]] = {}
+
+
+def _fight_key(visit: Visit, state: State, tile: str, one: str, other: str) -> tuple[str, ...]:
+    return (str(visit.table.folder), str(state.year), str(state.month), tile, *sorted((one, other)))
 
 
 def _retreats(state: State, tile: str, player: str) -> list[tuple[str, str]]:
