@@ -71,3 +71,24 @@ def test_an_unknown_player_gets_no_link(example: Path) -> None:
 def test_one_thing_at_a_time(example: Path) -> None:
     run = Cok(example)("invite", "tim", "--list")
     assert run.exit_code == 1 and "one of" in run.stderr
+
+
+def test_a_player_not_in_the_campaign_is_refused_with_how_to_invite_a_newcomer(example: Path) -> None:
+    run = Cok(example)("invite", "ana")
+    assert run.exit_code == 1 and "cok invite ana --new" in run.stderr
+    assert not invites.links(example)
+
+
+def test_a_newcomer_who_joins_from_their_phone_is_invited_with_new(example: Path) -> None:
+    run = Cok(example)("invite", "ana", "--new", "--json")
+    assert run.exit_code == 0, run.stderr
+    assert json.loads(run.stdout)["player"] == "ana"
+    assert invites.Keys(example).find(json.loads(run.stdout)["token"]) is not None
+
+
+def test_new_refuses_a_player_already_in_the_game_and_a_name_that_is_no_id(example: Path) -> None:
+    playing = Cok(example)("invite", "tim", "--new")
+    assert playing.exit_code == 1 and "cok invite tim" in playing.stderr
+    bad = Cok(example)("invite", "Ana Smith", "--new")
+    assert bad.exit_code == 1 and "lowercase" in bad.stderr
+    assert not invites.links(example)

@@ -4,12 +4,15 @@ a phone in (see `cok.serve`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cok.cli.options import CampaignOpt, JsonOpt, emit_json, open_valid, refusals
 from cok.core.errors import Refused, RuleError
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
 
 app = typer.Typer()
 
@@ -32,6 +35,10 @@ def invite(
     url: Annotated[
         str, typer.Option("--url", metavar="URL", help="Where players open the server (as `cok serve` prints it).")
     ] = URL,
+    new: Annotated[
+        bool,
+        typer.Option("--new", help="PLAYER has not joined yet and joins from their phone (No True King: sealed)."),
+    ] = False,
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -75,7 +82,7 @@ def invite(
         is_organiser = True
     else:
         assert player is not None
-        name = opened.ruleset.player(opened.state, player)
+        name = _newcomer(opened, player) if new else _player(opened, player)
         is_organiser = False
     token = invites.invite(folder, name, organiser=is_organiser)
     link = f"{url.rstrip('/')}/join/{token}"
@@ -162,3 +169,28 @@ def _committer(folder: Path):  # type: ignore[no-untyped-def]
         git_commit(folder, recording, who.name)
 
     return after
+
+
+def _player(opened: Campaign, typed: str) -> str:
+    """A player of the campaign, found as recording finds them; one not in it yet is refused
+    with the way to invite a player who joins from their own phone."""
+    try:
+        return str(opened.ruleset.player(opened.state, typed))
+    except RuleError as unknown:
+        raise RuleError(f"{unknown}; a player who joins from their own phone: cok invite {typed} --new") from None
+
+
+def _newcomer(opened: Campaign, typed: str) -> str:
+    """A player who joins from the phone the link signs in (the link may record only their
+    own joining until they are in the game): a new id, never one already playing."""
+    import re
+
+    if not re.fullmatch(r"[a-z0-9_-]{1,64}", typed):
+        raise RuleError(
+            f"--new takes the id the player will join as: lowercase letters, digits, '-' and '_', not {typed!r}"
+        )
+    try:
+        opened.ruleset.player(opened.state, typed)
+    except RuleError:
+        return typed
+    raise RuleError(f"{typed} has already joined: cok invite {typed}")
