@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from cok.serve import invites
 from tests.browser import browser as launch
+from tests.browser import flaws
 from tests.serve.kingdoms import begun
 from tests.serve.process import serving
 
@@ -41,6 +42,17 @@ def shot(page: Any, name: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= page.evaluate("window.innerWidth"), name
 
 
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the element is inside the map's frame as it opened, before any panning."""
+    return bool(
+        page.eval_on_selector(
+            selector,
+            """e => { const f = e.closest('.mk-frame').getBoundingClientRect(), r = e.getBoundingClientRect();
+                     return r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom; }""",
+        )
+    )
+
+
 def phone(browser: Any, url: str, token: str) -> Any:
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
@@ -57,6 +69,8 @@ def test_a_month_from_orders_to_reform_with_two_players_on_two_phones(browser: A
         assert "The ledger waits for you." in ana.locator("main").inner_text()
         shot(ana, "orders")
         ana.get_by_role("link", name="Move…").click()
+        assert flaws(ana) == []  # the map at its own size in its frame: every label readable
+        assert in_view(ana, 'a.move-to[data-tile="0,0"]')  # the frame opens on the army's tiles
         ana.locator('a.move-to[data-tile="0,0"]').click()  # the Ford, tapped on the map
         assert "Move ana-1 to Ford?" in ana.locator("main").inner_text()
         shot(ana, "order-map")

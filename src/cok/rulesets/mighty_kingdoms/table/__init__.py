@@ -66,7 +66,10 @@ def _board(campaign: Any, state: State, player: str, army: str | None, chosen: s
     targets = []
     if found is not None and found.player == player and found.order is None and found.upright:
         targets = [(t, "?" + urlencode({"army": found.id, "to": t, "player": player})) for t in moves(state, found)]
-    return board(campaign.name, state, targets, chosen)
+    kingdom = state.kingdoms.get(player)
+    home = kingdom.capital if kingdom is not None else None
+    around = found.tile if targets and found is not None else home or next(iter(state.map.tiles), None)
+    return board(campaign.name, state, targets, chosen, around=around)
 
 
 # ---------------------------------------------------------------- a kingdom's page

@@ -13,11 +13,19 @@ if TYPE_CHECKING:
     from cok.rulesets.mighty_kingdoms.rules.state import State
 
 
-def board(name: str, state: State, targets: Sequence[tuple[str, str]] = (), chosen: str | None = None) -> Markup:
+def board(
+    name: str,
+    state: State,
+    targets: Sequence[tuple[str, str]] = (),
+    chosen: str | None = None,
+    around: str | None = None,
+) -> Markup:
     """The map with `targets` — (tile, link) pairs — outlined and tappable; `chosen`, the tile
-    picked, filled. Every name in it is escaped by the site's template; the links here."""
+    picked, filled. Every name in it is escaped by the site's template; the links here.
+    `around`: the tile a phone's frame opens on (the army's), the map kept at its own size so
+    that its tiles are big enough to tap and its labels to read."""
     from cok.rulesets.mighty_kingdoms.site import environment, picture
-    from cok.rulesets.mighty_kingdoms.site.svg import centre, corners, points
+    from cok.rulesets.mighty_kingdoms.site.svg import SIZE, centre, corners, points
 
     m = picture(name, state)
     svg = environment().get_template("map.svg").render(m=m)
@@ -33,4 +41,13 @@ def board(name: str, state: State, targets: Sequence[tuple[str, str]] = (), chos
         )
     layer = f'<g class="targets">{"".join(links)}</g>'
     end = svg.rfind("</svg>")
-    return Markup(svg[:end] + layer + svg[end:])
+    drawn = svg[:end] + layer + svg[end:]
+    if around is None:
+        return Markup(drawn)
+    x, y = centre(around)
+    left, top = x - float(m.x) - 2.5 * SIZE, y - float(m.y) - 2.5 * SIZE  # the tile and its neighbours
+    focus = f"left: {left:.0f}px; top: {top:.0f}px; width: {5 * SIZE:.0f}px; height: {5 * SIZE:.0f}px"
+    return Markup(
+        f'<div class="mk-frame"><div class="mk-sheet">{drawn}'
+        f'<div class="mk-focus" aria-hidden="true" style="{focus}"></div></div></div>'
+    )
