@@ -13,7 +13,11 @@ from urllib.parse import urlencode
 from cok.serve.kit import Action, Form, Visit, Web
 
 if TYPE_CHECKING:
+    from starlette.responses import Response
+
+    from cok.core.campaign import Campaign
     from cok.rulesets.mighty_kingdoms.rules.state import State
+    from cok.rulesets.mighty_kingdoms.table.offers import Offers
 
 #: How many allocation rows a simple battle's form offers beyond the dice: one per die.
 DIE_FACES = (1, 2, 3, 4, 5, 6)
@@ -58,6 +62,19 @@ def _me(visit: Visit, state: State, asked: str | None) -> str | None:
         return None
 
 
+async def _mine(visit: Visit) -> tuple[Campaign, str, Offers] | Response:
+    """The campaign, whose page it is and what that kingdom may do now; or, when no kingdom
+    is named (an organiser who chose none), the page listing the kingdoms to choose from."""
+    from cok.rulesets.mighty_kingdoms.table.offers import offers
+
+    campaign = await visit.campaign()
+    state = campaign.state
+    me = _me(visit, state, visit.request.query_params.get("player"))
+    if me is None:
+        return visit.render("kingdom.html", offer=None, kingdoms=_kingdoms(state), phase=_phase(state))
+    return campaign, me, offers(state, me)
+
+
 def _board(campaign: Any, state: State, player: str, army: str | None, chosen: str | None) -> Any:
     from cok.rulesets.mighty_kingdoms.intents import moves
     from cok.rulesets.mighty_kingdoms.table.board import board
@@ -77,14 +94,11 @@ def _board(campaign: Any, state: State, player: str, army: str | None, chosen: s
 
 async def kingdom(visit: Visit) -> Any:
     """What the kingdom may do now, and whether the ledger waits for it."""
-    from cok.rulesets.mighty_kingdoms.table.offers import offers
-
-    campaign = await visit.campaign()
+    mine = await _mine(visit)
+    if not isinstance(mine, tuple):
+        return mine
+    campaign, me, offer = mine
     state = campaign.state
-    me = _me(visit, state, visit.request.query_params.get("player"))
-    if me is None:
-        return visit.render("kingdom.html", offer=None, kingdoms=_kingdoms(state), phase=_phase(state))
-    offer = offers(state, me)
     return visit.render(
         "kingdom.html",
         offer=offer,
@@ -113,15 +127,14 @@ async def order(visit: Visit) -> Any:
         form = visit.form
         fields = {"army": form.get("army", ""), "order": form.get("order", ""), "to": form.get("to")}
         return await visit.record([_draft("order", fields)])
-    from cok.rulesets.mighty_kingdoms.table.offers import offers, place
+    from cok.rulesets.mighty_kingdoms.table.offers import place
 
-    campaign = await visit.campaign()
+    mine = await _mine(visit)
+    if not isinstance(mine, tuple):
+        return mine
+    campaign, me, offer = mine
     state = campaign.state
     query = visit.request.query_params
-    me = _me(visit, state, query.get("player"))
-    if me is None:
-        return visit.render("kingdom.html", offer=None, kingdoms=_kingdoms(state), phase=_phase(state))
-    offer = offers(state, me)
     army = next((a for a in offer.orders if a.id == query.get("army")), None)
     to = query.get("to")
     chosen = next((p for p in army.moves if p.key == to), None) if army is not None else None
@@ -169,15 +182,12 @@ async def battle(visit: Visit) -> Any:
                 _fight_key(visit, state, fields["tile"], fields["attacker"], fields["defender"])
             )
         return await visit.record([_draft("battle", fields)])
-    from cok.rulesets.mighty_kingdoms.table.offers import offers
-
-    campaign = await visit.campaign()
+    mine = await _mine(visit)
+    if not isinstance(mine, tuple):
+        return mine
+    campaign, me, offer = mine
     state = campaign.state
     query = visit.request.query_params
-    me = _me(visit, state, query.get("player"))
-    if me is None:
-        return visit.render("kingdom.html", offer=None, kingdoms=_kingdoms(state), phase=_phase(state))
-    offer = offers(state, me)
     fight = next((f for f in offer.fights if f.tile.key == query.get("tile")), None)
     enemy = query.get("defender") if fight is not None and query.get("defender") in fight.enemies else None
     if fight is not None and enemy is None and len(fight.enemies) == 1:
