@@ -155,9 +155,9 @@ def test_a_same_size_edit_of_what_this_process_appended_is_seen_even_within_a_cl
     ledger.record([adjust("tim", 2)], by=ORGANISER)
     warm = ledger.campaign()
     log = two / "events.yaml"
-    seal = opening.seal_of(log)
+    seal = opening.stamp(log)
     log.write_text(log_of(two).replace("cp: 2", "cp: 7"))
-    monkeypatch.setattr(opening, "seal_of", lambda path: seal)  # a clock that did not move: the times say nothing
+    monkeypatch.setattr(opening, "stamp", lambda path: seal)  # a clock that did not move: the times say nothing
     assert warm.unchanged() is None
 
 

@@ -20,17 +20,19 @@ from cok.core.errors import Problem, Refused, display_path
 if TYPE_CHECKING:
     from cok.core.events import EventBase
 
-Stamp = tuple[int, int, int]
+#: A file as the operating system saw it: device, inode, size, modification and change times
+#: (nanoseconds). Any write moves the size or the times; a file put in its place, the inode.
+Stamp = tuple[int, int, int, int, int]
 
 
 def stamp(path: Path) -> Stamp | None:
-    """Size, modification time and inode: a cheap check that nothing touched the file
-    between our reading it (under the lock) and appending to it."""
+    """The file's stamp, None when it cannot be seen: a cheap check that nothing touched it
+    since (between reading the log under the lock and appending to it; a recording's seal)."""
     try:
         st = path.stat()
     except OSError:
         return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def lock_path(path: Path) -> Path:

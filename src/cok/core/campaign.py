@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core import cache
 from cok.core import ruleset as registry
-from cok.core.append import recover_if_needed, torn_at
+from cok.core.append import Stamp, recover_if_needed, stamp, torn_at
 from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import EVENTS_FILE, MAX_BYTES, SETTINGS_FILE, read_bytes, refuse_dangling_link
 from cok.core.position import Position, digest, running
@@ -33,19 +33,6 @@ if TYPE_CHECKING:
     from cok.core.history import Told
     from cok.core.plain import Kept
     from cok.core.ruleset import Ruleset
-
-
-#: A file as the operating system saw it: device, inode, size, modification and change
-#: times in nanoseconds.
-Seal = tuple[int, int, int, int, int]
-
-
-def seal_of(path: Path) -> Seal | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 @dataclass(frozen=True)
@@ -81,7 +68,7 @@ class Campaign:
     _history_rows: cache.RowsWriter | None = None  # the history, written as it was replayed, not kept yet
     _kept: Kept | None = None  # what the cached state was decoded from: encoded again only where changed
     _hashed: _Hash | None = None  # the running digest of the log up to `position`, once this process appended
-    _seal: Seal | None = None  # the log as it was right after this process appended to it (see `grew`)
+    _seal: Stamp | None = None  # the log as it was right after this process appended to it (see `grew`)
     _tail: bytes = b""  # and the bytes it appended
     _behind: bool = False  # the cache's rows hold recordings its entry (the state) does not yet
 
@@ -167,7 +154,7 @@ class Campaign:
         appended still at its end. Any cok command that writes appends, so the size tells;
         a same-size edit changes the times, unless it falls within the clock tick of the
         append, and then it must also leave the appended bytes as they were."""
-        if self._seal is None or torn_at(self.events_file) is not None or seal_of(self.events_file) != self._seal:
+        if self._seal is None or torn_at(self.events_file) is not None or stamp(self.events_file) != self._seal:
             return False
         try:
             with open(self.events_file, "rb") as handle:
@@ -183,7 +170,7 @@ class Campaign:
         self.position = self.position.after(appended, hashed)
         self._hashed = hashed.copy()
         self._hashed.update(appended)
-        self._seal, self._tail = seal_of(self.events_file), appended
+        self._seal, self._tail = stamp(self.events_file), appended
 
     def reread(self, data: bytes) -> None:
         """Call under the lock, once the log was rewritten (an empty `[]` became a block
@@ -191,7 +178,7 @@ class Campaign:
         column = self.position.item_column if self.position.empty_flow is None else 0
         self.position = Position.of(data, column)
         self._hashed = running(data)
-        self._seal, self._tail = seal_of(self.events_file), b""
+        self._seal, self._tail = stamp(self.events_file), b""
 
     def added(self, event_id: str, line: int, told: Told) -> None:
         """An event this process just appended on `line`: its id and its words, added to

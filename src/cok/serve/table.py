@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cok.core.append import Stamp, stamp
 from cok.core.campaign import Campaign
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
@@ -32,15 +33,7 @@ PAGE_BUDGET = 48_000_000
 #: The latest events shown with who recorded them.
 ACTIVITY = 50
 
-Signature = tuple[tuple[int, int, int, int] | None, ...]
-
-
-def _stat(path: Path) -> tuple[int, int, int, int] | None:
-    try:
-        s = path.stat()
-    except OSError:
-        return None
-    return (s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_ino)
+Signature = tuple[Stamp | None, ...]
 
 
 class View:
@@ -143,7 +136,7 @@ class Table:
         self._paths: list[Path] = [folder / "campaign.yaml", folder / "events.yaml"]
 
     def _signature(self) -> Signature:
-        return tuple(_stat(p) for p in self._paths)
+        return tuple(stamp(p) for p in self._paths)
 
     def view(self) -> View:
         """The current version of the campaign (stat first: a write after it is seen next time)."""

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cok.core.campaign import Seal, seal_of
+from cok.core.append import Stamp, stamp
 from cok.core.folders import EVENTS_FILE, SETTINGS_FILE
 from cok.service.drafts import Draft, Who
 from cok.service.recording import Recording, record
@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from cok.core.campaign import Campaign
     from cok.core.dice import Dice
 
-#: A file as the operating system last saw it (`seal_of`). The change time moves on every
+#: A file as the operating system last saw it (`stamp`). The change time moves on every
 #: write and cannot be set back.
-Seen = Seal | None
+Seen = Stamp | None
 
 #: File times may lag the clock by a tick of the kernel's coarse clock (a few ms): a stamp
 #: taken less than this after the file last changed proves nothing (a write later in the
@@ -68,9 +68,9 @@ class Ledger:
 
     def _stamps(self, campaign: Campaign) -> tuple[Seen, ...]:
         return (
-            seal_of(self.folder / SETTINGS_FILE),
-            seal_of(campaign.map_file),
-            seal_of(self.folder / EVENTS_FILE),
+            stamp(self.folder / SETTINGS_FILE),
+            stamp(campaign.map_file),
+            stamp(self.folder / EVENTS_FILE),
         )
 
     def campaign(self) -> Campaign:
@@ -89,7 +89,7 @@ class Ledger:
             taken, stamps = time.time_ns(), self._stamps_of_folder()
             opened = open_campaign(self.folder, use_cache=self.use_cache)
             self._campaign, self._seen_at = opened, taken
-            self._seen = stamps if stamps[1:2] == (seal_of(opened.map_file),) else ()
+            self._seen = stamps if stamps[1:2] == (stamp(opened.map_file),) else ()
             return opened
 
     def _stamps_of_folder(self) -> tuple[Seen, ...]:
@@ -97,9 +97,9 @@ class Ledger:
         warm = self._campaign
         map_file = warm.map_file if warm is not None else None
         return (
-            seal_of(self.folder / SETTINGS_FILE),
-            seal_of(map_file) if map_file is not None else None,
-            seal_of(self.folder / EVENTS_FILE),
+            stamp(self.folder / SETTINGS_FILE),
+            stamp(map_file) if map_file is not None else None,
+            stamp(self.folder / EVENTS_FILE),
         )
 
     @property
