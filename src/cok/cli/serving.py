@@ -183,12 +183,16 @@ def _player(opened: Campaign, typed: str) -> str:
 def _newcomer(opened: Campaign, typed: str) -> str:
     """A player who joins from the phone the link signs in (the link may record only their
     own joining until they are in the game): a new id, never one already playing."""
-    import re
+    from pydantic import TypeAdapter, ValidationError
 
-    if not re.fullmatch(r"[a-z0-9_-]{1,64}", typed):
+    from cok.core.events import PlayerId
+
+    try:
+        TypeAdapter(PlayerId).validate_python(typed)  # the id the join event will take
+    except ValidationError:
         raise RuleError(
             f"--new takes the id the player will join as: lowercase letters, digits, '-' and '_', not {typed!r}"
-        )
+        ) from None
     try:
         opened.ruleset.player(opened.state, typed)
     except RuleError:

@@ -16,7 +16,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema
 
-PlayerId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_-]+$", min_length=1, max_length=64)]
+#: What an id may hold (a player's, a house's): lowercase letters, digits, '-' and '_'.
+ID_PATTERN = r"^[a-z0-9_-]+$"
+PlayerId = Annotated[str, StringConstraints(pattern=ID_PATTERN, min_length=1, max_length=64)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 

@@ -7,9 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from cok.core.events import EventBase, PlayerId, Text
+from cok.core.events import ID_PATTERN, EventBase, PlayerId, Text
 
-House = Annotated[str, Field(pattern=r"^[a-z0-9_-]+$", min_length=1)]
+House = Annotated[str, Field(pattern=ID_PATTERN, min_length=1)]
 Space = Literal["maester", "marshal", "lord"]
 Unit = Literal["footman", "knight", "ship"]
 Symbol = Literal["crown", "torch", "helm", "gauntlet"]
