@@ -66,10 +66,11 @@ class Ledger:
         self._seen_at = 0  # when the stamps were taken (ns)
         self._flush: threading.Timer | None = None
 
-    def _stamps(self, campaign: Campaign) -> tuple[Seen, ...]:
+    def _stamps(self, map_file: Path | None) -> tuple[Seen, ...]:
+        """The three files' stamps: the settings, the map (None when not known yet), the log."""
         return (
             stamp(self.folder / SETTINGS_FILE),
-            stamp(campaign.map_file),
+            stamp(map_file) if map_file is not None else None,
             stamp(self.folder / EVENTS_FILE),
         )
 
@@ -80,27 +81,18 @@ class Ledger:
         with self._lock:
             warm = self._campaign
             if warm is not None:
-                taken, stamps = time.time_ns(), self._stamps(warm)  # before reading: a change after is seen
+                taken, stamps = time.time_ns(), self._stamps(warm.map_file)  # before reading: a change after is seen
                 if stamps == self._seen and _trusted(stamps, self._seen_at):
                     return warm
                 if warm.current():  # touched, or too recent to tell: proved by content
                     self._seen, self._seen_at = stamps, taken
                     return warm
-            taken, stamps = time.time_ns(), self._stamps_of_folder()
+            # before opening: its map is the one it had, if any (the settings name it)
+            taken, stamps = time.time_ns(), self._stamps(warm.map_file if warm is not None else None)
             opened = open_campaign(self.folder, use_cache=self.use_cache)
             self._campaign, self._seen_at = opened, taken
             self._seen = stamps if stamps[1:2] == (stamp(opened.map_file),) else ()
             return opened
-
-    def _stamps_of_folder(self) -> tuple[Seen, ...]:
-        """The files' stamps before a campaign is opened (its map is the one it had, if any)."""
-        warm = self._campaign
-        map_file = warm.map_file if warm is not None else None
-        return (
-            stamp(self.folder / SETTINGS_FILE),
-            stamp(map_file) if map_file is not None else None,
-            stamp(self.folder / EVENTS_FILE),
-        )
 
     @property
     def lock(self) -> threading.RLock:
@@ -133,7 +125,7 @@ class Ledger:
 
             def written(recording: Recording) -> None:  # under the campaign's lock: no cok writes now
                 taken = time.time_ns()
-                seen.append(self._stamps(recording.campaign))
+                seen.append(self._stamps(recording.campaign.map_file))
                 self._seen_at = taken
                 if after is not None:
                     after(recording)
