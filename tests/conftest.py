@@ -183,3 +183,36 @@ def older_pages_never_show(site: Path, badge: str, newest: Iterable[str]) -> Non
     older = list(site.rglob("*-[0-9]*.html"))
     assert older and not any(badge in page.read_text() for page in older)
     assert all(badge in (site / name).read_text() for name in newest)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "browser: opens pages in Chromium (tests/browser.py); `-m 'not browser'` leaves them out"
+    )
+    config.addinivalue_line(
+        "markers", "slow: fuzzing, kill -9 and whole-log runs; `-m 'not slow'` leaves them out while you work"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that takes a `browser` or `chromium` fixture (every page test launches Chromium
+    through one) is marked `browser`, so a new page test needs no mark of its own."""
+    for item in items:
+        if {"browser", "chromium"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Browser tests skipped for want of Chromium are said in the run's last lines, with how to
+    run them: a contributor's machine without Chromium passes, and knows what it did not run."""
+    from tests.browser import NO_CHROMIUM
+
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if NO_CHROMIUM in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} browser tests skipped: {NO_CHROMIUM}. To run them, install Chromium "
+            "(Debian and Ubuntu: apt-get install chromium; elsewhere: .venv/bin/playwright install chromium, "
+            "or COK_CHROMIUM=/path/to/chromium) and run pytest again.",
+            yellow=True,
+            bold=True,
+        )

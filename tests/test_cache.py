@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -36,6 +37,7 @@ def write_campaign(folder: Path, geo: Geography, log: list[dict[str, Any]]) -> N
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
+@pytest.mark.slow
 @given(geo=maps(), plan=intents, split=st.integers(0, 100))
 def test_cached_and_uncached_replays_agree_on_random_campaigns(
     tmp_path_factory: Any, geo: Geography, plan: list[Intent], split: int

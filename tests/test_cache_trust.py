@@ -154,6 +154,7 @@ def test_a_map_symlink_pointed_at_another_map_is_noticed(example: Path, cache: P
 FLIPS = 200  # each is a cok process of its own (~0.3 s), run a few at a time
 
 
+@pytest.mark.slow
 def test_a_single_bit_flip_anywhere_in_the_cache_never_changes_the_answer(
     example: Path, cache: Path, tmp_path: Path
 ) -> None:

@@ -19,6 +19,9 @@ from cok.core.campaign import open_campaign
 
 from .conftest import Cok, read_events
 
+#: Whole processes, fuzzing or random campaigns: left out of the quick run (`-m 'not slow'`).
+pytestmark = pytest.mark.slow
+
 APPENDER = Path(__file__).with_name("appender.py")
 
 

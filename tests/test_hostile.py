@@ -206,6 +206,7 @@ def fuzz_campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
+@pytest.mark.slow
 @given(case=inputs)
 def test_fuzzed_files_give_exit_0_or_1_never_a_traceback(fuzz_campaign: Path, case: tuple[str, str]) -> None:
     file, content = case

@@ -51,6 +51,7 @@ def test_a_short_log_shows_no_progress(campaign: Path, watched: list[tuple[str, 
     assert watched == []
 
 
+@pytest.mark.slow
 def test_building_a_big_campaigns_site_reports_progress(
     campaign: Path, watched: list[tuple[str, int | None, int]], tmp_path: Path
 ) -> None:

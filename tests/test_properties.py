@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,9 @@ from cok.rulesets.clash_of_kings.rules.state import Settings, State
 from cok.rulesets.clash_of_kings.rules.where import where
 
 from .conftest import event, replayed
+
+#: Whole processes, fuzzing or random campaigns: left out of the quick run (`-m 'not slow'`).
+pytestmark = pytest.mark.slow
 
 KINDS = ["castle", "castle", "fort", "fort", "fort", "village", "village", "region"]
 

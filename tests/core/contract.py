@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,7 @@ class RulesetContract:
         self.write_campaign(tmp / "fresh", [])
         return open_campaign(tmp / "fresh", use_cache=False).state
 
+    @pytest.mark.slow
     @EXAMPLES
     @given(data=st.data())
     def test_cached_and_uncached_replays_agree(self, tmp_path_factory: Any, data: st.DataObject) -> None:
@@ -103,6 +105,7 @@ class RulesetContract:
         assert canonical(grown.state) == canonical(full.state)
         assert open_campaign(folder).history() == full.history()
 
+    @pytest.mark.slow
     @EXAMPLES
     @given(data=st.data())
     def test_voiding_an_event_gives_the_state_of_the_log_without_it(
@@ -120,6 +123,7 @@ class RulesetContract:
             assert voided.problems == []
             assert canonical(voided.state) == canonical(without.state)
 
+    @pytest.mark.slow
     @EXAMPLES
     @given(data=st.data())
     def test_events_round_trip_through_yaml(self, data: st.DataObject) -> None:
@@ -130,6 +134,7 @@ class RulesetContract:
             assert errors == []
             assert again == event
 
+    @pytest.mark.slow
     @EXAMPLES
     @given(data=st.data())
     def test_the_schema_accepts_what_the_parser_accepts(self, data: st.DataObject) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,9 @@ from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.state import ROOM, Settings, State
 
 from .play import Table, indexes_agree, new_state
+
+#: Whole processes, fuzzing or random campaigns: left out of the quick run (`-m 'not slow'`).
+pytestmark = pytest.mark.slow
 
 GAMES = settings(max_examples=25, deadline=None, derandomize=True)
 KINDS = st.sampled_from(

@@ -91,7 +91,8 @@ def test_resolve_reads_the_contracts_words_and_combat_previews_before_recording(
     ntk("ntk", "place", "ana", "greyjoy", "maester")
     ntk("ntk", "place", "bo", "stark", "maester")
     for player, house in [("ana", "lannister"), ("bo", "tyrell"), ("ana", "baratheon"), ("bo", "greyjoy")]:
-        assert ntk("ntk", "place", player, house, "lord").exit_code == 0 or True
+        placed = ntk("ntk", "place", player, house, "lord")
+        assert placed.exit_code == 0, placed.stderr
     doc = json.loads(ntk("ntk", "status", "--json").stdout)
     assert doc["phase"] == "resolution"
     run = ntk("ntk", "resolve", "ana", "greyjoy", "maester", "--move", "Greywater Watch", "Moat Cailin", "footman")

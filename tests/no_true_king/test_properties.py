@@ -4,11 +4,15 @@ for it, and every controlled area has the house's troops or its flag (flags only
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cok.rulesets.no_true_king.rules.state import State
 from tests.no_true_king.game import new_game, next_event
+
+#: Whole processes, fuzzing or random campaigns: left out of the quick run (`-m 'not slow'`).
+pytestmark = pytest.mark.slow
 
 GAMES = settings(max_examples=12, deadline=None, derandomize=True)
 

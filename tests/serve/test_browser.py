@@ -24,7 +24,7 @@ SIZES = {"phone": (390, 844), "laptop": (1280, 900)}
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """The one Chromium every browser test launches (tests/browser.py): it fails, never skips, without it."""
+    """The one Chromium every browser test launches (tests/browser.py): skipped without one, failed under CI."""
     with launch() as launched:
         yield launched
 

@@ -11,9 +11,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+import pytest
 
 from cok.serve import invites
 from tests.serve.process import COK, free_port, serving
+
+#: Whole processes, fuzzing or random campaigns: left out of the quick run (`-m 'not slow'`).
+pytestmark = pytest.mark.slow
 
 
 def _adjust(url: str, token: str, reason: str) -> int:
