@@ -226,16 +226,28 @@ def test_a_resolved_maester_moves_up_and_marshals_resolve_before_lords(phones: P
     assert re.findall(r'name="agent" value="([^"]+)"', page) == ["greyjoy:marshal"]
 
 
-def test_the_cards_others_play_in_turn_reach_the_combat_as_card_options_do(phones: Phones) -> None:
+def test_a_card_is_recorded_only_by_its_player_or_an_organiser(phones: Phones, game: Path) -> None:
+    """Issue 35: the API took the active player's token recording another player's card."""
     placed(phones)
     phones.post("ana", "/play/resolve", agent="greyjoy:maester", move="on", to="Moat Cailin", footmen="1",
                 **{"from": "Greywater Watch"})  # fmt: skip
-    fields = {"from": "Winterfell", "card:ana": "Balon Greyjoy"}
-    status, page = phones.post(
-        "bo", "/play/resolve", agent="stark:maester", move="on", to="Moat Cailin", footmen="1", knights="1", **fields
+    move = {"move": {"from": "Winterfell", "to": "Moat Cailin", "units": ["footman", "knight"]}}
+    resolve = {"player": "bo", "house": "stark", "space": "maester", "actions": [move]}
+    with_anas = {**resolve, "combat": {"cards": {"ana": "Balon Greyjoy", "bo": None}}}
+    granted = {**resolve, "combat": {"cards": {}, "after": [{"move": {}, "combat": {"cards": {"ANA": "Euron"}}}]}}
+    assert not may_record(game, Draft("resolve", with_anas), Who("bo"))
+    assert not may_record(game, Draft("resolve", granted), Who("bo"))
+    assert not may_record(game, Draft("resolve", with_anas), Who("ana"))  # ana's card, but bo's agent
+    assert may_record(game, Draft("resolve", with_anas), Who("Ann", organiser=True))
+    assert may_record(game, Draft("resolve", {**resolve, "combat": {"cards": {"bo": "Robb Stark"}}}), Who("bo"))
+    bo = invites.invite(game, "bo")
+    before = phones.events()
+    answer = phones.clients["bo"].post(
+        "/api/events", json={"type": "resolve", **with_anas}, headers={"authorization": f"Bearer {bo}"}
     )
-    assert status == 422 and "ana" in page and "Balon Greyjoy" in page  # the rules weighed ana's card
-    _, combat = phones.get(
-        "bo", "/play/combat?agent=stark:maester&from=Winterfell&to=Moat Cailin&footmen=1&card:ana=Balon Greyjoy"
-    )
-    assert "Balon Greyjoy" in combat and "problems" in combat
+    assert answer.status_code == 403 and phones.events() == before
+    status, _ = phones.post(
+        "bo", "/play/resolve", agent="stark:maester", move="on", to="Moat Cailin", footmen="1", knights="1",
+        **{"from": "Winterfell", "card:ana": "Balon Greyjoy"},
+    )  # fmt: skip
+    assert phones.events() == before or "Balon Greyjoy" not in str(phones.events()[-1])

@@ -41,8 +41,38 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
     if type == "conspiracy":
         return frozenset({typed.strip()})
     with suppress(RuleError):  # an unknown name is no one
-        return frozenset({find_player(state, typed)})
+        acting = find_player(state, typed)
+        if type == "resolve" and any(p != acting for p in card_players(state, fields)):
+            return frozenset()  # another's card: only its player (or an organiser) plays it (§4.4)
+        return frozenset({acting})
     return frozenset()
+
+
+def card_players(state: State, fields: Fields) -> set[str]:
+    """The conspiracies whose cards a resolve's combats play (a card named, not `none`), the
+    granted moves' combats included: each card is its own player's act (§4.4 Cards)."""
+    found: set[str] = set()
+    combats = [fields.get("combat")]
+    actions = list(fields.get("actions") or []) if isinstance(fields.get("actions"), list) else []
+    while combats or actions:
+        if actions:
+            action = actions.pop()
+            combats.append(action.get("combat") if isinstance(action, Mapping) else None)
+            continue
+        fight = combats.pop()
+        if not isinstance(fight, Mapping):
+            continue
+        cards = fight.get("cards")
+        for typed, card in (cards.items() if isinstance(cards, Mapping) else ()):
+            if card in (None, "", "none"):
+                continue
+            try:
+                found.add(find_player(state, typed))
+            except RuleError:
+                found.add(f"?{typed}")  # someone not in the game: never the recorder
+        after = fight.get("after")
+        actions.extend(after if isinstance(after, list) else [])
+    return found
 
 
 # ---------------------------------------------------------------- names
