@@ -160,8 +160,8 @@ def test_a_move_into_troops_shows_the_combat_as_cok_ntk_combat_does(phones: Phon
         to="Moat Cailin", footmen="1",
     )  # fmt: skip
     assert status == 200, page
-    query = "agent=stark:maester&from=Winterfell&to=Moat Cailin&footmen=1&knights=1"
-    status, page = phones.get("bo", f"/play/combat?{query}")
+    query = {"agent": "stark:maester", "from": "Winterfell", "to": "Moat Cailin", "footmen": "1", "knights": "1"}
+    status, page = phones.post("bo", "/play/combat", **query)
     assert status == 200
     text = re.sub(r"<[^>]+>", "", page)
     assert "stark attacks with power 3" in text and "greyjoy defends with power 3" in text
@@ -246,8 +246,57 @@ def test_a_card_is_recorded_only_by_its_player_or_an_organiser(phones: Phones, g
         "/api/events", json={"type": "resolve", **with_anas}, headers={"authorization": f"Bearer {bo}"}
     )
     assert answer.status_code == 403 and phones.events() == before
-    status, _ = phones.post(
+    phones.post(
         "bo", "/play/resolve", agent="stark:maester", move="on", to="Moat Cailin", footmen="1", knights="1",
         **{"from": "Winterfell", "card:ana": "Balon Greyjoy"},
     )  # fmt: skip
     assert phones.events() == before or "Balon Greyjoy" not in str(phones.events()[-1])
+
+
+def test_the_combat_preview_is_a_post_and_no_url_carries_the_csrf_token(phones: Phones) -> None:
+    """Issue 35: the preview was a GET with the session's CSRF token in its URL (history)."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert "See the combat first" in page and 'formmethod="get"' not in page
+    assert phones.get("ana", "/play/combat?agent=greyjoy:maester")[0] == 405
+    assert phones.clients["ana"].post("/play/combat", data={"agent": "greyjoy:maester"}).status_code == 403
+
+
+def test_see_the_combat_first_takes_a_muster_on_the_same_form_into_account(phones: Phones) -> None:
+    """Issue 35: a muster before the move was ignored by the preview."""
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", draw="on")
+    phones.post("bo", "/play/resolve", agent="stark:maester", plan="move", route="Winterfell|Moat Cailin", footmen="1")
+    move = {"agent": "greyjoy:marshal", "route": "Greywater Watch|Moat Cailin", "footmen": "2"}
+    _, alone = phones.post("ana", "/play/combat", plan="move muster", **move, **{"add:Greywater Watch": "1"})
+    _, mustered = phones.post("ana", "/play/combat", plan="muster move", **move, **{"add:Greywater Watch": "1"})
+    text = re.sub(r"<[^>]+>", "", alone)
+    assert "problems" in alone and "1 footman" in text  # one footman there before the muster
+    text = re.sub(r"<[^>]+>", "", mustered)
+    assert "greyjoy attacks with power 2" in text.casefold() or "Greyjoy attacks with power 2" in text, text
+
+
+def test_a_house_with_two_muster_points_spends_them_all_in_several_areas(phones: Phones) -> None:
+    """Issue 35: the muster was one area, one piece, one promotion."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert 'name="add:Greywater Watch"' in page and 'name="add:Pyke"' in page and 'name="ships:Pyke"' in page
+    fields = {"add:Greywater Watch": "1", "ships:Pyke": "1", "sea:Pyke": "Ironman's Bay"}
+    status, page = phones.post("ana", "/play/resolve", agent="greyjoy:maester", plan="muster", **fields)
+    assert status == 200, page
+    assert phones.events()[-1]["actions"] == [
+        {"muster": {"Greywater Watch": ["footman"], "Pyke": [{"ship": "Ironman's Bay"}]}}
+    ]
+
+
+def test_the_resolve_form_offers_only_the_legal_areas_of_the_agents_house(phones: Phones) -> None:
+    """Issue 35: From, To and muster listed all 50 areas (Blackwater → Blackwater by default),
+    and the ship's sea was free text."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/conspiracy")
+    routes = re.findall(r'<option value="([^"|]+)\|([^"]+)"', page)
+    assert ("Greywater Watch", "Moat Cailin") in routes and ("Pyke", "Blackwater") not in routes
+    assert all(origin in ("Greywater Watch", "Pyke", "Ironman&#39;s Bay") for origin, _ in routes), routes
+    assert "Blackwater" not in page.split("Move troops")[1].split("</select>")[0]
+    assert re.findall(r'<select name="sea:Pyke">(.*?)</select>', page) == ["<option>Ironman&#39;s Bay</option>"]
+    assert 'name="muster_sea"' not in page and 'data-around="Greywater Watch"' in page

@@ -63,7 +63,7 @@ def card_players(state: State, fields: Fields) -> set[str]:
         if not isinstance(fight, Mapping):
             continue
         cards = fight.get("cards")
-        for typed, card in (cards.items() if isinstance(cards, Mapping) else ()):
+        for typed, card in cards.items() if isinstance(cards, Mapping) else ():
             if card in (None, "", "none"):
                 continue
             try:

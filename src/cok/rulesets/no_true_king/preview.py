@@ -13,7 +13,9 @@ from cok.rulesets.no_true_king.rules.actions import (
     check_move,
     counts_of,
     describe_units,
+    draw,
     enters_troops,
+    muster,
     take_out,
 )
 from cok.rulesets.no_true_king.rules.combat import kill, play_cards, retreats_after, sides
@@ -48,8 +50,16 @@ def preview(
     units: list[str],
     given: dict[str, str | None],
     active: str | None,
+    before: list[dict[str, Any]] | None = None,
 ) -> Preview:
+    """`before`: the actions the resolve takes before its move (a muster, a draw), as the log
+    writes them: the combat is fought on the board they leave."""
     work = Draft(state)  # the combat's changes drafted and dropped: the state is never touched
+    for action in before or []:
+        if action.get("muster") is not None:
+            muster(work, house, action["muster"])
+        elif action.get("draw") and (active or work.active):
+            draw(work, active or work.active or "", house)
     origin, to = find_area(work.board, origin_typed), find_area(work.board, to_typed)
     group = counts_of(units)
     why = check_move(work, house, origin, to, group)

@@ -34,13 +34,14 @@ def web() -> Web:
             Form("/conspiracy", conspiracy),
             Form("/join", join, ("GET", "POST")),
             Form("/place", place, ("POST",)),
-            Form("/combat", combat),
+            Form("/combat", combat, ("POST",)),
             Form("/resolve", resolve, ("POST",)),
             Form("/exchange", exchange, ("GET", "POST")),
             Form("/pass", pass_, ("POST",)),
             Form("/unseal", unseal, ("GET", "POST")),
             Form("/begin", begin, ("GET", "POST"), organiser=True),
             Form("/seal.js", seal_js),
+            Form("/ntk.js", ntk_js),
         ),
         templates="cok.rulesets.no_true_king.table",
     )
@@ -51,6 +52,14 @@ async def seal_js(visit: Visit) -> Response:
     from starlette.responses import Response
 
     text = resources.files(__package__).joinpath("seal.js").read_text(encoding="utf-8")
+    return Response(text, media_type="text/javascript", headers={"cache-control": "no-cache"})
+
+
+async def ntk_js(visit: Visit) -> Response:
+    """The board's frame opened on the agent's troops (`table/board.py`)."""
+    from starlette.responses import Response
+
+    text = resources.files(__package__).joinpath("ntk.js").read_text(encoding="utf-8")
     return Response(text, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
 
@@ -103,12 +112,41 @@ async def conspiracy(visit: Visit) -> Response:
         free=free_spaces(state) if turn and turn.what == "place" else [],
         resolvable=may_resolve(state, me) if turn and turn.what == "resolve" else [],
         held=state.cards_held(me),
-        playable=_playable(state, me),
-        others=[(p, _playable(state, p)) for p in _after(state, me) if _playable(state, p)],
-        areas=list(state.board.areas),
-        orders=ORDERS,
         shown=state.players[me].shown,
+        **(_resolving(visit, state, me) if turn and turn.what == "resolve" else {}),
     )
+
+
+def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
+    """The resolve form for one agent (`?agent=HOUSE:SPACE`, else the first that may resolve):
+    only its house's legal choices, and the board opened on its troops."""
+    from cok.rulesets.no_true_king.rules.turns import may_resolve
+    from cok.rulesets.no_true_king.table.board import board
+    from cok.rulesets.no_true_king.table.offers import offer, plan_words
+
+    agents = may_resolve(state, me)
+    asked = visit.request.query_params.get("agent", "")
+    chosen = next((a for a in agents if f"{a[0]}:{a[1]}" == asked), agents[0] if agents else None)
+    if chosen is None:
+        return {}
+    house, space = chosen
+    found = offer(state, house, space)
+    cards = _playable(state, me)
+    if found.drawable and "draw" in " ".join(found.plans):
+        have = {c for _, c in cards}
+        unseen = [c.name for c in state.board.house_cards(house) if c.name not in state.played and c.name not in have]
+        cards += [(house, name) for name in unseen]  # a card drawn earlier in this resolution
+    return {
+        "agent": chosen,
+        "offer": found,
+        "plan_words": plan_words,
+        "cards": cards,
+        "held_cards": {c for _, c in _playable(state, me)},
+        "lannister_agents": [s for (h, s), p in state.agents.items() if h == "lannister" and p is not None],
+        "opponents": [p for p in state.seats if p != me],
+        "granted_offers": {h: offer(state, h, "lord") for h in ("greyjoy", "lannister") if h in state.board.houses},
+        "board": board(state, found, house),
+    }
 
 
 def _waits(state: State) -> list[str]:
@@ -132,25 +170,10 @@ def _after(state: State, player: str) -> list[str]:
 
 
 def _cards(state: State, me: str | None, form: Mapping[str, str]) -> dict[str, str | None]:
-    """The cards played in a combat, in turn from the active player: `card` (the player's
-    own) and `card:PLAYER` (each other's, as announced at the table)."""
-    if me is None:
-        return {}
-    given = {me: form.get("card", "")} | {p: form.get(f"card:{p}", "") for p in _after(state, me)}
-    return {p: card for p, card in given.items() if card}
-
-
-def _number(form: Mapping[str, str], name: str) -> int:
-    value = form.get(name, "").strip()
-    return int(value) if value.isdigit() else 0
-
-
-def _units(form: Mapping[str, str]) -> list[str]:
-    return [
-        *["footman"] * _number(form, "footmen"),
-        *["knight"] * _number(form, "knights"),
-        *["ship"] * _number(form, "ships"),
-    ]
+    """The card this conspiracy plays in the combat (`card`): only its own — another's card is
+    its player's to play (§4.4), and the ledger refuses it from anyone else but an organiser."""
+    card = form.get("card", "")
+    return {me: card} if me is not None and card else {}
 
 
 async def place(visit: Visit) -> Response:
@@ -162,65 +185,52 @@ async def place(visit: Visit) -> Response:
     return await visit.record([_draft("place", {"player": me, "house": house, "space": space, "note": _note(form)})])
 
 
-#: The orders a resolve's actions may be taken in (a marshal: muster and move; a lord: two
-#: different actions; a maester: one), as the form offers them.
-ORDERS = ("muster move draw", "move muster draw", "draw muster move", "draw move muster", "muster draw move")
-
-
-def _actions(form: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The actions ticked, in the order chosen: the same list `cok ntk resolve`'s words make."""
-    made: dict[str, dict[str, Any]] = {}
-    if form.get("move") == "on":
-        made["move"] = {"move": {"from": form.get("from", ""), "to": form.get("to", ""), "units": _units(form)}}
-    if form.get("muster") == "on":
-        area, what, sea = form.get("muster_area", ""), form.get("muster_what", "footman"), form.get("muster_sea", "")
-        mustered: dict[str, Any] = {}
-        if area:
-            mustered[area] = ["footman"] if what == "footman" else [{"ship": sea.strip()}]
-        if form.get("promote", ""):
-            mustered["promote"] = [form["promote"]]
-        made["muster"] = {"muster": mustered}
-    if form.get("draw") == "on":
-        made["draw"] = {"draw": True}
-    order = form.get("order", ORDERS[0]).split()
-    return [made[kind] for kind in order if kind in made]
-
-
 async def combat(visit: Visit) -> Response:
-    """`cok ntk combat` before a move into another house's troops: both sides' power, the
-    cards in play, and for either winner the casualties and retreats."""
+    """`cok ntk combat` before a move into another house's troops, from the resolve form itself
+    (a POST: its CSRF token never in a URL): both sides' power after what the plan does before
+    the move (a muster, a draw), the cards in play, and for either winner the casualties and
+    retreats."""
     from cok.core.errors import RuleError
     from cok.rulesets.no_true_king.preview import preview, preview_doc
+    from cok.rulesets.no_true_king.table.offers import actions, move_of
 
     campaign = await visit.campaign()
     state = campaign.state
-    query = dict(visit.request.query_params)
-    me = _acting(visit, state, query.get("player", ""))
-    house, _, space = query.get("agent", "").partition(":")
-    cards = _cards(state, me, query)
+    form = visit.form
+    me = _acting(visit, state, form.get("player", ""))
+    house, _, space = form.get("agent", "").partition(":")
+    taken = actions(form)
+    kinds = [next(iter(a)) for a in taken]
+    before = taken[: kinds.index("move")] if "move" in kinds else []
+    move = move_of(form)
     try:
-        found = preview_doc(preview(state, house, query.get("from", ""), query.get("to", ""), _units(query), cards, me))
+        found = preview_doc(
+            preview(state, house, move["from"], move["to"], move["units"], _cards(state, me, form), me, before)
+        )
         problem = None
     except (RuleError, KeyError, ValueError) as error:
         found, problem = None, str(error)
-    return visit.render("combat.html", me=me, found=found, problem=problem, query=query, house=house, space=space)
+    return visit.render("combat.html", me=me, found=found, problem=problem, house=house, space=space)
 
 
 async def resolve(visit: Visit) -> Response:
-    """An agent resolved with one action (and the card played in its combat): the same
-    `resolve` as `cok ntk resolve`; the rules ask for a tied combat's winner or a retreat."""
+    """An agent resolved as planned (and the card its player plays in the combat, and what a
+    card grants when its house wins): the same `resolve` as `cok ntk resolve`; the rules ask
+    for a tied combat's winner or a retreat."""
+    from cok.rulesets.no_true_king.table.offers import actions, granted
+
     campaign = await visit.campaign()
     form = visit.form
     me = _acting(visit, campaign.state, form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
-    taken = _actions(form)
     played = _cards(campaign.state, me, form)
-    fight: dict[str, Any] = {"cards": played} if played else {}
+    effects = granted(form)
+    fight: dict[str, Any] = ({"cards": played} if played or effects else {}) | effects
     fields = {
         "player": me,
         "house": house,
         "space": space,
-        "actions": taken,
+        "actions": actions(form),
         "combat": fight,
         "note": _note(form),
     }
