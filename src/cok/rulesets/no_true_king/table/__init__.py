@@ -132,7 +132,7 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
     house, space = chosen
     found = offer(state, house, space)
     cards = _playable(state, me)
-    if found.drawable and "draw" in " ".join(found.plans):
+    if found.drawable and "draw move" in found.plans:
         have = {c for _, c in cards}
         unseen = [c.name for c in state.board.house_cards(house) if c.name not in state.played and c.name not in have]
         cards += [(house, name) for name in unseen]  # a card drawn earlier in this resolution

@@ -9,3 +9,21 @@ document.addEventListener("DOMContentLoaded", () => {
     frame.scrollTop = focus.offsetTop + focus.offsetHeight / 2 - frame.clientHeight / 2;
   });
 });
+
+// Only the parts of the form the chosen plan takes (a maester's muster shows no move); the
+// others stay in the page, hidden, so that without this script every part is there.
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form").forEach((form) => {
+    const plans = form.querySelectorAll("input[name=plan]");
+    if (!plans.length) return;
+    function show() {
+      const chosen = form.querySelector("input[name=plan]:checked");
+      const kinds = chosen ? chosen.value.split(" ") : [];
+      form.querySelectorAll("[data-kind]").forEach((part) => {
+        part.hidden = !kinds.includes(part.dataset.kind);
+      });
+    }
+    plans.forEach((input) => input.addEventListener("change", show));
+    show();
+  });
+});

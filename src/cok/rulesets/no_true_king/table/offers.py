@@ -174,7 +174,11 @@ def plan_of(form: Mapping[str, str]) -> list[str]:
 
 
 def actions(form: Mapping[str, str]) -> list[dict[str, Any]]:
-    made: dict[str, dict[str, Any]] = {"move": {"move": move_of(form)}, "muster": {"muster": muster_spec(form)}, "draw": {"draw": True}}
+    made: dict[str, dict[str, Any]] = {
+        "move": {"move": move_of(form)},
+        "muster": {"muster": muster_spec(form)},
+        "draw": {"draw": True},
+    }
     return [made[kind] for kind in plan_of(form)]
 
 

@@ -1,0 +1,91 @@
+"""No True King's pages at the table in Chromium (Debian's, through Playwright) at 390 and
+1280 px: the resolve form on the board opened on the agent's own troops, no taller than a
+few screens, nothing wider than the window. Screenshots go to $COK_SHOTS/cok-ntk-shots."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cok.serve import invites
+from tests.browser import browser as launch
+from tests.conftest import Cok
+from tests.no_true_king.test_sealing_in_the_browser import SIZES, shot
+from tests.serve.process import serving
+
+CARDS = {
+    "ana": ["baratheon", "stark", "lannister", "greyjoy", "tyrell"],
+    "bo": ["stark", "baratheon", "tyrell", "greyjoy", "lannister"],
+}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with launch() as launched:
+        yield launched
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """ana and bo, open loyalty, seated and their agents placed: the resolution phase."""
+    monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COK_CACHE_DIR", str(tmp_path / "cache"))
+    cok = Cok(tmp_path)
+    assert cok("init", "game", "--ruleset", "no-true-king").exit_code == 0
+    folder = tmp_path / "game"
+    settings = folder / "campaign.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("sealed", "open"), encoding="utf-8")
+    cok = Cok(folder)
+    for name, symbol in (("ana", "crown"), ("bo", "torch")):
+        done = cok("ntk", "join", name, "--symbol", symbol, "--loyalty", *CARDS[name])
+        assert done.exit_code == 0, done.stderr
+    assert cok("ntk", "begin", "--seats", "ana", "bo", "--first", "ana").exit_code == 0
+    for who, house, space in [
+        ("ana", "greyjoy", "maester"),
+        ("bo", "stark", "maester"),
+        ("ana", "lannister", "lord"),
+        ("bo", "tyrell", "lord"),
+        ("ana", "baratheon", "lord"),
+        ("bo", "greyjoy", "lord"),
+    ]:
+        done = cok("ntk", "place", who, house, space)
+        assert done.exit_code == 0, done.stderr
+    return folder
+
+
+def signed_in(browser: Any, url: str, folder: Path, player: str, size: str) -> tuple[Any, Any]:
+    width, height = SIZES[size]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{url}/join/{invites.invite(folder, player)}")
+    return context, page
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_board_opens_on_the_agents_own_troops_and_the_form_is_short(browser: Any, game: Path, size: str) -> None:
+    """Issue 35: the board opened on empty sea (the Bay of Ice); the form was ~2,000 px tall."""
+    with serving(game) as served:
+        context, page = signed_in(browser, served.url, game, "ana", size)
+        page.goto(f"{served.url}/play/conspiracy")
+        shot(page, "resolve", size)
+        frame = page.locator(".ntk-frame")
+        seen = page.evaluate(
+            """() => {
+              const frame = document.querySelector('.ntk-frame').getBoundingClientRect();
+              const area = document.querySelector('.area[data-area="Greywater Watch"]').getBoundingClientRect();
+              return area.left >= frame.left - 1 && area.right <= frame.right + 1
+                && area.top >= frame.top - 1 && area.bottom <= frame.bottom + 1;
+            }"""
+        )
+        assert frame.count() == 1 and seen, "Greywater Watch, greyjoy's troops, is in the frame as it opens"
+        form = page.locator("form[action$='/play/resolve']").bounding_box()
+        board = page.locator(".ntk-frame").bounding_box()
+        assert form is not None and board is not None
+        assert form["height"] - board["height"] < 1200, form
+        page.get_by_label("Move troops").check()
+        assert page.locator("select[name=route]").is_visible() and page.locator("[data-kind=muster]").is_hidden()
+        shot(page, "resolve-move", size)
+        context.close()
