@@ -165,7 +165,7 @@ def test_a_move_into_troops_shows_the_combat_as_cok_ntk_combat_does(phones: Phon
     assert status == 200
     text = re.sub(r"<[^>]+>", "", page)
     assert "stark attacks with power 3" in text and "greyjoy defends with power 3" in text
-    assert "A tie as it stands" in text and "retreats to Greywater Watch" in text
+    assert "A tie as it stands" in text and "greyjoy loses every figure that fought: none is left" in text
 
 
 def test_a_tied_combat_asks_its_winner_and_writes_nothing_until_answered(phones: Phones) -> None:
@@ -300,3 +300,33 @@ def test_the_resolve_form_offers_only_the_legal_areas_of_the_agents_house(phones
     assert "Blackwater" not in page.split("Move troops")[1].split("</select>")[0]
     assert re.findall(r'<select name="sea:Pyke">(.*?)</select>', page) == ["<option>Ironman&#39;s Bay</option>"]
     assert 'name="muster_sea"' not in page and 'data-around="Greywater Watch"' in page
+
+
+def test_the_organiser_lets_the_ledger_choose_the_first_player_at_random(phones: Phones, game: Path) -> None:
+    """Issue 35 / the source's "Randomly select the first player": the page's roll goes
+    through the intents' dice, as `cok ntk begin --roll` does."""
+    from cok.core.dice import FixedDice
+    from cok.service import record
+
+    joined(phones)
+    _, page = phones.get("Ann", "/play/begin")
+    assert 'value="roll"' in page and "at random" in page
+    drafts = [Draft("begin", {"seats": ["ana", "bo"], "roll": True})]
+    done = record(game, drafts, by="Ann", dice=FixedDice(2), dry_run=True)
+    assert done.events[0].first == "bo"
+    assert phones.post("Ann", "/play/begin", seats="ana bo", first="roll")[0] == 200
+    begun_event = phones.events()[-1]
+    assert begun_event["type"] == "begin" and begun_event["first"] in ("ana", "bo")
+
+
+def test_begin_is_not_offered_once_the_game_has_begun(phones: Phones) -> None:
+    begun(phones)
+    _, page = phones.get("Ann", "/play/begin")
+    assert "Begin the game" not in page and "has begun" in page and "Next: ana to place" in page
+
+
+def test_the_recorded_page_says_who_is_next(phones: Phones) -> None:
+    """Issue 35: the terminal prints "Next: …", the phone's Recorded page did not."""
+    begun(phones)
+    status, page = phones.post("ana", "/play/place", spot="stark:maester")
+    assert status == 200 and "Next: bo to place" in page

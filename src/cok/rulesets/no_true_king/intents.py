@@ -27,7 +27,22 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
     """The event of this type from the fields as typed and the answers given; None for a
     type read in the log's own shape (a void)."""
     maker = _BUILDERS.get(type)
+    if type == "begin" and fields.get("roll") is True:
+        fields = {**fields, "first": rolled_first(state, fields, dice)}
     return None if maker is None else maker(state, fields, answers)
+
+
+def rolled_first(state: State, fields: Fields, dice: Dice) -> str:
+    """`roll: true`: the first player chosen at random from the seats (§4.1 "Randomly select
+    the first player"), by the ledger's dice, as `cok ntk begin --roll`."""
+    if fields.get("first"):
+        raise RuleError("choose the first player or roll for one, not both")
+    seats = fields.get("seats")
+    typed = [seats] if isinstance(seats, str) else list(seats) if isinstance(seats, (list, tuple)) else []
+    found = [p for item in typed for p in str(item).replace(",", " ").split()]
+    if not found:
+        raise RuleError("`seats` names every player once, clockwise")
+    return found[dice.roll(len(found)) - 1]
 
 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:

@@ -31,6 +31,7 @@ class Ending:
     loser: str
     kills: dict[str, Counts]
     retreats: tuple[str, ...]  # empty: the loser's troops are all killed
+    none_left: bool = False  # retreats exist, but the casualties take every figure that could go
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,9 @@ def preview(
             kills[card.house] -= card.towers
         options = tuple(retreats_after(work, loser, to, losing, house, group))
         lost = losing if not options else kill(losing, max(0, kills[loser]))[1]
-        endings.append(Ending(winner, loser, {loser: lost, winner: kill(winning, max(0, kills[winner]))[1]}, options))
+        none_left = bool(options) and lost == losing
+        lost_winner = kill(winning, max(0, kills[winner]))[1]
+        endings.append(Ending(winner, loser, {loser: lost, winner: lost_winner}, options, none_left))
     pa, pd = seen.power[house], seen.power[defender]
     playable = {
         h: tuple(c.name for c in work.board.house_cards(h) if c.name not in work.played) for h in (house, defender)
@@ -111,6 +114,7 @@ def preview_doc(found: Preview) -> dict[str, Any]:
                 "loser": e.loser,
                 "killed": {h: _units(k) for h, k in e.kills.items()},
                 "retreats": list(e.retreats),
+                "none_left": e.none_left,
             }
             for e in found.endings
         ],
@@ -141,6 +145,8 @@ def preview_views(found: Preview) -> list[View | str]:
     endings = Grid("If…", [("winner", "left"), ("killed", "left"), ("loser retreats to", "left")])
     for e in found.endings:
         killed = "; ".join(f"{h} {describe_units(k)}" for h, k in e.kills.items() if any(k)) or "none"
-        endings.add(e.winner, killed, ", ".join(e.retreats) or "nowhere: all killed")
+        endings.add(
+            e.winner, killed, "none left to retreat" if e.none_left else ", ".join(e.retreats) or "nowhere: all killed"
+        )
     lines.append(endings)
     return lines

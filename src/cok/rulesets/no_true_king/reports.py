@@ -25,6 +25,7 @@ def recording_report(rec: Recorded) -> Report:
         "summary": rec.text,
         "ranks": {h: {"before": b, "after": a} for h, (b, a) in changed.items()},
         "waiting_for": waits_text(state),
+        "next_turn": f"Next: {waits_text(state).replace('`', '')}.",  # the phone's Recorded page says it too
     }
     lines = [
         rec.text,

@@ -82,11 +82,12 @@ def combat_sentence(fought: Fought) -> str:
         f"{s.attacker} {s.power[s.attacker]} against {s.defender} {s.power[s.defender]}{fort}"
         f"{' (' + cards + ')' if cards else ''}; {fought.winner} wins"
     )
-    text += (
-        f"; {fought.loser} retreats to {fought.retreat}"
-        if fought.retreat
-        else f"; {fought.loser} has nowhere to retreat"
-    )
+    if fought.retreat:
+        text += f"; {fought.loser} retreats to {fought.retreat}"
+    elif fought.none_left:
+        text += f"; {fought.loser} loses every figure that fought: none is left to retreat"
+    else:
+        text += f"; {fought.loser} has nowhere to retreat"
     losses = [f"{h} loses {describe_units(k)}" for h, k in fought.kills.items() if any(k)]
     if losses:
         text += "; " + ", ".join(losses)

@@ -90,6 +90,7 @@ class Fought:
     after: tuple[Any, ...] = field(default_factory=tuple)  # outcomes of the granted action
     removed: tuple[str, str, str] | None = None  # (house, space, player)
     discard: tuple[str, str, str] | None = None  # (by, player, house)
+    none_left: bool = False  # the casualties took every figure that could have retreated
 
 
 @dataclass(frozen=True)

@@ -325,7 +325,9 @@ async def begin(visit: Visit) -> Response:
     campaign = await visit.campaign()
     state = campaign.state
     if visit.request.method == "GET":
-        return visit.render("begin.html", players=list(state.players))
+        return visit.render("begin.html", players=list(state.players), state=state, waits=_waits(state))
     form = visit.form
     seats = [s.strip() for s in form.get("seats", "").replace(",", " ").split() if s.strip()]
-    return await visit.record([_draft("begin", {"seats": seats, "first": form.get("first", ""), "note": _note(form)})])
+    first = form.get("first", "")
+    chosen = {"roll": True} if first == "roll" else {"first": first}  # the ledger's dice (intents)
+    return await visit.record([_draft("begin", {"seats": seats, **chosen, "note": _note(form)})])
