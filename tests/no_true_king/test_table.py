@@ -330,3 +330,17 @@ def test_the_recorded_page_says_who_is_next(phones: Phones) -> None:
     begun(phones)
     status, page = phones.post("ana", "/play/place", spot="stark:maester")
     assert status == 200 and "Next: bo to place" in page
+
+
+def test_unseal_is_not_offered_before_the_game_is_over(phones: Phones) -> None:
+    """Issue 34: the Unseal button sent the card and secret before the end (the server refused)."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/unseal")
+    assert "<button" not in page.split("<main", 1)[1] and "after the last round" in page
+    assert 'name="secret"' not in page
+
+
+def test_the_join_page_says_signing_out_leaves_the_card_on_the_phone(phones: Phones) -> None:
+    _, page = phones.get("ana", "/play/join")
+    assert "Signing out" in page and "leaves the card in this browser" in page
+    assert "data-table=" in page and 'data-campaign="' not in page.split("data-ntk-seal", 1)[1].split(">", 1)[0]

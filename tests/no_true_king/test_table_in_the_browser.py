@@ -89,3 +89,49 @@ def test_the_board_opens_on_the_agents_own_troops_and_the_form_is_short(browser:
         assert page.locator("select[name=route]").is_visible() and page.locator("[data-kind=muster]").is_hidden()
         shot(page, "resolve-move", size)
         context.close()
+
+
+def test_a_new_game_of_the_same_name_on_the_same_address_draws_a_new_card(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: a second game with the same name on the same address reused the first game's
+    card and secret kept in the phone (no Draw button). The same address is the same origin:
+    this phone's storage carried over to the second server's."""
+    import shutil
+
+    from tests.no_true_king.test_sealing_in_the_browser import seal_in_the_page
+
+    monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COK_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "game"
+    assert Cok(tmp_path)("init", "game", "--ruleset", "no-true-king").exit_code == 0
+    with serving(folder) as served:
+        context, page = signed_in(browser, served.url, folder, "ana", "phone")
+        first = seal_in_the_page(page, served.url, "crown")
+        kept = context.storage_state()
+        context.close()
+    shutil.rmtree(folder)
+    assert Cok(tmp_path)("init", "game", "--ruleset", "no-true-king").exit_code == 0
+    with serving(folder) as served:
+        for origin in kept["origins"]:
+            origin["origin"] = served.url
+        context = browser.new_context(viewport={"width": 390, "height": 844}, storage_state=kept)
+        page = context.new_page()
+        page.goto(f"{served.url}/join/{invites.invite(folder, 'ana')}")
+        page.goto(f"{served.url}/play/join")
+        assert page.get_by_role("button", name="Draw my loyalty card").is_visible()
+        assert page.locator("[data-sealed]").is_hidden() and first["secret"] not in page.content()
+        second = seal_in_the_page(page, served.url, "torch")
+        assert second["seal"] != first["seal"]
+        page.goto(f"{served.url}/play/conspiracy")
+        shown = page.locator("[data-card] li").all_inner_texts()
+        assert shown == [f"{p}: {h.capitalize()}" for p, h in zip(POSITIONS, second["loyalty"], strict=True)]
+        shot(page, "conspiracy-card")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_role("button", name="Forget my card on this phone (I kept a copy)").click()
+        keys = page.evaluate("Object.keys(window.localStorage)")
+        assert not any(second["seal"] in k for k in keys), keys
+        context.close()
+
+
+POSITIONS = ["Position 1", "Position 2", "Position 3", "Position 4", "Left over"]

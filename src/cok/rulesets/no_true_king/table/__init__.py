@@ -113,6 +113,10 @@ async def conspiracy(visit: Visit) -> Response:
         resolvable=may_resolve(state, me) if turn and turn.what == "resolve" else [],
         held=state.cards_held(me),
         shown=state.players[me].shown,
+        seal=state.players[me].seal or "",
+        swaps=_swaps(state, me),
+        unsealed=state.players[me].unsealed,
+        open_card=state.players[me].card if state.loyalty == "open" else None,
         **(_resolving(visit, state, me) if turn and turn.what == "resolve" else {}),
     )
 
@@ -147,6 +151,28 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         "granted_offers": {h: offer(state, h, "lord") for h in ("greyjoy", "lannister") if h in state.board.houses},
         "board": board(state, found, house),
     }
+
+
+def _swaps(state: State, player: str) -> str:
+    """The positions each recorded exchange swapped, in order (public in the log): the page
+    applies them to the card its browser keeps."""
+    return json.dumps([[a, b] for _, _, a, b, _, _ in state.players[player].exchanges])
+
+
+def table_identity(campaign: Any) -> str:
+    """What the browser keeps a draw under (issue 34): this campaign, not its name — its
+    folder and its first event's id (random, written once), or before any event its settings
+    file's time (a new game made there anew has another); a digest, naming nothing."""
+    import hashlib
+
+    first = next(iter(campaign.ids()), None)
+    if first is None:
+        try:
+            first = "new:" + str((campaign.folder / "campaign.yaml").stat().st_mtime_ns)
+        except OSError:
+            first = "new"
+    text = f"ntk-table:{campaign.folder.resolve()}:{first}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def _waits(state: State) -> list[str]:
@@ -249,6 +275,7 @@ async def join(visit: Visit) -> Response:
     if visit.request.method == "GET":
         return visit.render(
             "join.html",
+            table=table_identity(campaign),
             player=who.name,
             joined=who.name in state.players,
             organiser=who.organiser,
@@ -273,14 +300,14 @@ async def exchange(visit: Visit) -> Response:
     state = campaign.state
     if visit.request.method == "GET":
         me = _acting(visit, state)
-        swaps = [[a, b] for _, _, a, b, _, _ in state.players[me].exchanges] if me else []
         return visit.render(
             "exchange.html",
             me=me,
             players=list(state.players),
             positions=POSITIONS,
             houses=list(state.board.houses),
-            swaps=json.dumps(swaps),
+            swaps=_swaps(state, me) if me else "[]",
+            seal=state.players[me].seal or "" if me else "",
             shown=state.players[me].shown if me else [],
         )
     form = visit.form
@@ -305,7 +332,10 @@ async def unseal(visit: Visit) -> Response:
     if visit.request.method == "GET":
         me = _acting(visit, state)
         seal = state.players[me].seal if me else None
-        return visit.render("unseal.html", me=me, players=list(state.players), seal=seal or "", phase=state.phase)
+        done = bool(me) and state.players[me].unsealed
+        return visit.render(
+            "unseal.html", me=me, players=list(state.players), seal=seal or "", phase=state.phase, done=done
+        )
     form = visit.form
     me = _acting(visit, state, form.get("player", ""))
     fields = {"player": me, "loyalty": _loyalty(form), "secret": form.get("secret", "")}
