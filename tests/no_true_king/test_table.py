@@ -59,8 +59,8 @@ class Phones:
         answer = self.clients[name].get(path)
         return answer.status_code, answer.text
 
-    def post(self, name: str, path: str, **fields: str) -> tuple[int, str]:
-        answer = self.clients[name].post(path, data={"csrf": self.csrf[name], **fields})
+    def post(self, who: str, path: str, **fields: str) -> tuple[int, str]:
+        answer = self.clients[who].post(path, data={"csrf": self.csrf[who], **fields})
         return answer.status_code, answer.text
 
     def events(self) -> list[dict[str, object]]:
@@ -164,8 +164,8 @@ def test_a_move_into_troops_shows_the_combat_as_cok_ntk_combat_does(phones: Phon
     status, page = phones.post("bo", "/play/combat", **query)
     assert status == 200
     text = re.sub(r"<[^>]+>", "", page)
-    assert "stark attacks with power 3" in text and "greyjoy defends with power 3" in text
-    assert "A tie as it stands" in text and "greyjoy loses every figure that fought: none is left" in text
+    assert "Stark attacks with power 3" in text and "Greyjoy defends with power 3" in text
+    assert "A tie as it stands" in text and "Greyjoy loses every figure that fought: none is left" in text
 
 
 def test_a_tied_combat_asks_its_winner_and_writes_nothing_until_answered(phones: Phones) -> None:
@@ -344,3 +344,21 @@ def test_the_join_page_says_signing_out_leaves_the_card_on_the_phone(phones: Pho
     _, page = phones.get("ana", "/play/join")
     assert "Signing out" in page and "leaves the card in this browser" in page
     assert "data-table=" in page and 'data-campaign="' not in page.split("data-ntk-seal", 1)[1].split(">", 1)[0]
+
+
+def test_the_pages_speak_the_games_words_with_names_not_ids_or_commands(phones: Phones) -> None:
+    """Issue 35, words a player understands: names, houses as the board writes them, no
+    field names or commands."""
+    seal = seal_of("ana", CARDS["ana"], SECRETS["ana"])
+    assert phones.post("ana", "/play/join", symbol="crown", seal=seal, name="Ana Stone")[0] == 200
+    bo_seal = seal_of("bo", CARDS["bo"], SECRETS["bo"])
+    assert phones.post("bo", "/play/join", symbol="torch", seal=bo_seal, name="Bo Reed")[0] == 200
+    _, page = phones.get("Ann", "/play/conspiracy")
+    assert "organiser to seat the table" in page and "cok ntk" not in page and ">Ana Stone</a>" in page
+    status, page = phones.post("Ann", "/play/begin", seats="ana bo", first="ana")
+    assert status == 200 and "Next: Ana Stone to place an agent." in page and "cok ntk" not in page
+    phones.post("ana", "/play/place", spot="greyjoy:maester")
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert "<h1>Ana Stone</h1>" in page and "Greyjoy's maester" in page and "Bo Reed to place" in page
+    _, page = phones.get("bo", "/play/conspiracy")
+    assert "Stark's maester</label>" in page and "stark maester" not in page

@@ -114,3 +114,32 @@ def _then(state: State, then: RoundEnded) -> str:
 def untold(event: EventBase) -> str:
     player = getattr(event, "player", None)
     return f"{event.type} {player}" if player else event.type
+
+
+def waiting_words(state: State) -> str:
+    """What the ledger waits for, in the words of the phone's pages: names, houses as the
+    board writes them, no commands (the terminal's `waits_text` names the commands)."""
+    from cok.rulesets.no_true_king.rules.turns import waiting_for
+
+    def name(player: str | None) -> str:
+        found = state.players.get(player) if player else None
+        return found.name if found is not None else str(player)
+
+    said = []
+    for wait in waiting_for(state):
+        if wait.what == "conspiracy":
+            said.append("conspiracies to join (2 to 4), then the organiser to seat the table")
+        elif wait.what == "begin":
+            said.append("the organiser to seat the table, or another conspiracy to join")
+        elif wait.what == "place":
+            said.append(f"{name(wait.player)} to place an agent")
+        elif wait.what == "resolve":
+            agents = ", ".join(f"{h.capitalize()}'s {s}" for h, s in wait.agents)
+            said.append(f"{name(wait.player)} to resolve an agent ({agents})")
+        elif wait.what == "exchange":
+            said.append(f"{name(wait.player)} to exchange two loyalty tokens or pass")
+        elif wait.what == "unseal":
+            said.append(f"{name(wait.player)} to unseal their loyalty card")
+        else:
+            said.append("nothing: the game is over")
+    return "; ".join(said)

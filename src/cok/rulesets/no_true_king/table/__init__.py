@@ -176,9 +176,9 @@ def table_identity(campaign: Any) -> str:
 
 
 def _waits(state: State) -> list[str]:
-    from cok.rulesets.no_true_king.rules.turns import waiting_for
+    from cok.rulesets.no_true_king.words import waiting_words
 
-    return [w.sentence().replace("`", "") for w in waiting_for(state)]
+    return [waiting_words(state)]
 
 
 def _playable(state: State, player: str) -> list[tuple[str, str]]:
@@ -236,7 +236,8 @@ async def combat(visit: Visit) -> Response:
         problem = None
     except (RuleError, KeyError, ValueError) as error:
         found, problem = None, str(error)
-    return visit.render("combat.html", me=me, found=found, problem=problem, house=house, space=space)
+    names = {p: c.name for p, c in state.players.items()}
+    return visit.render("combat.html", me=me, found=found, problem=problem, house=house, space=space, names=names)
 
 
 async def resolve(visit: Visit) -> Response:
@@ -303,6 +304,7 @@ async def exchange(visit: Visit) -> Response:
         return visit.render(
             "exchange.html",
             me=me,
+            names={p: c.name for p, c in state.players.items()},
             players=list(state.players),
             positions=POSITIONS,
             houses=list(state.board.houses),
@@ -334,7 +336,13 @@ async def unseal(visit: Visit) -> Response:
         seal = state.players[me].seal if me else None
         done = bool(me) and state.players[me].unsealed
         return visit.render(
-            "unseal.html", me=me, players=list(state.players), seal=seal or "", phase=state.phase, done=done
+            "unseal.html",
+            me=me,
+            names={p: c.name for p, c in state.players.items()},
+            players=list(state.players),
+            seal=seal or "",
+            phase=state.phase,
+            done=done,
         )
     form = visit.form
     me = _acting(visit, state, form.get("player", ""))
