@@ -362,3 +362,35 @@ def test_the_pages_speak_the_games_words_with_names_not_ids_or_commands(phones: 
     assert "<h1>Ana Stone</h1>" in page and "Greyjoy's maester" in page and "Bo Reed to place" in page
     _, page = phones.get("bo", "/play/conspiracy")
     assert "Stark's maester</label>" in page and "stark maester" not in page
+
+
+def test_each_player_plays_their_own_card_from_their_own_phone_in_turn(phones: Phones, game: Path) -> None:
+    """Issue 35: only the active player could enter cards; now the active player's move opens
+    the table, each other player who could play plays theirs (or none) from their phone, in
+    turn, and the resolve takes those cards: nobody records another's card."""
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", plan="move", route="Greywater Watch|Moat Cailin",
+                footmen="1")  # fmt: skip
+    phones.post("bo", "/play/resolve", agent="stark:maester", plan="draw")  # bo holds a Stark card
+    attack = {"agent": "greyjoy:marshal", "plan": "muster move", "route": "Moat Cailin|Winterfell", "footmen": "1"}
+    status, page = phones.post("ana", "/play/resolve", **attack)
+    assert status == 200 and "Next: bo to play a card, or none, in the combat in Winterfell" in page, page
+    opened = phones.events()[-1]
+    assert opened["type"] == "card" and opened["player"] == "ana" and opened["to"] == "Winterfell"
+    before = phones.events()
+    assert phones.post("ana", "/play/resolve", **attack)[0] == 422  # bo has not played yet
+    assert phones.post("ana", "/play/card", player="bo", card="")[0] == 422  # ana's phone plays as ana
+    assert phones.events() == before
+    assert not may_record(game, Draft("card", {"player": "bo"}), Who("ana"))
+    _, page = phones.get("bo", "/play/conspiracy")
+    cards = re.findall(r'name="card" value="([^"]+)"', page)
+    assert "A combat: play a card" in page and cards, page
+    assert phones.post("bo", "/play/card", card=cards[0])[0] == 200
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert "The cards are played for Greyjoy" in page and 'value="Moat Cailin|Winterfell" selected' in page
+    status, page = phones.post("ana", "/play/resolve", **attack)
+    assert status == 200, page
+    resolved = phones.events()[-1]
+    assert resolved["type"] == "resolve" and resolved["by"] == "ana"
+    assert resolved["combat"]["cards"]["bo"] == cards[0]
+    assert [e["by"] for e in phones.events()[-3:]] == ["ana", "bo", "ana"]

@@ -129,6 +129,18 @@ class Resolve(EventBase):
     combat: Combat | None = None
 
 
+class Card(EventBase):
+    """A card played from a player's own phone before the combat is recorded (§4.4 Cards: from
+    the active player clockwise, each player's own). The active player's opens the combat: the
+    house it moves and the area it enters; the resolve that fights there takes these cards."""
+
+    type: Literal["card"] = "card"
+    player: PlayerId
+    card: Text | None = None  # None: plays no card
+    house: House | None = None  # the active player's only
+    to: Text | None = None  # the active player's only
+
+
 class Exchange(EventBase):
     """End of a round: swap two loyalty tokens and reveal one."""
 
@@ -181,6 +193,7 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
     "begin": Begin,
     "place": Place,
     "resolve": Resolve,
+    "card": Card,
     "exchange": Exchange,
     "pass": Pass,
     "unseal": Unseal,

@@ -59,8 +59,33 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
         acting = find_player(state, typed)
         if type == "resolve" and any(p != acting for p in card_players(state, fields)):
             return frozenset()  # another's card: only its player (or an organiser) plays it (§4.4)
+        if type == "resolve" and _others_to_play(state, fields):
+            return frozenset()  # the others play theirs first, from their phones (`card`)
         return frozenset({acting})
     return frozenset()
+
+
+def _others_to_play(state: State, fields: Fields) -> bool:
+    """A resolve whose move fights, with no cards played from the phones for it yet while
+    another player could play one: recording it would play "none" for them."""
+    from cok.rulesets.no_true_king.rules.cards import others_could_play
+
+    if state.table:
+        return False  # the cards were played; the rules check they are this combat's
+    try:
+        hid = house(state, fields.get("house"))
+    except RuleError:
+        return False
+    fight = empty_combat(state, hid, fields.get("actions"))
+    if fight is None and not isinstance(fields.get("combat"), Mapping):
+        return False
+    for action in fields.get("actions") or [] if isinstance(fields.get("actions"), list) else []:
+        move = action.get("move") if isinstance(action, Mapping) else None
+        if isinstance(move, Mapping) and isinstance(move.get("to"), str):
+            with suppress(RuleError):
+                if others_could_play(state, hid, find_area(state.board, move["to"])):
+                    return True
+    return False
 
 
 def card_players(state: State, fields: Fields) -> set[str]:
@@ -189,12 +214,27 @@ def _resolve(state: State, fields: Fields, answers: Fields) -> EventBase:
     pid, hid = player(state, fields.get("player")), house(state, fields.get("house"))
     taken = fields.get("actions") or []
     fight = fields.get("combat") or empty_combat(state, hid, taken)
+    if state.table and isinstance(fight, Mapping):  # the cards played from the phones (`card`)
+        fight = {**fight, "cards": {**dict(fight.get("cards") or {}), **dict(state.table)}}
     return Resolve(
         player=pid,
         house=hid,
         space=_word(fields.get("space")),
         actions=taken,
         combat=with_answers(fight, answers),
+        note=fields.get("note"),
+    )
+
+
+def _card(state: State, fields: Fields, answers: Fields) -> EventBase:
+    from cok.rulesets.no_true_king.events import Card
+
+    given = fields.get("house")
+    return Card(
+        player=player(state, fields.get("player")),
+        card=fields.get("card") or None,
+        house=house(state, given) if given else None,
+        to=fields.get("to") or None,
         note=fields.get("note"),
     )
 
@@ -227,6 +267,7 @@ _BUILDERS: dict[str, Callable[[State, Fields, Fields], EventBase]] = {
     "begin": _begin,
     "place": _place,
     "resolve": _resolve,
+    "card": _card,
     "exchange": _exchange,
     "pass": _pass,
     "unseal": _unseal,

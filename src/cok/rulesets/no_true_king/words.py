@@ -11,6 +11,7 @@ from cok.core.text import counted
 from cok.rulesets.no_true_king.rules.actions import describe_units
 from cok.rulesets.no_true_king.rules.outcomes import (
     Begun,
+    CardPlayed,
     Drew,
     Exchanged,
     Fought,
@@ -47,6 +48,9 @@ def _result(result: Any) -> str:
         done = "; ".join(_action(a) for a in result.done) or "takes no action"
         after = f"the agent moves up to {result.house} {result.up}" if result.up else "the agent returns"
         return f"{result.player} resolves the {result.house} {result.space}: {done}; {after}."
+    if isinstance(result, CardPlayed):
+        played = f"plays {result.card}" if result.card else "plays no card"
+        return f"{result.player} {played} in {result.house}'s combat in {result.area}."
     if isinstance(result, Exchanged):
         shown = f", revealing {result.reveal[1]} at {result.reveal[0]}" if result.reveal else ""
         return f"{result.player} exchanges loyalty tokens {result.swap[0]} and {result.swap[1]}{shown}."
@@ -136,6 +140,8 @@ def waiting_words(state: State) -> str:
         elif wait.what == "resolve":
             agents = ", ".join(f"{h.capitalize()}'s {s}" for h, s in wait.agents)
             said.append(f"{name(wait.player)} to resolve an agent ({agents})")
+        elif wait.what == "card":
+            said.append(f"{name(wait.player)} to play a card, or none, in the combat in {wait.area}")
         elif wait.what == "exchange":
             said.append(f"{name(wait.player)} to exchange two loyalty tokens or pass")
         elif wait.what == "unseal":

@@ -32,6 +32,15 @@ class Begun:
 
 
 @dataclass(frozen=True)
+class CardPlayed:
+    player: str
+    card: str | None
+    house: str  # the moving house
+    area: str  # where it fights
+    next: str | None  # who plays next; None: the active player may resolve
+
+
+@dataclass(frozen=True)
 class Placed:
     player: str
     house: str

@@ -36,6 +36,7 @@ def web() -> Web:
             Form("/place", place, ("POST",)),
             Form("/combat", combat, ("POST",)),
             Form("/resolve", resolve, ("POST",)),
+            Form("/card", card, ("POST",)),
             Form("/exchange", exchange, ("GET", "POST")),
             Form("/pass", pass_, ("POST",)),
             Form("/unseal", unseal, ("GET", "POST")),
@@ -118,7 +119,18 @@ async def conspiracy(visit: Visit) -> Response:
         unsealed=state.players[me].unsealed,
         open_card=state.players[me].card if state.loyalty == "open" else None,
         **(_resolving(visit, state, me) if turn and turn.what == "resolve" else {}),
+        **(_card_turn(state, me) if turn and turn.what == "card" else {}),
+        table=[(state.players[p].name, c) for p, c in state.table],
+        fight_at=state.fight_at,
     )
+
+
+def _card_turn(state: State, me: str) -> dict[str, Any]:
+    """A player's turn to play a card in the combat the active player opened (§4.4)."""
+    assert state.fight_at is not None
+    house, area = state.fight_at
+    houses = (house, state.troops_house(area))
+    return {"houses": houses, "choices": [(h, c) for h, c in _playable(state, me) if h in houses]}
 
 
 def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
@@ -129,6 +141,8 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
     from cok.rulesets.no_true_king.table.offers import offer, plan_words
 
     agents = may_resolve(state, me)
+    if state.fight_at is not None:  # the cards are played for this house's combat: its agents
+        agents = [a for a in agents if a[0] == state.fight_at[0]] or agents
     asked = visit.request.query_params.get("agent", "")
     chosen = next((a for a in agents if f"{a[0]}:{a[1]}" == asked), agents[0] if agents else None)
     if chosen is None:
@@ -248,9 +262,14 @@ async def resolve(visit: Visit) -> Response:
 
     campaign = await visit.campaign()
     form = visit.form
-    me = _acting(visit, campaign.state, form.get("player", ""))
+    state = campaign.state
+    me = _acting(visit, state, form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
-    played = _cards(campaign.state, me, form)
+    opening = _opens_the_table(state, house, actions(form))
+    if opening is not None:  # the others play their cards first, each from their own phone
+        opened = {"player": me, "card": form.get("card", ""), "house": house, "to": opening, "note": _note(form)}
+        return await visit.record([_draft("card", opened)])
+    played = _cards(state, me, form)
     effects = granted(form)
     fight: dict[str, Any] = ({"cards": played} if played or effects else {}) | effects
     fields = {
@@ -262,6 +281,36 @@ async def resolve(visit: Visit) -> Response:
         "note": _note(form),
     }
     return await visit.record([_draft("resolve", fields)])
+
+
+def _opens_the_table(state: State, house: str, taken: list[dict[str, Any]]) -> str | None:
+    """The area a resolve's move fights in, when no card is played for it yet and another
+    player could play one: the phone opens the table (`card`) instead of recording it."""
+    from cok.core.errors import RuleError
+    from cok.rulesets.no_true_king.rules.cards import others_could_play
+    from cok.rulesets.no_true_king.rules.places import find_area
+
+    if state.table or house not in state.board.houses:
+        return None
+    for action in taken:
+        to = action.get("move", {}).get("to", "")
+        if to:
+            try:
+                area = find_area(state.board, to)
+            except RuleError:
+                return None
+            if state.troops_house(area) not in ("", house) and others_could_play(state, house, area):
+                return area
+    return None
+
+
+async def card(visit: Visit) -> Response:
+    """A card played, or none, in turn, in the combat the active player opened: only its own
+    player's (or an organiser's for them)."""
+    campaign = await visit.campaign()
+    form = visit.form
+    me = _acting(visit, campaign.state, form.get("player", ""))
+    return await visit.record([_draft("card", {"player": me, "card": form.get("card", ""), "note": _note(form)})])
 
 
 # ---------------------------------------------------------------- loyalty
