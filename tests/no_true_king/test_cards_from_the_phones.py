@@ -4,6 +4,9 @@ Card"; docs/no-true-king.md, the `card` event): one test per sentence."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from cok.rulesets.no_true_king.rules.state import State
 from tests.no_true_king.helpers import begun, give, move, put, rec, refused, resolving
 
@@ -49,3 +52,38 @@ def test_the_resolve_waits_for_the_cards_then_fights_there_with_them() -> None:
     done = rec(state, **fight, combat={"cards": {"bo": "Balon Greyjoy", "ana": None}, "winner": "stark"})
     assert done.result.done[0][1].sides.cards == (("bo", "Balon Greyjoy"),)
     assert state.table == [] and state.fight_at is None and "Balon Greyjoy" in state.played
+
+
+def test_the_cards_on_the_table_come_back_the_same_from_the_cache(tmp_path: Path, monkeypatch: Any) -> None:
+    """The state's new fields (`table`, `fight_at`) keep their shapes through the replay cache."""
+    from cok.core.campaign import open_campaign
+    from cok.service import Draft, record
+    from tests.conftest import Cok
+
+    monkeypatch.setenv("COK_CACHE_DIR", str(tmp_path / "cache"))
+    assert Cok(tmp_path)("init", "game", "--ruleset", "no-true-king").exit_code == 0
+    folder = tmp_path / "game"
+    settings = folder / "campaign.yaml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace("sealed", "open"), encoding="utf-8")
+    cards = {"ana": ["baratheon", "stark", "lannister", "greyjoy", "tyrell"]}
+    cards["bo"] = list(reversed(cards["ana"]))
+    drafts = [
+        Draft("conspiracy", {"player": p, "symbol": s, "loyalty": cards[p]})
+        for p, s in (("ana", "crown"), ("bo", "torch"))
+    ]
+    drafts.append(Draft("begin", {"seats": ["ana", "bo"], "first": "ana"}))
+    spots = [("greyjoy", "maester"), ("stark", "maester"), ("lannister", "lord"), ("tyrell", "lord")]
+    spots += [("baratheon", "lord"), ("greyjoy", "lord")]
+    for i, (house, space) in enumerate(spots):
+        who = ("ana", "bo")[i % 2]
+        drafts.append(Draft("place", {"player": who, "house": house, "space": space}))
+    move = {"move": {"from": "Greywater Watch", "to": "Moat Cailin", "units": ["footman"]}}
+    drafts.append(Draft("resolve", {"player": "ana", "house": "greyjoy", "space": "maester", "actions": [move]}))
+    drafts.append(Draft("resolve", {"player": "bo", "house": "stark", "space": "maester", "actions": [{"draw": True}]}))
+    drafts.append(Draft("card", {"player": "ana", "house": "greyjoy", "to": "Winterfell"}))
+    for draft in drafts:
+        record(folder, [draft], by="Ann")
+    cold = open_campaign(folder, use_cache=False).state
+    assert open_campaign(folder).state.table == cold.table  # fills the cache
+    warm = open_campaign(folder).state
+    assert cold.table == warm.table == [("ana", None)] and cold.fight_at == warm.fight_at == ("greyjoy", "Winterfell")
