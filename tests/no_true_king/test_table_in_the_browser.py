@@ -135,3 +135,34 @@ def test_a_new_game_of_the_same_name_on_the_same_address_draws_a_new_card(
 
 
 POSITIONS = ["Position 1", "Position 2", "Position 3", "Position 4", "Left over"]
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_each_player_plays_their_card_from_their_own_phone(browser: Any, game: Path, size: str) -> None:
+    """Issue 35: the others had no page to play their cards; now ana's move opens the table,
+    bo plays his card from his phone, and ana resolves with it."""
+    cok = Cok(game)
+    assert cok("ntk", "resolve", "ana", "greyjoy", "maester", "--move", "Greywater Watch", "Moat Cailin",
+               "footman").exit_code == 0  # fmt: skip
+    assert cok("ntk", "resolve", "bo", "stark", "maester", "--draw").exit_code == 0
+    with serving(game) as served:
+        ana, page = signed_in(browser, served.url, game, "ana", size)
+        page.goto(f"{served.url}/play/conspiracy")
+        page.get_by_label("Muster troops, then move troops").check()
+        page.locator("select[name=route]").select_option("Moat Cailin|Winterfell")
+        page.get_by_role("button", name="Resolve the agent").click()
+        assert "Next: bo to play a card, or none, in the combat in Winterfell" in page.locator("main").inner_text()
+        bo, phone = signed_in(browser, served.url, game, "bo", size)
+        phone.goto(f"{served.url}/play/conspiracy")
+        shot(phone, "card-turn", size)
+        phone.locator("input[name=card]").nth(1).check()
+        phone.get_by_role("button", name="Play it").click()
+        assert "Recorded" in phone.locator("h1").inner_text()
+        page.goto(f"{served.url}/play/conspiracy")
+        shot(page, "resolve-after-cards", size)
+        page.get_by_label("Muster troops, then move troops").check()
+        page.get_by_role("button", name="Resolve the agent").click()
+        told = page.locator("main").inner_text()
+        assert "Recorded" in told and "(bo plays" in told, told
+        ana.close()
+        bo.close()
