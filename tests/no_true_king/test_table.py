@@ -394,3 +394,26 @@ def test_each_player_plays_their_own_card_from_their_own_phone_in_turn(phones: P
     assert resolved["type"] == "resolve" and resolved["by"] == "ana"
     assert resolved["combat"]["cards"]["bo"] == cards[0]
     assert [e["by"] for e in phones.events()[-3:]] == ["ana", "bo", "ana"]
+
+
+def test_a_lord_who_draws_before_moving_may_play_the_card_drawn(phones: Phones) -> None:
+    """Issue 35: a card drawn earlier in the same resolution could not be played from the phone."""
+    placed(phones)
+    for who, agent in (("ana", "greyjoy:maester"), ("bo", "stark:maester")):
+        assert phones.post(who, "/play/resolve", agent=agent, plan="draw")[0] == 200
+    marshals = [
+        ("ana", "greyjoy:marshal", {"add:Pyke": "1", "route": "Greywater Watch|Moat Cailin"}),
+        ("bo", "stark:marshal", {"add:Winterfell": "1", "route": "Winterfell|Castle Black"}),
+    ]
+    for who, agent, fields in marshals:
+        status, page = phones.post(who, "/play/resolve", agent=agent, plan="muster move", footmen="1", **fields)
+        assert status == 200, page
+    _, page = phones.get("ana", "/play/conspiracy?agent=lannister:lord")
+    assert 'value="draw move"' in page and "Tywin Lannister (Lannister) — a card you draw first" in page
+    status, page = phones.post(
+        "ana", "/play/resolve", agent="lannister:lord", plan="draw move", route="The Golden Sound|Ironman's Bay",
+        footmen="0", ships="2", card="Tywin Lannister",
+    )  # fmt: skip
+    assert status == 200, page
+    resolved = phones.events()[-1]
+    assert resolved["actions"][0] == {"draw": True} and resolved["combat"]["cards"] == {"ana": "Tywin Lannister"}

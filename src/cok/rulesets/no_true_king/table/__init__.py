@@ -258,6 +258,7 @@ async def resolve(visit: Visit) -> Response:
     """An agent resolved as planned (and the card its player plays in the combat, and what a
     card grants when its house wins): the same `resolve` as `cok ntk resolve`; the rules ask
     for a tied combat's winner or a retreat."""
+    from cok.rulesets.no_true_king.intents import empty_combat
     from cok.rulesets.no_true_king.table.offers import actions, granted
 
     campaign = await visit.campaign()
@@ -269,8 +270,9 @@ async def resolve(visit: Visit) -> Response:
     if opening is not None:  # the others play their cards first, each from their own phone
         opened = {"player": me, "card": form.get("card", ""), "house": house, "to": opening, "note": _note(form)}
         return await visit.record([_draft("card", opened)])
-    played = _cards(state, me, form)
-    effects = granted(form)
+    fights = house in state.board.houses and empty_combat(state, house, actions(form)) is not None
+    played = _cards(state, me, form) if fights else {}  # a card is played only where the move fights
+    effects = granted(form) if fights else {}
     fight: dict[str, Any] = ({"cards": played} if played or effects else {}) | effects
     fields = {
         "player": me,
