@@ -417,3 +417,13 @@ def test_a_lord_who_draws_before_moving_may_play_the_card_drawn(phones: Phones) 
     assert status == 200, page
     resolved = phones.events()[-1]
     assert resolved["actions"][0] == {"draw": True} and resolved["combat"]["cards"] == {"ana": "Tywin Lannister"}
+
+
+def test_a_card_chosen_for_a_move_that_does_not_fight_is_not_sent(phones: Phones) -> None:
+    placed(phones)
+    status, page = phones.post(
+        "ana", "/play/resolve", agent="greyjoy:maester", plan="move", route="Greywater Watch|Moat Cailin", footmen="1",
+        card="Balon Greyjoy",
+    )  # fmt: skip
+    assert status == 200, page
+    assert "combat" not in phones.events()[-1]
