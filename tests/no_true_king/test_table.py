@@ -410,6 +410,8 @@ def test_a_lord_who_draws_before_moving_may_play_the_card_drawn(phones: Phones) 
         assert status == 200, page
     _, page = phones.get("ana", "/play/conspiracy?agent=lannister:lord")
     assert 'value="draw move"' in page and "Tywin Lannister (Lannister) — a card you draw first" in page
+    assert "Ser Jaime Lannister: Lannister musters" in page and 'name="then-add:Lannisport"' in page
+    assert "Cersei Lannister: remove the agent on" in page and 'value="lannister:lord"' in page
     status, page = phones.post(
         "ana", "/play/resolve", agent="lannister:lord", plan="draw move", route="The Golden Sound|Ironman's Bay",
         footmen="0", ships="2", card="Tywin Lannister",
