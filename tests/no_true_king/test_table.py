@@ -384,7 +384,7 @@ def test_each_player_plays_their_own_card_from_their_own_phone_in_turn(phones: P
     assert not may_record(game, Draft("card", {"player": "bo"}), Who("ana"))
     _, page = phones.get("bo", "/play/conspiracy")
     cards = re.findall(r'name="card" value="([^"]+)"', page)
-    assert "A combat: play a card" in page and cards, page
+    assert "A combat: play a card" in page and cards and "strength" in page, page
     assert phones.post("bo", "/play/card", card=cards[0])[0] == 200
     _, page = phones.get("ana", "/play/conspiracy")
     assert "The cards are played for Greyjoy" in page and 'value="Moat Cailin|Winterfell" selected' in page

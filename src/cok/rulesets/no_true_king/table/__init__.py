@@ -130,7 +130,11 @@ def _card_turn(state: State, me: str) -> dict[str, Any]:
     assert state.fight_at is not None
     house, area = state.fight_at
     houses = (house, state.troops_house(area))
-    return {"houses": houses, "choices": [(h, c) for h, c in _playable(state, me) if h in houses]}
+    return {
+        "houses": houses,
+        "choices": [(h, c) for h, c in _playable(state, me) if h in houses],
+        "facts": state.board.cards,
+    }
 
 
 def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
