@@ -388,6 +388,8 @@ def test_each_player_plays_their_own_card_from_their_own_phone_in_turn(phones: P
     assert phones.post("bo", "/play/card", card=cards[0])[0] == 200
     _, page = phones.get("ana", "/play/conspiracy")
     assert "The cards are played for Greyjoy" in page and 'value="Moat Cailin|Winterfell" selected' in page
+    _, preview = phones.post("ana", "/play/combat", **attack)
+    assert f"Cards played: bo: {cards[0]}." in preview  # the preview weighs the cards the phones played
     status, page = phones.post("ana", "/play/resolve", **attack)
     assert status == 200, page
     resolved = phones.events()[-1]

@@ -89,6 +89,16 @@ def test_the_board_opens_on_the_agents_own_troops_and_the_form_is_short(browser:
         assert page.locator("select[name=route]").is_visible() and page.locator("[data-kind=muster]").is_hidden()
         shot(page, "resolve-move", size)
         context.close()
+    with serving(game) as served:  # a marshal's plan: the parts in the order the turn is played
+        assert Cok(game)("ntk", "resolve", "ana", "greyjoy", "maester", "--draw").exit_code == 0
+        assert Cok(game)("ntk", "resolve", "bo", "stark", "maester", "--draw").exit_code == 0
+        context, page = signed_in(browser, served.url, game, "ana", size)
+        page.goto(f"{served.url}/play/conspiracy")
+        order = "() => [...document.querySelectorAll('fieldset[data-kind]')].map(f => f.dataset.kind)"
+        assert page.evaluate(order) == ["muster", "move"]
+        page.get_by_label("Move troops, then muster troops").check()
+        assert page.evaluate(order) == ["move", "muster"]
+        context.close()
 
 
 def test_a_new_game_of_the_same_name_on_the_same_address_draws_a_new_card(

@@ -247,10 +247,9 @@ async def combat(visit: Visit) -> Response:
     kinds = [next(iter(a)) for a in taken]
     before = taken[: kinds.index("move")] if "move" in kinds else []
     move = move_of(form)
+    played = {p: c for p, c in state.table if c} if state.table else _cards(state, me, form)  # the phones' cards
     try:
-        found = preview_doc(
-            preview(state, house, move["from"], move["to"], move["units"], _cards(state, me, form), me, before)
-        )
+        found = preview_doc(preview(state, house, move["from"], move["to"], move["units"], played, me, before))
         problem = None
     except (RuleError, KeyError, ValueError) as error:
         found, problem = None, str(error)

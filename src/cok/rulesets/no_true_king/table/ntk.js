@@ -22,6 +22,14 @@ document.addEventListener("DOMContentLoaded", () => {
       form.querySelectorAll("[data-kind]").forEach((part) => {
         part.hidden = !kinds.includes(part.dataset.kind);
       });
+      // in the order the turn is played: a move before a muster when the plan says so
+      const muster = form.querySelector("fieldset[data-kind=muster]");
+      const move = form.querySelector("fieldset[data-kind=move]");
+      if (muster && move) {
+        const moveFirst = kinds.indexOf("move") >= 0 && kinds.indexOf("move") < kinds.indexOf("muster");
+        const moveIsFirst = Boolean(muster.compareDocumentPosition(move) & Node.DOCUMENT_POSITION_PRECEDING);
+        if (moveFirst !== moveIsFirst) (moveFirst ? muster : move).before(moveFirst ? move : muster);
+      }
     }
     plans.forEach((input) => input.addEventListener("change", show));
     show();
