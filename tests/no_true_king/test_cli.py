@@ -311,6 +311,16 @@ def test_card_plays_a_card_in_turn_before_the_combat_as_a_phone_does(ntk: Cok) -
     assert ntk("ntk", "resolve", "bo", "stark", "maester", "--draw").exit_code == 0
     opened = ntk("ntk", "card", "ana", "--house", "greyjoy", "--to", "Winterfell")
     assert opened.exit_code == 0 and "Next: bo to play a card, or none, in the combat in Winterfell" in opened.stdout
+    waits = json.loads(ntk("ntk", "status", "--json").stdout)["waiting_for"]
+    assert waits == [
+        {
+            "what": "card",
+            "player": "bo",
+            "house": "greyjoy",
+            "area": "Winterfell",
+            "played": [{"player": "ana", "card": None}],
+        }
+    ]
     early = ntk("ntk", "resolve", "ana", "greyjoy", "marshal", "--muster", "Greywater Watch=footman",
                 "--move", "Moat Cailin", "Winterfell", "footman")  # fmt: skip
     assert early.exit_code == 1 and "bo to play a card" in early.stderr
