@@ -295,3 +295,37 @@ def test_at_80_columns_no_house_name_is_split_over_two_lines(
     for house in HOUSES:
         for cut in range(3, len(house) - 1):
             assert house[:cut] not in words or house[cut:] not in words, (house, cut)
+
+
+def test_card_plays_a_card_in_turn_before_the_combat_as_a_phone_does(ntk: Cok) -> None:
+    joined(ntk)
+    ntk("ntk", "begin", "--seats", "ana", "bo", "--first", "ana")
+    spots = [("greyjoy", "maester"), ("stark", "maester"), ("lannister", "lord"), ("tyrell", "lord")]
+    for i, (house, space) in enumerate([*spots, ("baratheon", "lord"), ("greyjoy", "lord")]):
+        assert ntk("ntk", "place", ("ana", "bo")[i % 2], house, space).exit_code == 0
+    assert (
+        ntk(
+            "ntk", "resolve", "ana", "greyjoy", "maester", "--move", "Greywater Watch", "Moat Cailin", "footman"
+        ).exit_code
+        == 0
+    )
+    assert ntk("ntk", "resolve", "bo", "stark", "maester", "--draw").exit_code == 0
+    opened = ntk("ntk", "card", "ana", "--house", "greyjoy", "--to", "Winterfell")
+    assert opened.exit_code == 0 and "Next: bo to play a card, or none, in the combat in Winterfell" in opened.stdout
+    waits = json.loads(ntk("ntk", "status", "--json").stdout)["waiting_for"]
+    assert waits == [
+        {
+            "what": "card",
+            "player": "bo",
+            "house": "greyjoy",
+            "area": "Winterfell",
+            "played": [{"player": "ana", "card": None}],
+        }
+    ]
+    early = ntk("ntk", "resolve", "ana", "greyjoy", "marshal", "--muster", "Greywater Watch=footman",
+                "--move", "Moat Cailin", "Winterfell", "footman")  # fmt: skip
+    assert early.exit_code == 1 and "bo to play a card" in early.stderr
+    assert ntk("ntk", "card", "bo", "Robb Stark").exit_code == 0
+    done = ntk("ntk", "resolve", "ana", "greyjoy", "marshal", "--muster", "Greywater Watch=footman",
+               "--move", "Moat Cailin", "Winterfell", "footman")  # fmt: skip
+    assert done.exit_code == 0 and "bo plays Robb Stark" in done.stdout

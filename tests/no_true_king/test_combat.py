@@ -562,3 +562,17 @@ def test_a_granted_moves_choices_are_asked_as_then_options() -> None:
             after=after,
         )
     assert need.value.field == "then-winner"
+
+
+def test_a_loser_killed_to_the_last_figure_is_told_none_left_to_retreat_not_nowhere_to_go() -> None:
+    """Issue 35: a combat whose losers all die read "has nowhere to retreat" though retreats exist."""
+    from cok.rulesets.no_true_king.preview import preview, preview_doc
+    from cok.rulesets.no_true_king.words import combat_sentence
+
+    state = karhold((1, 0, 0))  # one greyjoy footman in Karhold, Castle Black free beside it
+    before = preview_doc(preview(state, "stark", "Winterfell", "Karhold", ["footman", "knight"], {}, "ana"))
+    stark_wins = next(e for e in before["endings"] if e["winner"] == "stark")
+    assert stark_wins["none_left"] and "Castle Black" in stark_wins["retreats"]
+    fought = fight(state, "stark", "Winterfell", "Karhold", ["footman", "knight"])
+    told = combat_sentence(fought)
+    assert "none is left to retreat" in told and "nowhere" not in told

@@ -143,6 +143,10 @@ def test_a_player_seals_in_the_page_and_no_secret_reaches_the_server(browser: An
         page.get_by_role("button", name="Unseal").click()
         assert "Recorded" in page.locator("h1").inner_text(), page.locator("main").inner_text()
         assert revealed, "ana revealed a token from her page"
+        page.goto(f"{served.url}/play/conspiracy")  # issue 34: cleared once unsealed
+        keys = page.evaluate("Object.keys(window.localStorage)")
+        assert not any(kept["ana"]["seal"] in k for k in keys), keys
+        assert "no longer keeps it" in page.locator("[data-said]").inner_text()
 
         everything_kept = b"".join(
             f.read_bytes() for root in (game, tmp_path / "cache") for f in root.rglob("*") if f.is_file()
@@ -177,6 +181,12 @@ def exchange_from_the_page(page: Any, url: str, kept: dict[str, Any], swap: list
     shot(page, "exchange-reveal")
     page.get_by_role("button", name="Exchange", exact=True).click()
     assert "Recorded" in page.locator("h1").inner_text(), page.locator("main").inner_text()
+    page.goto(f"{url}/play/conspiracy")  # issue 35: the card as it stands after the exchange, to ana only
+    names = ["Position 1", "Position 2", "Position 3", "Position 4", "Left over"]
+    assert page.locator("[data-card] li").all_inner_texts() == [
+        f"{n}: {h.capitalize()}" for n, h in zip(names, card, strict=True)
+    ]
+    shot(page, "card-after-exchange")
     return card[index[a]]
 
 

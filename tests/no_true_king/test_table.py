@@ -59,8 +59,8 @@ class Phones:
         answer = self.clients[name].get(path)
         return answer.status_code, answer.text
 
-    def post(self, name: str, path: str, **fields: str) -> tuple[int, str]:
-        answer = self.clients[name].post(path, data={"csrf": self.csrf[name], **fields})
+    def post(self, who: str, path: str, **fields: str) -> tuple[int, str]:
+        answer = self.clients[who].post(path, data={"csrf": self.csrf[who], **fields})
         return answer.status_code, answer.text
 
     def events(self) -> list[dict[str, object]]:
@@ -160,12 +160,12 @@ def test_a_move_into_troops_shows_the_combat_as_cok_ntk_combat_does(phones: Phon
         to="Moat Cailin", footmen="1",
     )  # fmt: skip
     assert status == 200, page
-    query = "agent=stark:maester&from=Winterfell&to=Moat Cailin&footmen=1&knights=1"
-    status, page = phones.get("bo", f"/play/combat?{query}")
+    query = {"agent": "stark:maester", "from": "Winterfell", "to": "Moat Cailin", "footmen": "1", "knights": "1"}
+    status, page = phones.post("bo", "/play/combat", **query)
     assert status == 200
     text = re.sub(r"<[^>]+>", "", page)
-    assert "stark attacks with power 3" in text and "greyjoy defends with power 3" in text
-    assert "A tie as it stands" in text and "retreats to Greywater Watch" in text
+    assert "Stark attacks with power 3" in text and "Greyjoy defends with power 3" in text
+    assert "A tie as it stands" in text and "Greyjoy loses every figure that fought: none is left" in text
 
 
 def test_a_tied_combat_asks_its_winner_and_writes_nothing_until_answered(phones: Phones) -> None:
@@ -226,16 +226,208 @@ def test_a_resolved_maester_moves_up_and_marshals_resolve_before_lords(phones: P
     assert re.findall(r'name="agent" value="([^"]+)"', page) == ["greyjoy:marshal"]
 
 
-def test_the_cards_others_play_in_turn_reach_the_combat_as_card_options_do(phones: Phones) -> None:
+def test_a_card_is_recorded_only_by_its_player_or_an_organiser(phones: Phones, game: Path) -> None:
+    """Issue 35: the API took the active player's token recording another player's card."""
     placed(phones)
     phones.post("ana", "/play/resolve", agent="greyjoy:maester", move="on", to="Moat Cailin", footmen="1",
                 **{"from": "Greywater Watch"})  # fmt: skip
-    fields = {"from": "Winterfell", "card:ana": "Balon Greyjoy"}
+    move = {"move": {"from": "Winterfell", "to": "Moat Cailin", "units": ["footman", "knight"]}}
+    resolve = {"player": "bo", "house": "stark", "space": "maester", "actions": [move]}
+    with_anas = {**resolve, "combat": {"cards": {"ana": "Balon Greyjoy", "bo": None}}}
+    granted = {**resolve, "combat": {"cards": {}, "after": [{"move": {}, "combat": {"cards": {"ANA": "Euron"}}}]}}
+    assert not may_record(game, Draft("resolve", with_anas), Who("bo"))
+    assert not may_record(game, Draft("resolve", granted), Who("bo"))
+    assert not may_record(game, Draft("resolve", with_anas), Who("ana"))  # ana's card, but bo's agent
+    assert may_record(game, Draft("resolve", with_anas), Who("Ann", organiser=True))
+    assert may_record(game, Draft("resolve", {**resolve, "combat": {"cards": {"bo": "Robb Stark"}}}), Who("bo"))
+    bo = invites.invite(game, "bo")
+    before = phones.events()
+    answer = phones.clients["bo"].post(
+        "/api/events", json={"type": "resolve", **with_anas}, headers={"authorization": f"Bearer {bo}"}
+    )
+    assert answer.status_code == 403 and phones.events() == before
+    phones.post(
+        "bo", "/play/resolve", agent="stark:maester", move="on", to="Moat Cailin", footmen="1", knights="1",
+        **{"from": "Winterfell", "card:ana": "Balon Greyjoy"},
+    )  # fmt: skip
+    assert phones.events() == before or "Balon Greyjoy" not in str(phones.events()[-1])
+
+
+def test_the_combat_preview_is_a_post_and_no_url_carries_the_csrf_token(phones: Phones) -> None:
+    """Issue 35: the preview was a GET with the session's CSRF token in its URL (history)."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert "See the combat first" in page and 'formmethod="get"' not in page
+    assert phones.get("ana", "/play/combat?agent=greyjoy:maester")[0] == 405
+    assert phones.clients["ana"].post("/play/combat", data={"agent": "greyjoy:maester"}).status_code == 403
+
+
+def test_see_the_combat_first_takes_a_muster_on_the_same_form_into_account(phones: Phones) -> None:
+    """Issue 35: a muster before the move was ignored by the preview."""
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", draw="on")
+    phones.post("bo", "/play/resolve", agent="stark:maester", plan="move", route="Winterfell|Moat Cailin", footmen="1")
+    move = {"agent": "greyjoy:marshal", "route": "Greywater Watch|Moat Cailin", "footmen": "2"}
+    _, alone = phones.post("ana", "/play/combat", plan="move muster", **move, **{"add:Greywater Watch": "1"})
+    _, mustered = phones.post("ana", "/play/combat", plan="muster move", **move, **{"add:Greywater Watch": "1"})
+    text = re.sub(r"<[^>]+>", "", alone)
+    assert "problems" in alone and "1 footman" in text  # one footman there before the muster
+    text = re.sub(r"<[^>]+>", "", mustered)
+    assert "greyjoy attacks with power 2" in text.casefold() or "Greyjoy attacks with power 2" in text, text
+
+
+def test_a_house_with_two_muster_points_spends_them_all_in_several_areas(phones: Phones) -> None:
+    """Issue 35: the muster was one area, one piece, one promotion."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert 'name="add:Greywater Watch"' in page and 'name="add:Pyke"' in page and 'name="ships:Pyke"' in page
+    fields = {"add:Greywater Watch": "1", "ships:Pyke": "1", "sea:Pyke": "Ironman's Bay"}
+    status, page = phones.post("ana", "/play/resolve", agent="greyjoy:maester", plan="muster", **fields)
+    assert status == 200, page
+    assert phones.events()[-1]["actions"] == [
+        {"muster": {"Greywater Watch": ["footman"], "Pyke": [{"ship": "Ironman's Bay"}]}}
+    ]
+
+
+def test_the_resolve_form_offers_only_the_legal_areas_of_the_agents_house(phones: Phones) -> None:
+    """Issue 35: From, To and muster listed all 50 areas (Blackwater → Blackwater by default),
+    and the ship's sea was free text."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/conspiracy")
+    routes = re.findall(r'<option value="([^"|]+)\|([^"]+)"', page)
+    assert ("Greywater Watch", "Moat Cailin") in routes and ("Pyke", "Blackwater") not in routes
+    assert all(origin in ("Greywater Watch", "Pyke", "Ironman&#39;s Bay") for origin, _ in routes), routes
+    assert "Blackwater" not in page.split("Move troops")[1].split("</select>")[0]
+    assert re.findall(r'<select name="sea:Pyke">(.*?)</select>', page) == ["<option>Ironman&#39;s Bay</option>"]
+    assert 'name="muster_sea"' not in page and 'data-around="Greywater Watch"' in page
+
+
+def test_the_organiser_lets_the_ledger_choose_the_first_player_at_random(phones: Phones, game: Path) -> None:
+    """Issue 35 / the source's "Randomly select the first player": the page's roll goes
+    through the intents' dice, as `cok ntk begin --roll` does."""
+    from cok.core.dice import FixedDice
+    from cok.service import record
+
+    joined(phones)
+    _, page = phones.get("Ann", "/play/begin")
+    assert 'value="roll"' in page and "at random" in page
+    drafts = [Draft("begin", {"seats": ["ana", "bo"], "roll": True})]
+    done = record(game, drafts, by="Ann", dice=FixedDice(2), dry_run=True)
+    assert done.events[0].first == "bo"
+    assert phones.post("Ann", "/play/begin", seats="ana bo", first="roll")[0] == 200
+    begun_event = phones.events()[-1]
+    assert begun_event["type"] == "begin" and begun_event["first"] in ("ana", "bo")
+
+
+def test_begin_is_not_offered_once_the_game_has_begun(phones: Phones) -> None:
+    begun(phones)
+    _, page = phones.get("Ann", "/play/begin")
+    assert "Begin the game" not in page and "has begun" in page and "Next: ana to place" in page
+
+
+def test_the_recorded_page_says_who_is_next(phones: Phones) -> None:
+    """Issue 35: the terminal prints "Next: …", the phone's Recorded page did not."""
+    begun(phones)
+    status, page = phones.post("ana", "/play/place", spot="stark:maester")
+    assert status == 200 and "Next: bo to place" in page
+
+
+def test_unseal_is_not_offered_before_the_game_is_over(phones: Phones) -> None:
+    """Issue 34: the Unseal button sent the card and secret before the end (the server refused)."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/unseal")
+    assert "<button" not in page.split("<main", 1)[1] and "after the last round" in page
+    assert 'name="secret"' not in page
+
+
+def test_the_join_page_says_signing_out_leaves_the_card_on_the_phone(phones: Phones) -> None:
+    _, page = phones.get("ana", "/play/join")
+    assert "Signing out" in page and "leaves the card in this browser" in page
+    assert "data-table=" in page and 'data-campaign="' not in page.split("data-ntk-seal", 1)[1].split(">", 1)[0]
+
+
+def test_the_pages_speak_the_games_words_with_names_not_ids_or_commands(phones: Phones) -> None:
+    """Issue 35, words a player understands: names, houses as the board writes them, no
+    field names or commands."""
+    seal = seal_of("ana", CARDS["ana"], SECRETS["ana"])
+    assert phones.post("ana", "/play/join", symbol="crown", seal=seal, name="Ana Stone")[0] == 200
+    bo_seal = seal_of("bo", CARDS["bo"], SECRETS["bo"])
+    assert phones.post("bo", "/play/join", symbol="torch", seal=bo_seal, name="Bo Reed")[0] == 200
+    _, page = phones.get("Ann", "/play/conspiracy")
+    assert "organiser to seat the table" in page and "cok ntk" not in page and ">Ana Stone</a>" in page
+    status, page = phones.post("Ann", "/play/begin", seats="ana bo", first="ana")
+    assert status == 200 and "Next: Ana Stone to place an agent." in page and "cok ntk" not in page
+    phones.post("ana", "/play/place", spot="greyjoy:maester")
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert "<h1>Ana Stone</h1>" in page and "Greyjoy's maester" in page and "Bo Reed to place" in page
+    _, page = phones.get("bo", "/play/conspiracy")
+    assert "Stark's maester</label>" in page and "stark maester" not in page
+
+
+def test_each_player_plays_their_own_card_from_their_own_phone_in_turn(phones: Phones, game: Path) -> None:
+    """Issue 35: only the active player could enter cards; now the active player's move opens
+    the table, each other player who could play plays theirs (or none) from their phone, in
+    turn, and the resolve takes those cards: nobody records another's card."""
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", plan="move", route="Greywater Watch|Moat Cailin",
+                footmen="1")  # fmt: skip
+    phones.post("bo", "/play/resolve", agent="stark:maester", plan="draw")  # bo holds a Stark card
+    attack = {"agent": "greyjoy:marshal", "plan": "muster move", "route": "Moat Cailin|Winterfell", "footmen": "1"}
+    status, page = phones.post("ana", "/play/resolve", **attack)
+    assert status == 200 and "Next: bo to play a card, or none, in the combat in Winterfell" in page, page
+    opened = phones.events()[-1]
+    assert opened["type"] == "card" and opened["player"] == "ana" and opened["to"] == "Winterfell"
+    before = phones.events()
+    assert phones.post("ana", "/play/resolve", **attack)[0] == 422  # bo has not played yet
+    assert phones.post("ana", "/play/card", player="bo", card="")[0] == 422  # ana's phone plays as ana
+    assert phones.events() == before
+    assert not may_record(game, Draft("card", {"player": "bo"}), Who("ana"))
+    _, page = phones.get("bo", "/play/conspiracy")
+    cards = re.findall(r'name="card" value="([^"]+)"', page)
+    assert "A combat: play a card" in page and cards and "strength" in page, page
+    assert phones.post("bo", "/play/card", card=cards[0])[0] == 200
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert "The cards are played for Greyjoy" in page and 'value="Moat Cailin|Winterfell" selected' in page
+    _, preview = phones.post("ana", "/play/combat", **attack)
+    assert f"Cards played: bo: {cards[0]}." in preview  # the preview weighs the cards the phones played
+    status, page = phones.post("ana", "/play/resolve", **attack)
+    assert status == 200, page
+    resolved = phones.events()[-1]
+    assert resolved["type"] == "resolve" and resolved["by"] == "ana"
+    assert resolved["combat"]["cards"]["bo"] == cards[0]
+    assert [e["by"] for e in phones.events()[-3:]] == ["ana", "bo", "ana"]
+
+
+def test_a_lord_who_draws_before_moving_may_play_the_card_drawn(phones: Phones) -> None:
+    """Issue 35: a card drawn earlier in the same resolution could not be played from the phone."""
+    placed(phones)
+    for who, agent in (("ana", "greyjoy:maester"), ("bo", "stark:maester")):
+        assert phones.post(who, "/play/resolve", agent=agent, plan="draw")[0] == 200
+    marshals = [
+        ("ana", "greyjoy:marshal", {"add:Pyke": "1", "route": "Greywater Watch|Moat Cailin"}),
+        ("bo", "stark:marshal", {"add:Winterfell": "1", "route": "Winterfell|Castle Black"}),
+    ]
+    for who, agent, fields in marshals:
+        status, page = phones.post(who, "/play/resolve", agent=agent, plan="muster move", footmen="1", **fields)
+        assert status == 200, page
+    _, page = phones.get("ana", "/play/conspiracy?agent=lannister:lord")
+    assert 'value="draw move"' in page and "Tywin Lannister (Lannister) — a card you draw first" in page
+    assert "Ser Jaime Lannister: Lannister musters" in page and 'name="then-add:Lannisport"' in page
+    assert "Cersei Lannister: remove the agent on" in page and 'value="lannister:lord"' in page
     status, page = phones.post(
-        "bo", "/play/resolve", agent="stark:maester", move="on", to="Moat Cailin", footmen="1", knights="1", **fields
-    )
-    assert status == 422 and "ana" in page and "Balon Greyjoy" in page  # the rules weighed ana's card
-    _, combat = phones.get(
-        "bo", "/play/combat?agent=stark:maester&from=Winterfell&to=Moat Cailin&footmen=1&card:ana=Balon Greyjoy"
-    )
-    assert "Balon Greyjoy" in combat and "problems" in combat
+        "ana", "/play/resolve", agent="lannister:lord", plan="draw move", route="The Golden Sound|Ironman's Bay",
+        footmen="0", ships="2", card="Tywin Lannister",
+    )  # fmt: skip
+    assert status == 200, page
+    resolved = phones.events()[-1]
+    assert resolved["actions"][0] == {"draw": True} and resolved["combat"]["cards"] == {"ana": "Tywin Lannister"}
+
+
+def test_a_card_chosen_for_a_move_that_does_not_fight_is_not_sent(phones: Phones) -> None:
+    placed(phones)
+    status, page = phones.post(
+        "ana", "/play/resolve", agent="greyjoy:maester", plan="move", route="Greywater Watch|Moat Cailin", footmen="1",
+        card="Balon Greyjoy",
+    )  # fmt: skip
+    assert status == 200, page
+    assert "combat" not in phones.events()[-1]

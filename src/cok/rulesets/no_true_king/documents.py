@@ -21,6 +21,9 @@ def status_doc(name: str, state: State) -> dict[str, Any]:
             item["agents"] = [{"house": h, "space": s} for h, s in wait.agents]
         if wait.what == "place":
             item["free"] = [{"house": h, "space": s} for h, s in wait.free]
+        if wait.what == "card" and state.fight_at is not None:
+            item["house"], item["area"] = state.fight_at
+            item["played"] = [{"player": p, "card": c} for p, c in state.table]
         waits.append(item)
     return {
         "campaign": name,

@@ -106,6 +106,8 @@ class Begin(EventBase):
     type: Literal["begin"] = "begin"
     seats: Annotated[list[PlayerId], Field(min_length=1)]
     first: PlayerId
+    #: asked, not kept: a draft's `roll: true` has the ledger's dice choose `first` (intents)
+    roll: bool | None = None
 
 
 class Place(EventBase):
@@ -125,6 +127,18 @@ class Resolve(EventBase):
     space: Space
     actions: list[Action] = Field(default_factory=list)
     combat: Combat | None = None
+
+
+class Card(EventBase):
+    """A card played from a player's own phone before the combat is recorded (§4.4 Cards: from
+    the active player clockwise, each player's own). The active player's opens the combat: the
+    house it moves and the area it enters; the resolve that fights there takes these cards."""
+
+    type: Literal["card"] = "card"
+    player: PlayerId
+    card: Text | None = None  # None: plays no card
+    house: House | None = None  # the active player's only
+    to: Text | None = None  # the active player's only
 
 
 class Exchange(EventBase):
@@ -179,6 +193,7 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
     "begin": Begin,
     "place": Place,
     "resolve": Resolve,
+    "card": Card,
     "exchange": Exchange,
     "pass": Pass,
     "unseal": Unseal,

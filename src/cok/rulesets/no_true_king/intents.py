@@ -27,7 +27,22 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
     """The event of this type from the fields as typed and the answers given; None for a
     type read in the log's own shape (a void)."""
     maker = _BUILDERS.get(type)
+    if type == "begin" and fields.get("roll") is True:
+        fields = {**fields, "first": rolled_first(state, fields, dice)}
     return None if maker is None else maker(state, fields, answers)
+
+
+def rolled_first(state: State, fields: Fields, dice: Dice) -> str:
+    """`roll: true`: the first player chosen at random from the seats (§4.1 "Randomly select
+    the first player"), by the ledger's dice, as `cok ntk begin --roll`."""
+    if fields.get("first"):
+        raise RuleError("choose the first player or roll for one, not both")
+    seats = fields.get("seats")
+    typed = [seats] if isinstance(seats, str) else list(seats) if isinstance(seats, (list, tuple)) else []
+    found = [p for item in typed for p in str(item).replace(",", " ").split()]
+    if not found:
+        raise RuleError("`seats` names every player once, clockwise")
+    return found[dice.roll(len(found)) - 1]
 
 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
@@ -41,8 +56,63 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
     if type == "conspiracy":
         return frozenset({typed.strip()})
     with suppress(RuleError):  # an unknown name is no one
-        return frozenset({find_player(state, typed)})
+        acting = find_player(state, typed)
+        if type == "resolve" and any(p != acting for p in card_players(state, fields)):
+            return frozenset()  # another's card: only its player (or an organiser) plays it (§4.4)
+        if type == "resolve" and _others_to_play(state, fields):
+            return frozenset()  # the others play theirs first, from their phones (`card`)
+        return frozenset({acting})
     return frozenset()
+
+
+def _others_to_play(state: State, fields: Fields) -> bool:
+    """A resolve whose move fights, with no cards played from the phones for it yet while
+    another player could play one: recording it would play "none" for them."""
+    from cok.rulesets.no_true_king.rules.cards import others_could_play
+
+    if state.table:
+        return False  # the cards were played; the rules check they are this combat's
+    try:
+        hid = house(state, fields.get("house"))
+    except RuleError:
+        return False
+    fight = empty_combat(state, hid, fields.get("actions"))
+    if fight is None and not isinstance(fields.get("combat"), Mapping):
+        return False
+    for action in fields.get("actions") or [] if isinstance(fields.get("actions"), list) else []:
+        move = action.get("move") if isinstance(action, Mapping) else None
+        if isinstance(move, Mapping) and isinstance(move.get("to"), str):
+            with suppress(RuleError):
+                if others_could_play(state, hid, find_area(state.board, move["to"])):
+                    return True
+    return False
+
+
+def card_players(state: State, fields: Fields) -> set[str]:
+    """The conspiracies whose cards a resolve's combats play (a card named, not `none`), the
+    granted moves' combats included: each card is its own player's act (§4.4 Cards)."""
+    found: set[str] = set()
+    combats = [fields.get("combat")]
+    actions = list(fields.get("actions") or []) if isinstance(fields.get("actions"), list) else []
+    while combats or actions:
+        if actions:
+            action = actions.pop()
+            combats.append(action.get("combat") if isinstance(action, Mapping) else None)
+            continue
+        fight = combats.pop()
+        if not isinstance(fight, Mapping):
+            continue
+        cards = fight.get("cards")
+        for typed, card in cards.items() if isinstance(cards, Mapping) else ():
+            if card in (None, "", "none"):
+                continue
+            try:
+                found.add(find_player(state, typed))
+            except RuleError:
+                found.add(f"?{typed}")  # someone not in the game: never the recorder
+        after = fight.get("after")
+        actions.extend(after if isinstance(after, list) else [])
+    return found
 
 
 # ---------------------------------------------------------------- names
@@ -144,12 +214,27 @@ def _resolve(state: State, fields: Fields, answers: Fields) -> EventBase:
     pid, hid = player(state, fields.get("player")), house(state, fields.get("house"))
     taken = fields.get("actions") or []
     fight = fields.get("combat") or empty_combat(state, hid, taken)
+    if state.table and isinstance(fight, Mapping):  # the cards played from the phones (`card`)
+        fight = {**fight, "cards": {**dict(fight.get("cards") or {}), **dict(state.table)}}
     return Resolve(
         player=pid,
         house=hid,
         space=_word(fields.get("space")),
         actions=taken,
         combat=with_answers(fight, answers),
+        note=fields.get("note"),
+    )
+
+
+def _card(state: State, fields: Fields, answers: Fields) -> EventBase:
+    from cok.rulesets.no_true_king.events import Card
+
+    given = fields.get("house")
+    return Card(
+        player=player(state, fields.get("player")),
+        card=fields.get("card") or None,
+        house=house(state, given) if given else None,
+        to=fields.get("to") or None,
         note=fields.get("note"),
     )
 
@@ -182,6 +267,7 @@ _BUILDERS: dict[str, Callable[[State, Fields, Fields], EventBase]] = {
     "begin": _begin,
     "place": _place,
     "resolve": _resolve,
+    "card": _card,
     "exchange": _exchange,
     "pass": _pass,
     "unseal": _unseal,

@@ -13,7 +13,9 @@ from cok.rulesets.no_true_king.rules.actions import (
     check_move,
     counts_of,
     describe_units,
+    draw,
     enters_troops,
+    muster,
     take_out,
 )
 from cok.rulesets.no_true_king.rules.combat import kill, play_cards, retreats_after, sides
@@ -29,6 +31,7 @@ class Ending:
     loser: str
     kills: dict[str, Counts]
     retreats: tuple[str, ...]  # empty: the loser's troops are all killed
+    none_left: bool = False  # retreats exist, but the casualties take every figure that could go
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,16 @@ def preview(
     units: list[str],
     given: dict[str, str | None],
     active: str | None,
+    before: list[dict[str, Any]] | None = None,
 ) -> Preview:
+    """`before`: the actions the resolve takes before its move (a muster, a draw), as the log
+    writes them: the combat is fought on the board they leave."""
     work = Draft(state)  # the combat's changes drafted and dropped: the state is never touched
+    for action in before or []:
+        if action.get("muster") is not None:
+            muster(work, house, action["muster"])
+        elif action.get("draw") and (active or work.active):
+            draw(work, active or work.active or "", house)
     origin, to = find_area(work.board, origin_typed), find_area(work.board, to_typed)
     group = counts_of(units)
     why = check_move(work, house, origin, to, group)
@@ -76,7 +87,9 @@ def preview(
             kills[card.house] -= card.towers
         options = tuple(retreats_after(work, loser, to, losing, house, group))
         lost = losing if not options else kill(losing, max(0, kills[loser]))[1]
-        endings.append(Ending(winner, loser, {loser: lost, winner: kill(winning, max(0, kills[winner]))[1]}, options))
+        none_left = bool(options) and lost == losing
+        lost_winner = kill(winning, max(0, kills[winner]))[1]
+        endings.append(Ending(winner, loser, {loser: lost, winner: lost_winner}, options, none_left))
     pa, pd = seen.power[house], seen.power[defender]
     playable = {
         h: tuple(c.name for c in work.board.house_cards(h) if c.name not in work.played) for h in (house, defender)
@@ -101,6 +114,7 @@ def preview_doc(found: Preview) -> dict[str, Any]:
                 "loser": e.loser,
                 "killed": {h: _units(k) for h, k in e.kills.items()},
                 "retreats": list(e.retreats),
+                "none_left": e.none_left,
             }
             for e in found.endings
         ],
@@ -131,6 +145,8 @@ def preview_views(found: Preview) -> list[View | str]:
     endings = Grid("If…", [("winner", "left"), ("killed", "left"), ("loser retreats to", "left")])
     for e in found.endings:
         killed = "; ".join(f"{h} {describe_units(k)}" for h, k in e.kills.items() if any(k)) or "none"
-        endings.add(e.winner, killed, ", ".join(e.retreats) or "nowhere: all killed")
+        endings.add(
+            e.winner, killed, "none left to retreat" if e.none_left else ", ".join(e.retreats) or "nowhere: all killed"
+        )
     lines.append(endings)
     return lines

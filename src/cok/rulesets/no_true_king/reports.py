@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 def recording_report(rec: Recorded) -> Report:
     from cok.render.views import Line
     from cok.rulesets.no_true_king.rules.turns import waits_text
+    from cok.rulesets.no_true_king.words import waiting_words
 
     state = rec.state
     before: dict[str, int] = rec.before
@@ -25,6 +26,7 @@ def recording_report(rec: Recorded) -> Report:
         "summary": rec.text,
         "ranks": {h: {"before": b, "after": a} for h, (b, a) in changed.items()},
         "waiting_for": waits_text(state),
+        "next_turn": f"Next: {waiting_words(state)}.",  # the phone's Recorded page says it, in its words
     }
     lines = [
         rec.text,

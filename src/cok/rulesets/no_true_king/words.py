@@ -11,6 +11,7 @@ from cok.core.text import counted
 from cok.rulesets.no_true_king.rules.actions import describe_units
 from cok.rulesets.no_true_king.rules.outcomes import (
     Begun,
+    CardPlayed,
     Drew,
     Exchanged,
     Fought,
@@ -47,6 +48,9 @@ def _result(result: Any) -> str:
         done = "; ".join(_action(a) for a in result.done) or "takes no action"
         after = f"the agent moves up to {result.house} {result.up}" if result.up else "the agent returns"
         return f"{result.player} resolves the {result.house} {result.space}: {done}; {after}."
+    if isinstance(result, CardPlayed):
+        played = f"plays {result.card}" if result.card else "plays no card"
+        return f"{result.player} {played} in {result.house}'s combat in {result.area}."
     if isinstance(result, Exchanged):
         shown = f", revealing {result.reveal[1]} at {result.reveal[0]}" if result.reveal else ""
         return f"{result.player} exchanges loyalty tokens {result.swap[0]} and {result.swap[1]}{shown}."
@@ -82,11 +86,12 @@ def combat_sentence(fought: Fought) -> str:
         f"{s.attacker} {s.power[s.attacker]} against {s.defender} {s.power[s.defender]}{fort}"
         f"{' (' + cards + ')' if cards else ''}; {fought.winner} wins"
     )
-    text += (
-        f"; {fought.loser} retreats to {fought.retreat}"
-        if fought.retreat
-        else f"; {fought.loser} has nowhere to retreat"
-    )
+    if fought.retreat:
+        text += f"; {fought.loser} retreats to {fought.retreat}"
+    elif fought.none_left:
+        text += f"; {fought.loser} loses every figure that fought: none is left to retreat"
+    else:
+        text += f"; {fought.loser} has nowhere to retreat"
     losses = [f"{h} loses {describe_units(k)}" for h, k in fought.kills.items() if any(k)]
     if losses:
         text += "; " + ", ".join(losses)
@@ -113,3 +118,34 @@ def _then(state: State, then: RoundEnded) -> str:
 def untold(event: EventBase) -> str:
     player = getattr(event, "player", None)
     return f"{event.type} {player}" if player else event.type
+
+
+def waiting_words(state: State) -> str:
+    """What the ledger waits for, in the words of the phone's pages: names, houses as the
+    board writes them, no commands (the terminal's `waits_text` names the commands)."""
+    from cok.rulesets.no_true_king.rules.turns import waiting_for
+
+    def name(player: str | None) -> str:
+        found = state.players.get(player) if player else None
+        return found.name if found is not None else str(player)
+
+    said = []
+    for wait in waiting_for(state):
+        if wait.what == "conspiracy":
+            said.append("conspiracies to join (2 to 4), then the organiser to seat the table")
+        elif wait.what == "begin":
+            said.append("the organiser to seat the table, or another conspiracy to join")
+        elif wait.what == "place":
+            said.append(f"{name(wait.player)} to place an agent")
+        elif wait.what == "resolve":
+            agents = ", ".join(f"{h.capitalize()}'s {s}" for h, s in wait.agents)
+            said.append(f"{name(wait.player)} to resolve an agent ({agents})")
+        elif wait.what == "card":
+            said.append(f"{name(wait.player)} to play a card, or none, in the combat in {wait.area}")
+        elif wait.what == "exchange":
+            said.append(f"{name(wait.player)} to exchange two loyalty tokens or pass")
+        elif wait.what == "unseal":
+            said.append(f"{name(wait.player)} to unseal their loyalty card")
+        else:
+            said.append("nothing: the game is over")
+    return "; ".join(said)

@@ -350,6 +350,32 @@ def exchange(
     _record(opened, "exchange", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
 
 
+@app.command(name="card")
+@refusals
+def card_(
+    player: Player,
+    card: Annotated[str | None, typer.Argument(help="The card played (none: plays no card).")] = None,
+    house: Annotated[
+        str | None, typer.Option("--house", metavar="H", help="The active player's: the house it moves.")
+    ] = None,
+    to: Annotated[
+        str | None, typer.Option("--to", metavar="AREA", help="The active player's: the area it enters.")
+    ] = None,
+    note: NoteOpt = None,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a card, or none, before a combat is resolved, in turn from the active player, who
+    opens it with --house and --to (as each phone plays its own at the table).
+
+    Example: cok ntk card ana --house stark --to Karhold "Robb Stark"; cok ntk card bo
+    """
+    fields = {"player": player, "card": card, "house": house, "to": to, "note": note}
+    _record(_open(campaign, no_cache), "card", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+
+
 @app.command(name="pass")
 @refusals
 def pass_(

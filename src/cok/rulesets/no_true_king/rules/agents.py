@@ -9,9 +9,10 @@ from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.events import Action, Combat, Place, Resolve
 from cok.rulesets.no_true_king.map import SPACES
 from cok.rulesets.no_true_king.rules import actions as act
+from cok.rulesets.no_true_king.rules.cards import check_resolved_here
 from cok.rulesets.no_true_king.rules.combat import fight
 from cok.rulesets.no_true_king.rules.outcomes import Fought, Moved, Placed, Resolved
-from cok.rulesets.no_true_king.rules.places import find_area, find_house
+from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house
 from cok.rulesets.no_true_king.rules.state import Game
 from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve, refuse_out_of_turn, tier
 
@@ -54,6 +55,12 @@ def resolve(state: Game, event: Resolve) -> Resolved:
     if event.combat is not None and not combat_used:
         raise RuleError("`combat` is recorded only when a move entered another house's troops")
     _check_left_out(state, event, house)
+    if state.table:  # cards played from the phones (rules/cards.py): this combat's, then cleared
+        fought = [(r[1].sides.attacker, r[1].sides.area) for r in done if isinstance(r, tuple)]
+        cards = event.combat.cards if event.combat else {}
+        given = {p: find_card(state.board, c).name if c else None for p, c in cards.items()}
+        check_resolved_here(state, fought, given)
+        state.table, state.fight_at = [], None
     up = _move_up(state, house, event.space, event.player)
     return Resolved(event.player, house, event.space, tuple(done), up)
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from cok.core.errors import RuleError
 from cok.core.events import EventBase
-from cok.rulesets.no_true_king.events import Begin, Conspiracy, Exchange, Pass, Place, Resolve, Unseal
+from cok.rulesets.no_true_king.events import Begin, Card, Conspiracy, Exchange, Pass, Place, Resolve, Unseal
 from cok.rulesets.no_true_king.map import Board
-from cok.rulesets.no_true_king.rules import agents, loyalty, setup, turns
+from cok.rulesets.no_true_king.rules import agents, cards, loyalty, setup, turns
 from cok.rulesets.no_true_king.rules.draft import Draft
 from cok.rulesets.no_true_king.rules.outcomes import Outcome, Passed, RoundEnded
 from cok.rulesets.no_true_king.rules.places import find_player
@@ -61,6 +61,8 @@ def _decide(game: Game, event: EventBase) -> tuple[Any, RoundEnded | None]:
         placed = agents.place(game, event)
         turns.after_placement(game)
         return placed, None
+    if isinstance(event, Card):
+        return cards.play(game, event), None
     if isinstance(event, Resolve):
         resolved = agents.resolve(game, event)
         if turns.after_resolution(game):

@@ -140,7 +140,8 @@ def fight(
         kills[card.house] -= card.towers
     kills = {h: max(0, n) for h, n in kills.items()}
     options = retreats_after(state, loser, area, group, attacker, units)
-    if not any(kill(group, kills[loser])[0]) and combat.retreat is None:
+    none_left = bool(options) and not any(kill(group, kills[loser])[0]) and combat.retreat is None
+    if none_left:
         options = []  # the casualties take every figure of the loser: nobody is left to retreat
     retreat = _retreat(state, combat.retreat, options, loser, area, asked)
     if loser == defender:
@@ -158,7 +159,8 @@ def fight(
     after = _after(state, combat, winner, names, granted)
     removed = _remove(state, combat, winner, names)
     discard = _discard(state, combat, winner, names)
-    return Fought(seen, winner, loser, retreat, {loser: lost_loser, winner: lost_winner}, after, removed, discard)
+    kills_done = {loser: lost_loser, winner: lost_winner}
+    return Fought(seen, winner, loser, retreat, kills_done, after, removed, discard, none_left)
 
 
 def retreats_after(state: Game, loser: str, area: str, group: Counts, attacker: str, units: Counts) -> list[str]:

@@ -91,7 +91,7 @@ class Layer(MutableMapping[K, V]):
 
 #: The state's dicts the rules change key by key; the other fields they replace whole.
 LAYERED = ("players", "troops", "flags", "agents", "placed", "held", "drawn", "ranks")
-REPLACED = ("seats", "round", "first", "phase", "active", "played", "ranked")
+REPLACED = ("seats", "round", "first", "phase", "active", "played", "ranked", "table", "fight_at")
 
 
 class Draft(Game):
@@ -115,6 +115,8 @@ class Draft(Game):
         self.played = state.played
         self.ranks = Layer(state.ranks)
         self.ranked = state.ranked
+        self.table = state.table
+        self.fight_at = state.fight_at
 
     def commit(self, state: State) -> None:
         """Write the drafted changes into the state it was drafted over: a dict the rules

@@ -32,6 +32,15 @@ class Begun:
 
 
 @dataclass(frozen=True)
+class CardPlayed:
+    player: str
+    card: str | None
+    house: str  # the moving house
+    area: str  # where it fights
+    next: str | None  # who plays next; None: the active player may resolve
+
+
+@dataclass(frozen=True)
 class Placed:
     player: str
     house: str
@@ -90,6 +99,7 @@ class Fought:
     after: tuple[Any, ...] = field(default_factory=tuple)  # outcomes of the granted action
     removed: tuple[str, str, str] | None = None  # (house, space, player)
     discard: tuple[str, str, str] | None = None  # (by, player, house)
+    none_left: bool = False  # the casualties took every figure that could have retreated
 
 
 @dataclass(frozen=True)

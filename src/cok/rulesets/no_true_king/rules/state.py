@@ -52,6 +52,8 @@ class Game:
     played: Sequence[str]  # replaced, never changed in place
     ranks: MutableMapping[str, int]
     ranked: Sequence[Mapping[str, int]]  # replaced, never changed in place
+    table: Sequence[tuple[str, str | None]]  # replaced: cards played from phones for the coming combat
+    fight_at: tuple[str, str] | None  # (the moving house, the area it enters) of those cards
 
     @property
     def rounds(self) -> int:
@@ -88,6 +90,11 @@ class Game:
         mine.update(area for area, flag in self.flags.items() if flag == house and area not in troops)
         return [area for area in self.board.areas if area in mine]
 
+    def troops_house(self, area: str) -> str:
+        """The house whose troops stand in the area ("" for none)."""
+        found = self.troops.get(area)
+        return found[0] if found is not None else ""
+
     def cards_held(self, player: str) -> dict[str, int]:
         return {h: n for (p, h), n in self.held.items() if p == player and n}
 
@@ -118,3 +125,5 @@ class State(Game):
     played: list[str] = field(default_factory=list)  # cards played (gone for the game)
     ranks: dict[str, int] = field(default_factory=dict)  # house -> rank (1, 2, 2, 4)
     ranked: list[dict[str, int]] = field(default_factory=list)  # each round's rankings
+    table: list[tuple[str, str | None]] = field(default_factory=list)  # (player, card or None), in turn
+    fight_at: tuple[str, str] | None = None  # (house, area) the cards on the table are played for

@@ -20,6 +20,7 @@ class Wait:
     player: str | None = None
     agents: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # (house, space) that may resolve
     free: tuple[tuple[str, str], ...] = field(default_factory=tuple)  # free spaces (placement)
+    area: str | None = None  # where the combat is that a card is played in
 
     def sentence(self) -> str:
         if self.what == "conspiracy":
@@ -31,6 +32,8 @@ class Wait:
         if self.what == "resolve":
             spaces = ", ".join(f"{h} {s}" for h, s in self.agents)
             return f"{self.player} to resolve an agent ({spaces})"
+        if self.what == "card":
+            return f"{self.player} to play a card, or none, in the combat in {self.area} (`card`)"
         if self.what == "exchange":
             return f"{self.player} to exchange two loyalty tokens or pass"
         if self.what == "unseal":
@@ -71,6 +74,12 @@ def waiting_for(state: Game) -> list[Wait]:
         return [Wait("begin")] if len(state.players) >= 2 else [Wait("conspiracy")]
     if phase == "placement":
         return [Wait("place", state.active, free=tuple(free_spaces(state)))]
+    if phase == "resolution" and state.active is not None and state.fight_at is not None:
+        from cok.rulesets.no_true_king.rules.cards import next_to_play
+
+        playing = next_to_play(state)
+        if playing is not None:
+            return [Wait("card", playing, area=state.fight_at[1])]
     if phase == "resolution" and state.active is not None:
         return [Wait("resolve", state.active, agents=tuple(sorted(may_resolve(state, state.active))))]
     if phase == "exchanges":

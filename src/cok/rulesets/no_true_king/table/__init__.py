@@ -34,13 +34,15 @@ def web() -> Web:
             Form("/conspiracy", conspiracy),
             Form("/join", join, ("GET", "POST")),
             Form("/place", place, ("POST",)),
-            Form("/combat", combat),
+            Form("/combat", combat, ("POST",)),
             Form("/resolve", resolve, ("POST",)),
+            Form("/card", card, ("POST",)),
             Form("/exchange", exchange, ("GET", "POST")),
             Form("/pass", pass_, ("POST",)),
             Form("/unseal", unseal, ("GET", "POST")),
             Form("/begin", begin, ("GET", "POST"), organiser=True),
             Form("/seal.js", seal_js),
+            Form("/ntk.js", ntk_js),
         ),
         templates="cok.rulesets.no_true_king.table",
     )
@@ -51,6 +53,14 @@ async def seal_js(visit: Visit) -> Response:
     from starlette.responses import Response
 
     text = resources.files(__package__).joinpath("seal.js").read_text(encoding="utf-8")
+    return Response(text, media_type="text/javascript", headers={"cache-control": "no-cache"})
+
+
+async def ntk_js(visit: Visit) -> Response:
+    """The board's frame opened on the agent's troops (`table/board.py`)."""
+    from starlette.responses import Response
+
+    text = resources.files(__package__).joinpath("ntk.js").read_text(encoding="utf-8")
     return Response(text, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
 
@@ -103,18 +113,90 @@ async def conspiracy(visit: Visit) -> Response:
         free=free_spaces(state) if turn and turn.what == "place" else [],
         resolvable=may_resolve(state, me) if turn and turn.what == "resolve" else [],
         held=state.cards_held(me),
-        playable=_playable(state, me),
-        others=[(p, _playable(state, p)) for p in _after(state, me) if _playable(state, p)],
-        areas=list(state.board.areas),
-        orders=ORDERS,
         shown=state.players[me].shown,
+        seal=state.players[me].seal or "",
+        swaps=_swaps(state, me),
+        unsealed=state.players[me].unsealed,
+        open_card=state.players[me].card if state.loyalty == "open" else None,
+        **(_resolving(visit, state, me) if turn and turn.what == "resolve" else {}),
+        **(_card_turn(state, me) if turn and turn.what == "card" else {}),
+        table=[(state.players[p].name, c) for p, c in state.table],
+        fight_at=state.fight_at,
     )
 
 
-def _waits(state: State) -> list[str]:
-    from cok.rulesets.no_true_king.rules.turns import waiting_for
+def _card_turn(state: State, me: str) -> dict[str, Any]:
+    """A player's turn to play a card in the combat the active player opened (§4.4)."""
+    assert state.fight_at is not None
+    house, area = state.fight_at
+    houses = (house, state.troops_house(area))
+    return {
+        "houses": houses,
+        "choices": [(h, c) for h, c in _playable(state, me) if h in houses],
+        "facts": state.board.cards,
+    }
 
-    return [w.sentence().replace("`", "") for w in waiting_for(state)]
+
+def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
+    """The resolve form for one agent (`?agent=HOUSE:SPACE`, else the first that may resolve):
+    only its house's legal choices, and the board opened on its troops."""
+    from cok.rulesets.no_true_king.rules.turns import may_resolve
+    from cok.rulesets.no_true_king.table.board import board
+    from cok.rulesets.no_true_king.table.offers import offer, plan_words
+
+    agents = may_resolve(state, me)
+    if state.fight_at is not None:  # the cards are played for this house's combat: its agents
+        agents = [a for a in agents if a[0] == state.fight_at[0]] or agents
+    asked = visit.request.query_params.get("agent", "")
+    chosen = next((a for a in agents if f"{a[0]}:{a[1]}" == asked), agents[0] if agents else None)
+    if chosen is None:
+        return {}
+    house, space = chosen
+    found = offer(state, house, space)
+    cards = _playable(state, me)
+    if found.drawable and "draw move" in found.plans:
+        have = {c for _, c in cards}
+        unseen = [c.name for c in state.board.house_cards(house) if c.name not in state.played and c.name not in have]
+        cards += [(house, name) for name in unseen]  # a card drawn earlier in this resolution
+    return {
+        "agent": chosen,
+        "offer": found,
+        "plan_words": plan_words,
+        "cards": cards,
+        "held_cards": {c for _, c in _playable(state, me)},
+        "lannister_agents": [s for (h, s), p in state.agents.items() if h == "lannister" and p is not None],
+        "opponents": [p for p in state.seats if p != me],
+        "granted_offers": {h: offer(state, h, "lord") for h in ("greyjoy", "lannister") if h in state.board.houses},
+        "board": board(state, found, house),
+    }
+
+
+def _swaps(state: State, player: str) -> str:
+    """The positions each recorded exchange swapped, in order (public in the log): the page
+    applies them to the card its browser keeps."""
+    return json.dumps([[a, b] for _, _, a, b, _, _ in state.players[player].exchanges])
+
+
+def table_identity(campaign: Any) -> str:
+    """What the browser keeps a draw under (issue 34): this campaign, not its name — its
+    folder and its first event's id (random, written once), or before any event its settings
+    file's time (a new game made there anew has another); a digest, naming nothing."""
+    import hashlib
+
+    first = next(iter(campaign.ids()), None)
+    if first is None:
+        try:
+            first = "new:" + str((campaign.folder / "campaign.yaml").stat().st_mtime_ns)
+        except OSError:
+            first = "new"
+    text = f"ntk-table:{campaign.folder.resolve()}:{first}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _waits(state: State) -> list[str]:
+    from cok.rulesets.no_true_king.words import waiting_words
+
+    return [waiting_words(state)]
 
 
 def _playable(state: State, player: str) -> list[tuple[str, str]]:
@@ -132,25 +214,10 @@ def _after(state: State, player: str) -> list[str]:
 
 
 def _cards(state: State, me: str | None, form: Mapping[str, str]) -> dict[str, str | None]:
-    """The cards played in a combat, in turn from the active player: `card` (the player's
-    own) and `card:PLAYER` (each other's, as announced at the table)."""
-    if me is None:
-        return {}
-    given = {me: form.get("card", "")} | {p: form.get(f"card:{p}", "") for p in _after(state, me)}
-    return {p: card for p, card in given.items() if card}
-
-
-def _number(form: Mapping[str, str], name: str) -> int:
-    value = form.get(name, "").strip()
-    return int(value) if value.isdigit() else 0
-
-
-def _units(form: Mapping[str, str]) -> list[str]:
-    return [
-        *["footman"] * _number(form, "footmen"),
-        *["knight"] * _number(form, "knights"),
-        *["ship"] * _number(form, "ships"),
-    ]
+    """The card this conspiracy plays in the combat (`card`): only its own — another's card is
+    its player's to play (§4.4), and the ledger refuses it from anyone else but an organiser."""
+    card = form.get("card", "")
+    return {me: card} if me is not None and card else {}
 
 
 async def place(visit: Visit) -> Response:
@@ -162,69 +229,93 @@ async def place(visit: Visit) -> Response:
     return await visit.record([_draft("place", {"player": me, "house": house, "space": space, "note": _note(form)})])
 
 
-#: The orders a resolve's actions may be taken in (a marshal: muster and move; a lord: two
-#: different actions; a maester: one), as the form offers them.
-ORDERS = ("muster move draw", "move muster draw", "draw muster move", "draw move muster", "muster draw move")
-
-
-def _actions(form: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The actions ticked, in the order chosen: the same list `cok ntk resolve`'s words make."""
-    made: dict[str, dict[str, Any]] = {}
-    if form.get("move") == "on":
-        made["move"] = {"move": {"from": form.get("from", ""), "to": form.get("to", ""), "units": _units(form)}}
-    if form.get("muster") == "on":
-        area, what, sea = form.get("muster_area", ""), form.get("muster_what", "footman"), form.get("muster_sea", "")
-        mustered: dict[str, Any] = {}
-        if area:
-            mustered[area] = ["footman"] if what == "footman" else [{"ship": sea.strip()}]
-        if form.get("promote", ""):
-            mustered["promote"] = [form["promote"]]
-        made["muster"] = {"muster": mustered}
-    if form.get("draw") == "on":
-        made["draw"] = {"draw": True}
-    order = form.get("order", ORDERS[0]).split()
-    return [made[kind] for kind in order if kind in made]
-
-
 async def combat(visit: Visit) -> Response:
-    """`cok ntk combat` before a move into another house's troops: both sides' power, the
-    cards in play, and for either winner the casualties and retreats."""
+    """`cok ntk combat` before a move into another house's troops, from the resolve form itself
+    (a POST: its CSRF token never in a URL): both sides' power after what the plan does before
+    the move (a muster, a draw), the cards in play, and for either winner the casualties and
+    retreats."""
     from cok.core.errors import RuleError
     from cok.rulesets.no_true_king.preview import preview, preview_doc
+    from cok.rulesets.no_true_king.table.offers import actions, move_of
 
     campaign = await visit.campaign()
     state = campaign.state
-    query = dict(visit.request.query_params)
-    me = _acting(visit, state, query.get("player", ""))
-    house, _, space = query.get("agent", "").partition(":")
-    cards = _cards(state, me, query)
+    form = visit.form
+    me = _acting(visit, state, form.get("player", ""))
+    house, _, space = form.get("agent", "").partition(":")
+    taken = actions(form)
+    kinds = [next(iter(a)) for a in taken]
+    before = taken[: kinds.index("move")] if "move" in kinds else []
+    move = move_of(form)
+    played = {p: c for p, c in state.table if c} if state.table else _cards(state, me, form)  # the phones' cards
     try:
-        found = preview_doc(preview(state, house, query.get("from", ""), query.get("to", ""), _units(query), cards, me))
+        found = preview_doc(preview(state, house, move["from"], move["to"], move["units"], played, me, before))
         problem = None
     except (RuleError, KeyError, ValueError) as error:
         found, problem = None, str(error)
-    return visit.render("combat.html", me=me, found=found, problem=problem, query=query, house=house, space=space)
+    names = {p: c.name for p, c in state.players.items()}
+    return visit.render("combat.html", me=me, found=found, problem=problem, house=house, space=space, names=names)
 
 
 async def resolve(visit: Visit) -> Response:
-    """An agent resolved with one action (and the card played in its combat): the same
-    `resolve` as `cok ntk resolve`; the rules ask for a tied combat's winner or a retreat."""
+    """An agent resolved as planned (and the card its player plays in the combat, and what a
+    card grants when its house wins): the same `resolve` as `cok ntk resolve`; the rules ask
+    for a tied combat's winner or a retreat."""
+    from cok.rulesets.no_true_king.intents import empty_combat
+    from cok.rulesets.no_true_king.table.offers import actions, granted
+
     campaign = await visit.campaign()
     form = visit.form
-    me = _acting(visit, campaign.state, form.get("player", ""))
+    state = campaign.state
+    me = _acting(visit, state, form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
-    taken = _actions(form)
-    played = _cards(campaign.state, me, form)
-    fight: dict[str, Any] = {"cards": played} if played else {}
+    opening = _opens_the_table(state, house, actions(form))
+    if opening is not None:  # the others play their cards first, each from their own phone
+        opened = {"player": me, "card": form.get("card", ""), "house": house, "to": opening, "note": _note(form)}
+        return await visit.record([_draft("card", opened)])
+    fights = house in state.board.houses and empty_combat(state, house, actions(form)) is not None
+    played = _cards(state, me, form) if fights else {}  # a card is played only where the move fights
+    effects = granted(form) if fights else {}
+    fight: dict[str, Any] = ({"cards": played} if played or effects else {}) | effects
     fields = {
         "player": me,
         "house": house,
         "space": space,
-        "actions": taken,
+        "actions": actions(form),
         "combat": fight,
         "note": _note(form),
     }
     return await visit.record([_draft("resolve", fields)])
+
+
+def _opens_the_table(state: State, house: str, taken: list[dict[str, Any]]) -> str | None:
+    """The area a resolve's move fights in, when no card is played for it yet and another
+    player could play one: the phone opens the table (`card`) instead of recording it."""
+    from cok.core.errors import RuleError
+    from cok.rulesets.no_true_king.rules.cards import others_could_play
+    from cok.rulesets.no_true_king.rules.places import find_area
+
+    if state.table or house not in state.board.houses:
+        return None
+    for action in taken:
+        to = action.get("move", {}).get("to", "")
+        if to:
+            try:
+                area = find_area(state.board, to)
+            except RuleError:
+                return None
+            if state.troops_house(area) not in ("", house) and others_could_play(state, house, area):
+                return area
+    return None
+
+
+async def card(visit: Visit) -> Response:
+    """A card played, or none, in turn, in the combat the active player opened: only its own
+    player's (or an organiser's for them)."""
+    campaign = await visit.campaign()
+    form = visit.form
+    me = _acting(visit, campaign.state, form.get("player", ""))
+    return await visit.record([_draft("card", {"player": me, "card": form.get("card", ""), "note": _note(form)})])
 
 
 # ---------------------------------------------------------------- loyalty
@@ -239,6 +330,7 @@ async def join(visit: Visit) -> Response:
     if visit.request.method == "GET":
         return visit.render(
             "join.html",
+            table=table_identity(campaign),
             player=who.name,
             joined=who.name in state.players,
             organiser=who.organiser,
@@ -263,14 +355,15 @@ async def exchange(visit: Visit) -> Response:
     state = campaign.state
     if visit.request.method == "GET":
         me = _acting(visit, state)
-        swaps = [[a, b] for _, _, a, b, _, _ in state.players[me].exchanges] if me else []
         return visit.render(
             "exchange.html",
             me=me,
+            names={p: c.name for p, c in state.players.items()},
             players=list(state.players),
             positions=POSITIONS,
             houses=list(state.board.houses),
-            swaps=json.dumps(swaps),
+            swaps=_swaps(state, me) if me else "[]",
+            seal=state.players[me].seal or "" if me else "",
             shown=state.players[me].shown if me else [],
         )
     form = visit.form
@@ -295,7 +388,16 @@ async def unseal(visit: Visit) -> Response:
     if visit.request.method == "GET":
         me = _acting(visit, state)
         seal = state.players[me].seal if me else None
-        return visit.render("unseal.html", me=me, players=list(state.players), seal=seal or "", phase=state.phase)
+        done = bool(me) and state.players[me].unsealed
+        return visit.render(
+            "unseal.html",
+            me=me,
+            names={p: c.name for p, c in state.players.items()},
+            players=list(state.players),
+            seal=seal or "",
+            phase=state.phase,
+            done=done,
+        )
     form = visit.form
     me = _acting(visit, state, form.get("player", ""))
     fields = {"player": me, "loyalty": _loyalty(form), "secret": form.get("secret", "")}
@@ -315,7 +417,9 @@ async def begin(visit: Visit) -> Response:
     campaign = await visit.campaign()
     state = campaign.state
     if visit.request.method == "GET":
-        return visit.render("begin.html", players=list(state.players))
+        return visit.render("begin.html", players=list(state.players), state=state, waits=_waits(state))
     form = visit.form
     seats = [s.strip() for s in form.get("seats", "").replace(",", " ").split() if s.strip()]
-    return await visit.record([_draft("begin", {"seats": seats, "first": form.get("first", ""), "note": _note(form)})])
+    first = form.get("first", "")
+    chosen = {"roll": True} if first == "roll" else {"first": first}  # the ledger's dice (intents)
+    return await visit.record([_draft("begin", {"seats": seats, **chosen, "note": _note(form)})])

@@ -41,21 +41,50 @@
     return card;
   }
 
-  function key(campaign, player) {
-    return "cok-ntk-loyalty:" + campaign + ":" + player;
+  // What this browser keeps (issue 34): each card under its own seal, which belongs to one
+  // conspiracy of one game (a seal is never another's, and its secret is random), so a card
+  // is only ever used where the log holds its seal; a draw not yet joined is remembered under
+  // the table's identity (the server's: its folder and its first event, never its name), so a
+  // new game with the same name on the same address offers a new draw.
+  function cardKey(seal) {
+    return "cok-ntk-card:" + seal;
   }
 
-  function kept(campaign, player) {
+  function drawKey(table, player) {
+    return "cok-ntk-draw:" + table + ":" + player;
+  }
+
+  function legacyKey(campaign, player) {
+    return "cok-ntk-loyalty:" + campaign + ":" + player; // older pages' key: used only if its seal matches
+  }
+
+  function read(name) {
     try {
-      const found = JSON.parse(window.localStorage.getItem(key(campaign, player)) || "null");
+      const found = JSON.parse(window.localStorage.getItem(name) || "null");
       return found && Array.isArray(found.loyalty) && typeof found.secret === "string" ? found : null;
     } catch (e) {
       return null;
     }
   }
 
-  function keep(campaign, record) {
-    window.localStorage.setItem(key(campaign, record.player), JSON.stringify(record));
+  // The card kept for this seal (and for this player), or null: never another game's card.
+  function kept(seal, player, campaign) {
+    if (!seal) return null;
+    for (const name of [cardKey(seal), legacyKey(campaign, player)]) {
+      const found = read(name);
+      if (found && found.seal === seal && found.player === player) return found;
+    }
+    return null;
+  }
+
+  function keep(record) {
+    window.localStorage.setItem(cardKey(record.seal), JSON.stringify(record));
+  }
+
+  function forget(seal, player, campaign) {
+    window.localStorage.removeItem(cardKey(seal));
+    const old = read(legacyKey(campaign, player));
+    if (old && old.seal === seal) window.localStorage.removeItem(legacyKey(campaign, player));
   }
 
   const POSITIONS = ["1", "2", "3", "4", "left"];
@@ -68,7 +97,8 @@
     list.replaceChildren();
     card.forEach((house, i) => {
       const item = document.createElement("li");
-      item.textContent = (i < 4 ? "Position " + (i + 1) + ": " : "Left over: ") + house;
+      const name = house.charAt(0).toUpperCase() + house.slice(1);
+      item.textContent = (i < 4 ? "Position " + (i + 1) + ": " : "Left over: ") + name;
       list.append(item);
     });
   }
@@ -98,7 +128,7 @@
 
   // The join page: draw, seal, keep; the form sends the seal only.
   function sealPage(root) {
-    const campaign = root.dataset.campaign;
+    const table = root.dataset.table;
     const player = root.dataset.player;
     const houses = root.dataset.houses.split(",");
     const button = root.querySelector("[data-draw]");
@@ -119,7 +149,13 @@
       button.style.display = "none"; // a styled button ignores `hidden`
       submit.disabled = false;
     }
-    const before = kept(campaign, player);
+    let drawn = null;
+    try {
+      drawn = JSON.parse(window.localStorage.getItem(drawKey(table, player)) || "null");
+    } catch (e) {
+      drawn = null;
+    }
+    const before = drawn && typeof drawn.seal === "string" ? kept(drawn.seal, player, "") : null;
     if (before) {
       done(before);
     }
@@ -127,7 +163,8 @@
       const loyalty = drawCard(houses);
       const secret = newSecret();
       const record = { player: player, loyalty: loyalty, secret: secret, seal: await sealOf(player, loyalty, secret) };
-      keep(campaign, record);
+      keep(record);
+      window.localStorage.setItem(drawKey(table, player), JSON.stringify({ seal: record.seal }));
       await done(record);
     };
   }
@@ -157,7 +194,7 @@
       form.querySelector("button").disabled = false;
       return true;
     }
-    use(kept(campaign, player), "kept in this browser").then((ok) => {
+    use(kept(seal, player, campaign), "kept in this browser").then((ok) => {
       if (!ok) said.textContent = "This browser keeps no card for your seal: paste the copy you kept.";
     });
     const paste = root.querySelector("[data-paste]");
@@ -170,7 +207,7 @@
         return;
       }
       use(record, "pasted").then((ok) => {
-        if (ok) keep(campaign, record);
+        if (ok) keep(Object.assign({}, record, { seal: seal }));
       });
     };
   }
@@ -181,7 +218,7 @@
     const campaign = root.dataset.campaign;
     const player = root.dataset.player;
     const swaps = JSON.parse(root.dataset.swaps || "[]");
-    const record = kept(campaign, player);
+    const record = kept(root.dataset.seal, player, campaign);
     const form = root.querySelector("form");
     const house = form.querySelector("select[name=house]");
     const note = root.querySelector("[data-said]");
@@ -205,10 +242,45 @@
     update();
   }
 
+  // The conspiracy page: the card as it stands now (the drawn card with every swap recorded
+  // since, worked out here: the server never knows it), shown to its player only; once
+  // unsealed, the card leaves this browser; and it may be forgotten here once a copy is kept.
+  function cardPage(root) {
+    const seal = root.dataset.seal;
+    const player = root.dataset.player;
+    const campaign = root.dataset.campaign;
+    const said = root.querySelector("[data-said]");
+    if (root.dataset.unsealed === "yes") {
+      forget(seal, player, campaign);
+      said.textContent = "Your card is unsealed: this browser no longer keeps it.";
+      return;
+    }
+    const record = kept(seal, player, campaign);
+    if (!record) {
+      said.textContent =
+        "This browser keeps no card for your seal (another phone, or forgotten here): your copy has it.";
+      return;
+    }
+    const card = record.loyalty.slice();
+    for (const [a, b] of JSON.parse(root.dataset.swaps || "[]")) [card[a], card[b]] = [card[b], card[a]];
+    listCard(root.querySelector("[data-card]"), card);
+    said.textContent = "Your card now, after the exchanges recorded (kept in this browser only):";
+    const button = root.querySelector("[data-forget]");
+    button.style.display = "";
+    button.onclick = () => {
+      if (!window.confirm("Forget your card on this phone? You need the copy you kept to unseal.")) return;
+      forget(seal, player, campaign);
+      root.querySelector("[data-card]").replaceChildren();
+      button.style.display = "none";
+      said.textContent = "Forgotten on this phone: unseal with the copy you kept.";
+    };
+  }
+
   window.cokSeal = { sealOf: sealOf, newSecret: newSecret, drawCard: drawCard, canSeal: canSeal };
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("[data-ntk-seal]").forEach(sealPage);
     document.querySelectorAll("[data-ntk-unseal]").forEach(unsealPage);
     document.querySelectorAll("[data-ntk-exchange]").forEach(exchangePage);
+    document.querySelectorAll("[data-ntk-card]").forEach(cardPage);
   });
 })();

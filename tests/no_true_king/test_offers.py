@@ -1,0 +1,45 @@
+"""The resolve form's fields read back into the log's shapes (issue 35: a muster of several
+areas and pieces; Asha's and Jaime's granted actions, Cersei's removal and Melisandre's
+discard had no fields)."""
+
+from __future__ import annotations
+
+from cok.rulesets.no_true_king.table.offers import actions, granted, muster_spec
+
+
+def test_a_muster_spends_every_point_over_several_areas_pieces_and_promotions() -> None:
+    form = {
+        "add:Lannisport": "2",
+        "ships:Pyke": "1",
+        "sea:Pyke": "Ironman's Bay",
+        "promote:Lannisport": "1",
+        "promote:Riverrun": "1",
+        "add:Seagard": "0",
+    }
+    assert muster_spec(form) == {
+        "Lannisport": ["footman", "footman"],
+        "Pyke": [{"ship": "Ironman's Bay"}],
+        "promote": ["Lannisport", "Riverrun"],
+    }
+
+
+def test_the_plan_orders_the_actions_as_the_turn_is_played() -> None:
+    form = {"plan": "move muster", "route": "Pyke|Ironman's Bay", "knights": "1", "add:Pyke": "1"}
+    assert actions(form) == [
+        {"move": {"from": "Pyke", "to": "Ironman's Bay", "units": ["knight"]}},
+        {"muster": {"Pyke": ["footman"]}},
+    ]
+
+
+def test_asha_moves_jaime_musters_cersei_removes_and_melisandre_discards() -> None:
+    asha = granted({"then": "move", "then-route": "Pyke|Seagard", "then-knights": "1"})
+    assert asha == {"after": [{"move": {"from": "Pyke", "to": "Seagard", "units": ["knight"]}}]}
+    jaime = granted({"then": "muster", "then-add:Lannisport": "1", "then-ships:Lannisport": "1",
+                     "then-sea:Lannisport": "The Golden Sound"})  # fmt: skip
+    assert jaime == {"after": [{"muster": {"Lannisport": ["footman", {"ship": "The Golden Sound"}]}}]}
+    others = granted({"remove": "lannister:lord", "discard-player": "bo", "discard-house": "greyjoy"})
+    assert others == {
+        "remove": {"house": "lannister", "space": "lord"},
+        "discard": {"player": "bo", "house": "greyjoy"},
+    }
+    assert granted({"then": "", "discard-player": "bo"}) == {}  # nothing chosen: nothing taken
