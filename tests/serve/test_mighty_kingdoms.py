@@ -197,42 +197,67 @@ def test_the_attacker_is_offered_the_battle_and_records_it_with_the_dice_rolled_
     assert "type: battle" in table.log() and "ana-1: 6" in table.log()
 
 
-def rolled_on(page: str) -> dict[str, int]:
-    return {army: int(die) for army, die in re.findall(r'<p class="die">([\w-]+): <b>([1-6])</b></p>', page)}
+def answer_all(table: Table, csrf: str, page: Any, answers: dict[str, str]) -> Any:
+    """Answer the rules' questions (a 409 form each) from `answers` by field, until recorded."""
+    import html
+
+    while page.status_code == 409:
+        field = re.search(r'name="answer:([^"]+)"', page.text)
+        assert field, page.text
+        carried = {k: html.unescape(v) for k, v in re.findall(r'name="(drafts|answers)" value="([^"]*)"', page.text)}
+        page = table.post("/record", csrf, **carried, **{f"answer:{field[1]}": answers[field[1]]})
+    return page
 
 
-def test_roll_the_dice_for_me_rolls_each_upright_armys_die(table: Table) -> None:
-    meeting(table)
-    table.sign_in("ana")
-    form = table.client.get("/play/battle", params={"tile": "0,0", "roll": "server"}).text
-    assert "rolled by the server" in form
-    assert set(rolled_on(form)) == {"ana-1", "bo-1"}
+def test_roll_the_dice_for_me_asks_the_allocations_with_the_dice_shown(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#35: "Roll the dice for me" battles can be recorded, the dice shown where asked."""
+    from cok.core import dice as source
 
-
-def test_the_servers_roll_is_rolled_once_and_recorded_as_rolled(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Showing the page again never rolls again, and the battle records the server's dice,
-    whatever a form sends as dice (5.4: one die for each upright army)."""
-    from cok.core import dice
-
+    monkeypatch.setattr(source, "RandomDice", lambda: source.FixedDice(6, 1))
     meeting(table)
     csrf = table.sign_in("ana")
-    rolls = iter([6, 1, 2, 5])  # ana-1, bo-1; a second roll would give ana-1 the lower die
-    monkeypatch.setattr(dice, "RandomDice", lambda: dice.FixedDice(*rolls))
-    query = {"tile": "0,0", "roll": "server"}
-    first = rolled_on(table.client.get("/play/battle", params=query).text)
-    assert first == {"ana-1": 6, "bo-1": 1}
-    assert all(rolled_on(table.client.get("/play/battle", params=query).text) == first for _ in range(3))
-    answer = table.post(
-        "/play/battle",
-        csrf,
-        **{"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server"},
-        **{f"die:{army}": str(7 - die) for army, die in first.items()},  # what a tampered form would send
-        **{"alloc:0:die": "ana-1", "alloc:0:target": "bo-1", "alloc:1:die": "bo-1", "alloc:1:target": "ana-1"},
-        **{"retreat:bo-1": "1,0"},  # the loser by the server's dice; by the form's, ana-1 would be
-    )
-    assert answer.status_code == 200, answer.text
+    fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server", "entropy": "ab" * 16}
+    asked = table.post("/play/battle", csrf, **fields)
+    assert asked.status_code == 409 and "the dice: ana-1 " in asked.text and "bo-1 " in asked.text
+    dice = {a: int(n) for a, n in re.findall(r"(ana-1|bo-1) ([1-6])", asked.text.split("the dice: ")[1])[:2]}
+    answers = {"allocate-1": "ana-1:bo-1", "allocate-2": "bo-1:ana-1", "retreat-bo-1": "1,0", "retreat-ana-1": "-1,0"}
+    done = answer_all(table, csrf, asked, answers)
+    assert done.status_code == 200, done.text
     battle = [e for e in yaml.safe_load(table.log()) if e["type"] == "battle"][-1]
-    assert battle["dice"] == first
+    assert battle["dice"] == dice and battle["allocate"] == [["ana-1", "bo-1"], ["bo-1", "ana-1"]]
+
+
+def test_the_phones_roll_and_the_terminals_record_equal_battles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#36: one path for "roll it for me": with the same fixed dice, the page and `cok mk
+    battle --roll-dice` record the same battle (dice, allocations, retreat)."""
+    from cok.core import dice
+    from tests.conftest import Cok
+
+    monkeypatch.setattr(dice, "RandomDice", lambda: dice.FixedDice(6, 1))
+    battles = []
+    for name in ("phone", "terminal"):
+        folder = tmp_path / name
+        tokens = begun(folder)
+        with TestClient(create_app(folder)) as client:
+            table = Table(folder, client, tokens)
+            meeting(table)
+            if name == "phone":
+                csrf = table.sign_in("ana")
+                fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server"}
+                answers = {"allocate-1": "ana-1:bo-1", "allocate-2": "bo-1:ana-1", "retreat-bo-1": "1,0"}
+                assert answer_all(table, csrf, table.post("/play/battle", csrf, **fields), answers).status_code == 200
+            else:
+                args = ["mk", "battle", "0,0", "--attacker", "ana", "--defender", "bo", "--roll-dice"]
+                args += ["--allocate", "ana-1:bo-1", "--allocate", "bo-1:ana-1", "--retreat", "bo-1=1,0"]
+                done = Cok(folder)(*args)
+                assert done.exit_code == 0, done.stderr
+        battle = [e for e in yaml.safe_load(table.log()) if e["type"] == "battle"][-1]
+        battles.append({k: v for k, v in battle.items() if k not in ("id", "at", "by")})
+    assert battles[0] == battles[1] and battles[0]["dice"] == {"ana-1": 6, "bo-1": 1}
 
 
 def test_a_kingdom_not_in_the_battle_may_not_record_it(table: Table) -> None:

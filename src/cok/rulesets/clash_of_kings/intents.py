@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from cok.core.dice import ROLL
 from cok.core.errors import ConfirmNeeded, RuleError
 from cok.rulesets.clash_of_kings.rules.start import faction_id, find_player
 from cok.rulesets.clash_of_kings.rules.state import State
@@ -21,8 +22,7 @@ if TYPE_CHECKING:
 Fields = Mapping[str, Any]
 #: The answer that confirms a points limit that goes down (see `week`).
 LOWER_LIMIT = "lower_limit"
-#: The answer that asks the dice to settle a roll-off ("roll it for me").
-ROLL = "roll"
+__all__ = ["LOWER_LIMIT", "ROLL", "build", "named", "roll_off"]
 
 
 def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) -> EventBase | None:
@@ -195,6 +195,7 @@ def roll_off(state: State, players: Sequence[str], brotherhood: Sequence[str], d
         return None
     if where(state, a, b, brotherhood).decided_by != "roll-needed":
         return None
+    dice = dice.rolling(f"roll-off week {state.week} {a} {b}")
     while True:
         first, second = dice.roll(6), dice.roll(6)
         if first != second:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from cok.core.dice import ROLL
 from cok.core.errors import ChoiceNeeded, RuleError
 
 if TYPE_CHECKING:
@@ -17,8 +18,10 @@ if TYPE_CHECKING:
     from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 
 Fields = Mapping[str, Any]
-#: The answer that asks the ledger to roll the dice a resolve, a battle or a quest needs.
-ROLL = "roll_dice"
+#: The answers to the battle's questions, one a step: `allocate-1: "ana-1:bo-2"`, and one a
+#: leaving army: `retreat-bo-2: mereside` (rules/battle.py asks them once the dice are known).
+ALLOCATE, RETREAT = "allocate-", "retreat-"
+__all__ = ["ALLOCATE", "RETREAT", "ROLL", "build", "named"]
 
 
 def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) -> EventBase | None:
@@ -71,6 +74,7 @@ def exploration_dice(state: State, army: Army, dice: Dice) -> tuple[list[int] | 
     double with wizard's towers (5.8)."""
     if not exploring(state, army):
         return None, None
+    dice = dice.rolling(f"resolve {state.year}-{state.month} {army.id}")
     first = [dice.roll(6), dice.roll(6)]
     second = [dice.roll(6), dice.roll(6)] if state.settings.towers and first[0] == first[1] else None
     return first, second
@@ -82,6 +86,7 @@ def battle_dice(state: State, typed_tile: str, attacker: str, defender: str, dic
 
     tile = state.map.find(typed_tile)
     sides = {find_player(state, attacker), find_player(state, defender)}
+    dice = dice.rolling(f"battle {state.year}-{state.month} {tile} {' '.join(sorted(sides))}")
     return {a.id: dice.roll(6) for a in state.armies_in(tile) if a.player in sides and a.upright}
 
 
@@ -136,7 +141,8 @@ def _resolve(state: State, fields: Fields, answers: Fields, dice: Dice) -> Event
 
 
 def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
-    """ "Roll it for me" in a simple battle: every upright army's d6 rolled and recorded."""
+    """ "Roll it for me" in a simple battle: every upright army's d6 rolled and recorded; the
+    allocations and retreats the rules asked for (5.4), each answered after the dice."""
     from cok.rulesets.mighty_kingdoms.events import Battle
 
     given = dict(fields)
@@ -144,7 +150,17 @@ def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventB
     asked = answers.get(ROLL) is True and not given.get("dice") and not state.settings.kings_of_war
     if asked and isinstance(tile, str) and isinstance(attacker, str) and isinstance(defender, str):
         given["dice"] = battle_dice(state, tile, attacker, defender, dice)
+    steps = sorted((int(k[len(ALLOCATE) :]), v) for k, v in answers.items() if _step(k) and isinstance(v, str))
+    if steps:
+        given["allocate"] = [*(given.get("allocate") or []), *(list(v.partition(":")[::2]) for _, v in steps)]
+    leaving = {k[len(RETREAT) :]: v for k, v in answers.items() if k.startswith(RETREAT) and isinstance(v, str)}
+    if leaving:
+        given["retreat"] = {**(given.get("retreat") or {}), **leaving}
     return Battle.model_validate(given)
+
+
+def _step(key: str) -> bool:
+    return key.startswith(ALLOCATE) and key[len(ALLOCATE) :].isdigit()
 
 
 def _quest(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
@@ -153,7 +169,7 @@ def _quest(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBa
 
     given = dict(fields)
     if answers.get(ROLL) is True and given.get("roll") is None:
-        given["roll"] = dice.roll(6)
+        given["roll"] = dice.rolling(f"quest {state.year} {fields.get('player')} {fields.get('tower')}").roll(6)
     return Quest.model_validate(given)
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from cok.core.dice import ROLL
 from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.rules.places import find_area, find_house, find_player
 from cok.rulesets.no_true_king.rules.state import State
@@ -27,7 +28,7 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
     """The event of this type from the fields as typed and the answers given; None for a
     type read in the log's own shape (a void)."""
     maker = _BUILDERS.get(type)
-    return None if maker is None else maker(state, fields, answers)
+    return None if maker is None else maker(state, fields, answers, dice)
 
 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
@@ -106,7 +107,7 @@ def with_answers(fight: Any, answers: Fields) -> dict[str, Any] | None:
 # ---------------------------------------------------------------- the events
 
 
-def _conspiracy(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _conspiracy(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Conspiracy
 
     loyalty = fields.get("loyalty")
@@ -120,25 +121,38 @@ def _conspiracy(state: State, fields: Fields, answers: Fields) -> EventBase:
     )
 
 
-def _begin(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _begin(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
+    """The seats as typed; the first player chosen, or "roll it for me": one die of as many
+    faces as seats, its number the seat (the source: "randomly select")."""
     from cok.rulesets.no_true_king.events import Begin
 
     seats = fields.get("seats")
     typed = [seats] if isinstance(seats, str) else list(seats) if isinstance(seats, (list, tuple)) else []
     found = [player(state, p, "seats") for item in typed for p in str(item).split(",") if p.strip()]
-    if fields.get("first") is None:
+    first = fields.get("first")
+    if first is None and answers.get(ROLL) is True:
+        first = first_player(found, dice)
+    if first is None:
         raise RuleError("choose the first player: `first`")
-    return Begin(seats=found, first=player(state, fields.get("first"), "first"), note=fields.get("note"))
+    return Begin(seats=found, first=player(state, first, "first"), note=fields.get("note"))
 
 
-def _place(state: State, fields: Fields, answers: Fields) -> EventBase:
+def first_player(seats: list[str], dice: Dice) -> str:
+    """The first player at random: a die of as many faces as seats (the roll every game's
+    "roll it for me" makes, checked with the campaign's fair dice)."""
+    if not seats:
+        raise RuleError("`seats` names every player once, clockwise")
+    return seats[dice.rolling("seating " + " ".join(seats)).roll(len(seats)) - 1]
+
+
+def _place(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Place
 
     pid, hid = player(state, fields.get("player")), house(state, fields.get("house"))
     return Place(player=pid, house=hid, space=_word(fields.get("space")), note=fields.get("note"))
 
 
-def _resolve(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _resolve(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Resolve
 
     pid, hid = player(state, fields.get("player")), house(state, fields.get("house"))
@@ -154,20 +168,20 @@ def _resolve(state: State, fields: Fields, answers: Fields) -> EventBase:
     )
 
 
-def _exchange(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _exchange(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Exchange
 
     pid = player(state, fields.get("player"))
     return Exchange(player=pid, swap=fields.get("swap"), reveal=fields.get("reveal"), note=fields.get("note"))
 
 
-def _pass(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _pass(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Pass
 
     return Pass(player=player(state, fields.get("player")), note=fields.get("note"))
 
 
-def _unseal(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _unseal(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Unseal
 
     pid = player(state, fields.get("player"))
@@ -177,7 +191,7 @@ def _unseal(state: State, fields: Fields, answers: Fields) -> EventBase:
     return Unseal(player=pid, loyalty=card, secret=secret, note=fields.get("note"))
 
 
-_BUILDERS: dict[str, Callable[[State, Fields, Fields], EventBase]] = {
+_BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {
     "conspiracy": _conspiracy,
     "begin": _begin,
     "place": _place,
