@@ -209,35 +209,40 @@ def answer_all(table: Table, csrf: str, page: Any, answers: dict[str, str]) -> A
     return page
 
 
-def test_roll_the_dice_for_me_asks_the_allocations_with_the_dice_shown(
-    table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """#35: "Roll the dice for me" battles can be recorded, the dice shown where asked."""
-    from cok.core import dice as source
-
-    monkeypatch.setattr(source, "RandomDice", lambda: source.FixedDice(6, 1))
+def test_roll_the_dice_for_me_asks_the_allocations_with_the_dice_shown(table: Table) -> None:
+    """#35: "Roll the dice for me" battles can be recorded, the dice shown where asked; #40:
+    the month's dice are committed first (the phone sends again, with new random bytes)."""
     meeting(table)
     csrf = table.sign_in("ana")
     fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server", "entropy": "ab" * 16}
-    asked = table.post("/play/battle", csrf, **fields)
+    first = table.post("/play/battle", csrf, **fields)
+    assert first.status_code == 422 and "committed now" in first.text
+    assert "type: dice-commit" in table.log() and "type: battle" not in table.log()
+    asked = table.post("/play/battle", csrf, **{**fields, "entropy": "cd" * 16})
     assert asked.status_code == 409 and "the dice: ana-1 " in asked.text and "bo-1 " in asked.text
     dice = {a: int(n) for a, n in re.findall(r"(ana-1|bo-1) ([1-6])", asked.text.split("the dice: ")[1])[:2]}
+    again = table.post("/play/battle", csrf, **{**fields, "entropy": "ef" * 16})  # another tap: the same dice
+    assert f"the dice: ana-1 {dice['ana-1']}, bo-1 {dice['bo-1']}" in again.text
     answers = {"allocate-1": "ana-1:bo-1", "allocate-2": "bo-1:ana-1", "retreat-bo-1": "1,0", "retreat-ana-1": "-1,0"}
     done = answer_all(table, csrf, asked, answers)
     assert done.status_code == 200, done.text
     battle = [e for e in yaml.safe_load(table.log()) if e["type"] == "battle"][-1]
     assert battle["dice"] == dice and battle["allocate"] == [["ana-1", "bo-1"], ["bo-1", "ana-1"]]
+    assert battle["rolled"]["entropy"] == "cd" * 16 and battle["rolled"]["dice"] == list(dice.values())
 
 
 def test_the_phones_roll_and_the_terminals_record_equal_battles(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """#36: one path for "roll it for me": with the same fixed dice, the page and `cok mk
-    battle --roll-dice` record the same battle (dice, allocations, retreat)."""
-    from cok.core import dice
+    """#36: one path for "roll it for me": with the same seed and entropy, the page and `cok
+    mk battle --roll-dice` record the same battle (dice, allocations, retreat, rolled)."""
+    from cok.core import fairdice
     from tests.conftest import Cok
 
-    monkeypatch.setattr(dice, "RandomDice", lambda: dice.FixedDice(6, 1))
+    monkeypatch.setattr(fairdice, "new_seed", lambda: "5e" * 32)
+    monkeypatch.setattr(fairdice, "new_entropy", lambda: "0f" * 16)
+    monkeypatch.setattr("cok.service.dice.new_seed", lambda: "5e" * 32)
+    monkeypatch.setattr("cok.service.dice.new_entropy", lambda: "0f" * 16)
     battles = []
     for name in ("phone", "terminal"):
         folder = tmp_path / name
@@ -245,19 +250,27 @@ def test_the_phones_roll_and_the_terminals_record_equal_battles(
         with TestClient(create_app(folder)) as client:
             table = Table(folder, client, tokens)
             meeting(table)
+            answers = {"allocate-1": "ana-1:bo-1", "allocate-2": "bo-1:ana-1", "retreat-bo-1": "1,0"}
+            answers |= {"retreat-ana-1": "-1,0"}
             if name == "phone":
                 csrf = table.sign_in("ana")
-                fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server"}
-                answers = {"allocate-1": "ana-1:bo-1", "allocate-2": "bo-1:ana-1", "retreat-bo-1": "1,0"}
+                fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server", "entropy": "0f" * 16}
+                table.post("/play/battle", csrf, **fields)  # commits the month's dice
                 assert answer_all(table, csrf, table.post("/play/battle", csrf, **fields), answers).status_code == 200
             else:
                 args = ["mk", "battle", "0,0", "--attacker", "ana", "--defender", "bo", "--roll-dice"]
-                args += ["--allocate", "ana-1:bo-1", "--allocate", "bo-1:ana-1", "--retreat", "bo-1=1,0"]
-                done = Cok(folder)(*args)
+                shown = Cok(folder)(*args)  # commits, rolls, and asks the first allocation with the dice
+                assert shown.exit_code == 1 and "the dice: ana-1 " in shown.stderr and "--allocate A:B" in shown.stderr
+                args += ["--allocate", "ana-1:bo-1", "--allocate", "bo-1:ana-1"]
+                done = Cok(folder)(*args)  # the same dice (pinned), and the retreat asked once the result is known
+                leaving = re.search(r"--retreat ([\w-]+)=TILE", done.stderr)
+                if leaving:
+                    done = Cok(folder)(*args, "--retreat", f"{leaving[1]}={answers['retreat-' + leaving[1]]}")
                 assert done.exit_code == 0, done.stderr
         battle = [e for e in yaml.safe_load(table.log()) if e["type"] == "battle"][-1]
+        battle["rolled"].pop("commit")
         battles.append({k: v for k, v in battle.items() if k not in ("id", "at", "by")})
-    assert battles[0] == battles[1] and battles[0]["dice"] == {"ana-1": 6, "bo-1": 1}
+    assert battles[0] == battles[1] and battles[0]["rolled"]["dice"] == list(battles[0]["dice"].values())
 
 
 def test_a_kingdom_not_in_the_battle_may_not_record_it(table: Table) -> None:

@@ -231,3 +231,25 @@ _BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {
     "painting": _painting,
     "adjust": _adjust,
 }
+
+
+# ---------------------------------------------------------------- fair dice (docs/dice.md)
+
+
+def period(state: State) -> str:
+    """A week: its roll-offs' dice are committed and revealed on their own."""
+    return f"week {state.week}"
+
+
+def dice_agree(type: str, fields: dict[str, Any], dice: list[int]) -> str | None:
+    """A roll-off: a die each, the first player's then the second's, again on a tie; the
+    higher die attacks."""
+    players, attacker = fields.get("players") or [], fields.get("attacker")
+    if type != "battle" or len(players) != 2:
+        return None
+    pairs = list(zip(dice[::2], dice[1::2], strict=False))
+    decided = next(((a, b) for a, b in pairs if a != b), None)
+    if decided is None or len(dice) != 2 * (pairs.index(decided) + 1):
+        return f"the dice {dice} are not a roll-off that ends with its first unequal pair"
+    winner = players[0] if decided[0] > decided[1] else players[1]
+    return None if winner == attacker else f"the roll-off's dice {dice} make {winner} the attacker, not {attacker}"

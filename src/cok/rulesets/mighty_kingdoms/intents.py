@@ -190,3 +190,26 @@ _BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {
     "quest": _quest,
     "artefact": _as_given("artefact"),
 }
+
+
+# ---------------------------------------------------------------- fair dice (docs/dice.md)
+
+
+def period(state: State) -> str:
+    """A month or a winter: the dice of each are committed and revealed on their own."""
+    if state.winter:
+        return f"the winter of year {state.year}"
+    return f"year {state.year}, month {state.month}" if state.year else "the setup"
+
+
+def dice_agree(type: str, fields: dict[str, Any], dice: list[int]) -> str | None:
+    """The exploration's 2D6 (and the reroll), a battle's dice in their order, a quest's d6."""
+    if type == "resolve":
+        said = [*(fields.get("roll") or []), *(fields.get("reroll") or [])]
+    elif type == "battle":
+        said = list((fields.get("dice") or {}).values())
+    elif type == "quest":
+        said = [fields["roll"]] if fields.get("roll") is not None else []
+    else:
+        return None
+    return None if said == dice else f"the event says {said}, the dice cok rolled {dice}"

@@ -200,3 +200,20 @@ _BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {
     "pass": _pass,
     "unseal": _unseal,
 }
+
+
+# ---------------------------------------------------------------- fair dice (docs/dice.md)
+
+
+def period(state: State) -> str:
+    """A round (the seating before the first)."""
+    return f"round {state.round}" if state.round else "the seating"
+
+
+def dice_agree(type: str, fields: dict[str, Any], dice: list[int]) -> str | None:
+    """The first player: the seat the die of as many faces as seats shows."""
+    seats = fields.get("seats") or []
+    if type != "begin" or len(dice) != 1 or not 1 <= dice[0] <= len(seats):
+        return None if type != "begin" else f"one die of {len(seats)} faces chooses the first player, not {dice}"
+    chosen = seats[dice[0] - 1]
+    return None if chosen == fields.get("first") else f"the die {dice[0]} chooses {chosen}, not {fields.get('first')}"

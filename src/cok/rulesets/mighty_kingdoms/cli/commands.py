@@ -5,6 +5,7 @@ commands are in `cli/winter.py`. Recording commands take `--dry-run`; all take `
 
 from __future__ import annotations
 
+import re
 import typing
 from typing import Annotated
 
@@ -24,6 +25,7 @@ from cok.cli.options import (
     player_id,
     refusals,
 )
+from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.cli.arguments import (
     LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
@@ -244,7 +246,11 @@ def battle(
     moved = {"retreat": pairs(retreat, "--retreat"), "advance": pairs([advance] if advance else None, "--advance")}
     more = {"allocate": plan, **{k: v or None for k, v in moved.items()}, "strength": changes or None}
     given = {**fields, **more, "slaughter": slaughter, "note": note}
-    record(opened, "battle", given, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
+    try:
+        record(opened, "battle", given, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
+    except RuleError as error:  # the rules' questions, as this command's options answer them
+        said = re.sub(r"--allocate-(\d+) NAME", r"--allocate A:B (allocation \1)", str(error))
+        raise RuleError(re.sub(r"--retreat-([\w-]+) NAME", r"--retreat \1=TILE", said)) from None
 
 
 def _number(value: str, option: str) -> int:
