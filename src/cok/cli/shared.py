@@ -3,6 +3,7 @@ git-setup and the merge driver. Each asks the campaign's ruleset for what is the
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -115,7 +116,10 @@ def log(
         return
     from cok.render.output import show, styled, write_lines
     from cok.render.views import Cell, Grid, Line
+    from cok.service.queries import rolled_words
 
+    rolled = rolled_words(found)  # docs/dice.md: each die cok rolled, verified or not yet
+    history = (replace(t, text=f"{t.text} — {rolled[str(t.ref)]}") if str(t.ref) in rolled else t for t in history)
     if not styled():  # piped: one event a line, for grep and scripts
         lines = (f"{t.ref or '-':>13}  {t.text}" + ("  (voided)" if t.voided else "") for t in history)
         if not write_lines(lines):

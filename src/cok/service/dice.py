@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cok.core import seeds
 from cok.core.dice import ENTROPY
 from cok.core.errors import Problem, Refused
-from cok.core.events import DiceCommit, DiceReveal
+from cok.core.events import DiceCommit, DiceLost, DiceReveal
 from cok.core.fairdice import FairDice, digest, new_entropy, new_seed
 
 if TYPE_CHECKING:
@@ -146,3 +146,57 @@ def kept_after(table: Table, events: Sequence[EventBase], written: bool) -> None
     if pinned != kept.pinned:
         kept.pinned = pinned
         seeds.keep(kept)
+
+
+def reveal(campaign: Campaign, by: str | None) -> DiceReveal:
+    """`cok dice reveal`: the seed of the open commitment revealed by the organiser, once its
+    period is over (the event that ended it was recorded where the seed was not at hand).
+    Never before: a seed known while its period goes on would let an asker choose the dice."""
+    from cok.core.ledger import record_all
+
+    campaign.valid()
+    committed = open_elsewhere(campaign)
+    if committed is None:
+        raise Refused(Problem(campaign.shown, None, "no dice are committed and unrevealed: nothing to reveal"))
+    kept = seeds.find(committed.sha256)
+    if kept is None:
+        raise Refused(
+            Problem(
+                campaign.shown,
+                committed.line,
+                f"this machine does not hold the seed of {committed.period}'s dice: reveal them where they were "
+                "committed, or, if that seed is lost, record it with `cok dice lost --reason …`",
+            )
+        )
+    now = campaign.ruleset.period(campaign.state)
+    if now == committed.period:
+        raise Refused(
+            Problem(
+                campaign.shown,
+                committed.line,
+                f"{committed.period} is not over: its seed is revealed when it ends (known before, anyone asking "
+                "for a roll could choose the dice)",
+            )
+        )
+    if not committed.rolls:
+        raise Refused(Problem(campaign.shown, committed.line, f"no die was rolled with {committed.period}'s seed"))
+    event = DiceReveal(commit=committed.id, seed=kept.seed)
+    record_all(campaign, [event], by=by)
+    seeds.forget(kept.sha256)
+    return event
+
+
+def lose(campaign: Campaign, reason: str, by: str | None) -> DiceLost:
+    """`cok dice lost`: the organiser records that the open commitment's seed is lost (the
+    data folder is gone): its rolls can never be verified, and a new one may be committed."""
+    from cok.core.ledger import record_all
+
+    campaign.valid()
+    committed = open_elsewhere(campaign)
+    if committed is None:
+        raise Refused(Problem(campaign.shown, None, "no dice are committed and unrevealed: no seed to lose"))
+    if not reason.strip():
+        raise Refused(Problem(campaign.shown, None, "say why the seed is lost: --reason TEXT"))
+    event = DiceLost(commit=committed.id, reason=reason.strip())
+    record_all(campaign, [event], by=by)
+    return event

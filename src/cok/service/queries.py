@@ -13,6 +13,7 @@ from cok.core.plain import json_default
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
+    from cok.core.dicecheck import Audit
     from cok.core.ruleset import Standings
 
 
@@ -42,9 +43,62 @@ def check(folder: Path | str, *, use_cache: bool = True) -> list[Problem]:
     from cok.core.campaign import open_campaign
 
     try:
-        return list(open_campaign(Path(folder), use_cache=use_cache).problems)
+        opened = open_campaign(Path(folder), use_cache=use_cache)
     except Refused as refused:
         return list(refused.problems)
+    return [*opened.problems, *dice(opened).problems]
+
+
+def dice(campaign: Campaign) -> Audit:
+    """The campaign's dice checked from its log alone (docs/dice.md): a roll that does not
+    follow from its revealed seed, a seed that does not match its commitment, revealed twice
+    or never used, each a problem at its line; the periods not revealed yet, listed."""
+    from cok.core.dicecheck import Audit, audit
+
+    if not _mentions_dice(campaign):
+        return Audit()
+    return audit(campaign.history(), campaign.shown, campaign.ruleset.dice_agree)
+
+
+def rolled_words(campaign: Campaign) -> dict[str, str]:
+    """Each event with dice cok rolled, by its ref: the dice and whether they are verified
+    yet (`cok log`, the Activity page); dice typed at the table are the event's own words."""
+    done = dice(campaign)
+    refused = {p.line for p in done.problems}
+    said = {}
+    for committed in done.commitments.values():
+        for row in committed.rolls:
+            shown = " ".join(str(d) for d in row.event["rolled"]["dice"])
+            if row.line in refused:
+                verdict = "refused by cok check"
+            elif str(row.ref) in done.verified:
+                verdict = "verified"
+            elif committed.closed == "lost":
+                verdict = "never verifiable: the seed is lost"
+            else:
+                verdict = f"not verified yet: the seed is revealed when {committed.period} ends"
+            said[str(row.ref)] = f"dice rolled by cok: {shown} ({verdict})"
+    return said
+
+
+def dice_waiting(folder: Path | str, *, use_cache: bool = True) -> list[str]:
+    """`cok check`'s list of the periods whose dice wait for their seed (not a problem)."""
+    from cok.core.campaign import open_campaign
+
+    try:
+        return dice(open_campaign(Path(folder), use_cache=use_cache)).pending()
+    except Refused:
+        return []
+
+
+def _mentions_dice(campaign: Campaign) -> bool:
+    """Whether the log holds a dice event or a rolled die at all (most logs: none, and the
+    history is not read)."""
+    try:
+        text = campaign.events_file.read_bytes()
+    except OSError:
+        return True
+    return b"dice-" in text or b"rolled" in text
 
 
 def check_below(root: Path | str, *, use_cache: bool = True) -> list[Problem]:
