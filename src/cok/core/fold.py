@@ -247,6 +247,8 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: s
     """An event as the history keeps it. A game with a `public(event)` member chooses which
     fields are shown (a hidden card stays out of `cok log --json` and the site)."""
     event = entry.event
+    if event.rolled is not None and text:  # docs/dice.md: a die cok rolled is said so, a typed one is not
+        text = f"{text} — dice rolled by cok: {' '.join(str(d) for d in event.rolled.dice)}"
     return Told(
         entry.line or 0,
         event.id,

@@ -5,6 +5,7 @@ status (Clash of Kings' `where`)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ from cok.core.plain import json_default
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
     from cok.core.dicecheck import Audit
+    from cok.core.history import Told
     from cok.core.ruleset import Standings
 
 
@@ -61,14 +63,13 @@ def dice(campaign: Campaign) -> Audit:
 
 
 def rolled_words(campaign: Campaign) -> dict[str, str]:
-    """Each event with dice cok rolled, by its ref: the dice and whether they are verified
-    yet (`cok log`, the Activity page); dice typed at the table are the event's own words."""
+    """Whether the dice cok rolled for each event are verified yet, by the event's ref
+    (`cok log`, the Activity page; the history itself says which dice cok rolled)."""
     done = dice(campaign)
     refused = {p.line for p in done.problems}
     said = {}
     for committed in done.commitments.values():
         for row in committed.rolls:
-            shown = " ".join(str(d) for d in row.event["rolled"]["dice"])
             if row.line in refused:
                 verdict = "refused by cok check"
             elif str(row.ref) in done.verified:
@@ -77,8 +78,18 @@ def rolled_words(campaign: Campaign) -> dict[str, str]:
                 verdict = "never verifiable: the seed is lost"
             else:
                 verdict = f"not verified yet: the seed is revealed when {committed.period} ends"
-            said[str(row.ref)] = f"dice rolled by cok: {shown} ({verdict})"
+            said[str(row.ref)] = f"({verdict})"
     return said
+
+
+def with_verdicts(campaign: Campaign, rows: Iterable[Told]) -> Iterator[Told]:
+    """The history's rows, each with dice cok rolled followed by whether they are verified."""
+    from dataclasses import replace
+
+    said = rolled_words(campaign)
+    for row in rows:
+        verdict = said.get(str(row.ref))
+        yield replace(row, text=f"{row.text} {verdict}") if verdict else row
 
 
 def dice_waiting(folder: Path | str, *, use_cache: bool = True) -> list[str]:
