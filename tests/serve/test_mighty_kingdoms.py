@@ -273,6 +273,26 @@ def test_the_phones_roll_and_the_terminals_record_equal_battles(
     assert battles[0] == battles[1] and battles[0]["rolled"]["dice"] == list(battles[0]["dice"].values())
 
 
+def test_the_battle_page_shows_board_terrain_benefit_points_and_defence_as_cok_mk_battles(table: Table) -> None:
+    """#35: the battle's Defence, board size, terrain benefit and each army's points on the
+    page, as `cok mk battles` shows them; retreats asked once the result is known."""
+    import html
+
+    from cok.rulesets.mighty_kingdoms.documents import battles_doc
+
+    meeting(table)
+    table.sign_in("ana")
+    page = table.client.get("/play/battle", params={"tile": "0,0"}).text
+    (shown,) = [b for b in battles_doc(table.state())["battles"] if b["tile"] == "0,0"]
+    assert f"<dt>Board</dt><dd>{shown['board']}</dd>" in html.unescape(page)
+    assert "Terrain benefit" in page
+    for side in shown["sides"]:
+        for army in side["armies"]:
+            assert f"<td>{army['id']}</td>" in page
+            assert f"<td>{army['points']}</td><td>{army['defence']}" in page
+    assert "Leaving armies" not in page and 'name="retreat:' not in page
+
+
 def test_a_kingdom_not_in_the_battle_may_not_record_it(table: Table) -> None:
     meeting(table)
     table.tokens["cy"] = invites.invite(table.folder, "cy")

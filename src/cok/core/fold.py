@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cok.core.errors import Problem, RuleError, root_first
-from cok.core.events import DiceCommit, DiceLost, DiceReveal, Entry, Void, content_ref
+from cok.core.events import DiceCommit, DiceLost, DiceReveal, Entry, EventBase, Void, content_ref
 from cok.core.history import Diced, Told, Voided
 from cok.core.progress import Advance, task
 from cok.core.text import in_file_words, quoted
@@ -234,6 +234,13 @@ def tell(ruleset: Ruleset, state: Any, outcome: Any) -> str:
     return ruleset.tell(state, outcome)
 
 
+def with_dice(event: EventBase, text: str) -> str:
+    """An event's sentence, saying the dice cok rolled for it (docs/dice.md: a typed one is not)."""
+    if event.rolled is None or not text or "dice rolled by cok" in text:
+        return text
+    return f"{text} — dice rolled by cok: {' '.join(str(d) for d in event.rolled.dice)}"
+
+
 def diced(event: DiceCommit | DiceReveal | DiceLost) -> Diced:
     """A dice event in words (docs/dice.md)."""
     if isinstance(event, DiceCommit):
@@ -247,8 +254,7 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: s
     """An event as the history keeps it. A game with a `public(event)` member chooses which
     fields are shown (a hidden card stays out of `cok log --json` and the site)."""
     event = entry.event
-    if event.rolled is not None and text:  # docs/dice.md: a die cok rolled is said so, a typed one is not
-        text = f"{text} — dice rolled by cok: {' '.join(str(d) for d in event.rolled.dice)}"
+    text = with_dice(event, text)
     return Told(
         entry.line or 0,
         event.id,

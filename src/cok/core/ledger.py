@@ -14,7 +14,7 @@ from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, Unchanged, open_campaign, read
 from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import DiceCommit, DiceLost, DiceReveal, Entry, EventBase, Void
-from cok.core.fold import Folded, Refusal, diced, fold, tell, told
+from cok.core.fold import Folded, Refusal, diced, fold, tell, told, with_dice
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
 from cok.core.replay import read_entries, set_up
@@ -209,7 +209,8 @@ def _decide(
             if isinstance(event, (DiceCommit, DiceReveal, DiceLost))
             else ruleset.apply(campaign.state, event)
         )
-        done.append(Recorded(campaign, event, outcome, tell(ruleset, campaign.state, outcome), before, written))
+        said = with_dice(event, tell(ruleset, campaign.state, outcome))
+        done.append(Recorded(campaign, event, outcome, said, before, written))
     return done
 
 

@@ -257,8 +257,7 @@ def _roll(state: State, event: Battle, involved: list[Army], attacker: str, defe
             done = "".join(f"; {h.die_army} {h.die} against {h.target} ({'hit' if h.hit else 'missed'})" for h in hits)
             raise ChoiceNeeded(
                 f"the dice: {rolled}{done}. Allocation {step + 1} is {turn}'s: which die against which army "
-                f"(a die of {', '.join(left)}, against {', '.join(f'{t} (Defence {defences[t]})' for t in targets)})"
-                " — in the log, `allocate` pairs [die's army, target]",
+                f"(a die of {', '.join(left)}, against {', '.join(f'{t} (Defence {defences[t]})' for t in targets)})",
                 f"allocate-{step + 1}",
                 [f"{d}:{t}" for d in left for t in targets],
             )
