@@ -280,3 +280,17 @@ def test_no_true_king_seating_from_the_terminal_and_the_service_is_the_same_even
     as_phone(folders[1], Draft("begin", {"seats": ["ana", "bo"]}), Who("org", organiser=True))
     begin = same(*folders, "begin")
     assert begin["first"] == begin["seats"][begin["rolled"]["dice"][0] - 1] and begin["rolled"]["sides"] == [2]
+
+
+def test_the_reform_roll_off_of_players_tied_on_armies_is_rolled_by_cok_and_revealed_with_it(mk: Cok) -> None:
+    """Every die cok rolls goes through the fair dice: the roll-off for the player order too."""
+    ok(mk, "mk", "resolve", "ana-1", "--roll-dice")
+    ok(mk, "mk", "resolve", "bo-1")
+    said = ok(mk, "mk", "reform", "--roll-dice")
+    reform = next(e for e in log_of(mk) if e["type"] == "reform")
+    first, second = reform["rolled"]["dice"][:2]
+    assert first != second or len(reform["rolled"]["dice"]) > 2
+    if first != second:
+        assert reform["order"] == (["ana", "bo"] if first > second else ["bo", "ana"])
+    assert "dice rolled by cok" in said and log_of(mk)[-1]["type"] == "dice-reveal"
+    assert ok(mk, "check") == ""

@@ -293,6 +293,23 @@ def test_the_battle_page_shows_board_terrain_benefit_points_and_defence_as_cok_m
     assert "Leaving armies" not in page and 'name="retreat:' not in page
 
 
+def test_the_organiser_has_the_reform_roll_off_rolled_by_cok(table: Table) -> None:
+    """Every die cok rolls through one path: the reform's roll-off from the organiser's page."""
+    meeting(table)
+    fight = {"tile": "0,0", "attacker": "ana", "defender": "bo", "dice": {"ana-1": 1, "bo-1": 1}}
+    table.play(
+        Draft("battle", {**fight, "allocate": [["ana-1", "bo-1"], ["bo-1", "ana-1"]], "retreat": {"bo-1": "1,0"}})
+    )
+    csrf = table.sign_in("Ann")
+    assert "Roll the roll-off for me" in table.client.get("/play/organiser").text  # one army each: tied
+    fields = {"event": "reform", "roll": "server", "entropy": "ab" * 16}
+    assert "committed now" in table.post("/play/organiser", csrf, **fields).text
+    done = table.post("/play/organiser", csrf, **{**fields, "entropy": "cd" * 16})
+    assert done.status_code == 200, done.text
+    reform = [e for e in yaml.safe_load(table.log()) if e["type"] == "reform"][-1]
+    assert reform["rolled"]["entropy"] == "cd" * 16 and "dice rolled by cok" in done.text
+
+
 def test_a_kingdom_not_in_the_battle_may_not_record_it(table: Table) -> None:
     meeting(table)
     table.tokens["cy"] = invites.invite(table.folder, "cy")

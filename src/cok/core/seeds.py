@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cok.core.errors import Refused
 from cok.core.folders import data_dir
 
 
@@ -61,7 +62,7 @@ def held(folder: Path) -> list[Kept]:
     key, found = campaign_key(folder), []
     try:
         paths = sorted(_folder().glob("*.json"))
-    except OSError:
+    except (OSError, Refused):  # no data folder here: no seed held (a roll says why it cannot commit)
         return []
     for path in paths:
         kept = _read(path)

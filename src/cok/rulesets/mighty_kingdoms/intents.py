@@ -163,6 +163,46 @@ def _step(key: str) -> bool:
     return key.startswith(ALLOCATE) and key[len(ALLOCATE) :].isdigit()
 
 
+def _ordering(type: str) -> Callable[[State, Fields, Fields, Dice], EventBase]:
+    """Reform and spring: "roll it for me" rolls the roll-off of the players tied on armies
+    (Reform step 5; spring keeps the winter's counts), and records its order."""
+
+    def make(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
+        from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
+        from cok.rulesets.mighty_kingdoms.rules.phase import counts
+
+        given = dict(fields)
+        if answers.get(ROLL) is True and given.get("order") is None:
+            armies = state.deploy_counts if type == "spring" else counts(state)
+            when = f"spring {state.year}" if type == "spring" else f"reform {state.year}-{state.month}"
+            given["order"] = roll_off_order(state, armies, dice.rolling(f"{when} {' '.join(state.order)}"))
+        return EVENT_TYPES[type].model_validate({"type": type, **given})
+
+    return make
+
+
+def roll_off_order(state: State, armies: dict[str, int], dice: Dice) -> list[str] | None:
+    """The player order by armies, most first, each group tied on armies rolling off: a d6
+    each in player order, the highest first, again among those still tied. None: no tie."""
+    from cok.rulesets.mighty_kingdoms.rules.phase import ties
+
+    if not ties(state, armies):
+        return None
+
+    def settle(group: list[str]) -> list[str]:
+        rolled = {p: dice.roll(6) for p in group}
+        placed: list[str] = []
+        for value in sorted(set(rolled.values()), reverse=True):
+            same = [p for p in group if rolled[p] == value]
+            placed += same if len(same) == 1 else settle(same)
+        return placed
+
+    place: dict[str, int] = {}
+    for group in ties(state, armies):
+        place.update({p: i for i, p in enumerate(settle(group))})
+    return sorted(state.order, key=lambda p: (-armies.get(p, 0), place.get(p, 0)))
+
+
 def _quest(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     """ "Roll it for me": the quest's d6 rolled by the ledger and recorded."""
     from cok.rulesets.mighty_kingdoms.events import Quest
@@ -179,14 +219,14 @@ _BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {
     "order": _order,
     "resolve": _resolve,
     "battle": _battle,
-    "reform": _as_given("reform"),
+    "reform": _ordering("reform"),
     "winter": _as_given("winter"),
     "tithe": _as_given("tithe"),
     "build": _as_given("build"),
     "recruit": _as_given("recruit"),
     "feed": _as_given("feed"),
     "deploy": _as_given("deploy"),
-    "spring": _as_given("spring"),
+    "spring": _ordering("spring"),
     "quest": _quest,
     "artefact": _as_given("artefact"),
 }

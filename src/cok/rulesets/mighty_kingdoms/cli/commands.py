@@ -264,6 +264,7 @@ def _number(value: str, option: str) -> int:
 def reform(
     ctx: typer.Context,
     order: OrderOpt = None,
+    roll_dice: RollDiceOpt = False,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -273,7 +274,10 @@ def reform(
     """Close the month: terrain, razes, control, Unit Strength, the new player order."""
     opened = open_mk(campaign, no_cache)
     given = player_list(order, list(ctx.args))
-    record(opened, "reform", {"order": given, "note": note}, dry_run, as_json, no_cache)
+    if roll_dice and given:
+        raise typer.BadParameter("either give the roll-off's order or --roll-dice, not both", param_hint="--roll-dice")
+    fields = {"order": given, "note": note}
+    record(opened, "reform", fields, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
 
 
 from cok.rulesets.mighty_kingdoms.cli import winter  # noqa: E402 - its commands come next in --help

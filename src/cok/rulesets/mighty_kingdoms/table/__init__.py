@@ -301,6 +301,8 @@ async def organiser(visit: Visit) -> Any:
         fields: dict[str, Any] = {"order": order}
         if kind == "winter":
             fields = {"recall": {k.split(":", 1)[1]: v for k, v in form.items() if k.startswith("recall:") and v}}
+        if form.get("roll") == "server" and kind in ("reform", "spring"):  # the roll-off rolled by cok
+            return await visit.record([_draft(kind, {})], _rolled_for_me(form))
         return await visit.record([_draft(kind, fields)])
     campaign = await visit.campaign()
     state = campaign.state
