@@ -294,3 +294,24 @@ def test_the_reform_roll_off_of_players_tied_on_armies_is_rolled_by_cok_and_reve
         assert reform["order"] == (["ana", "bo"] if first > second else ["bo", "ana"])
     assert "dice rolled by cok" in said and log_of(mk)[-1]["type"] == "dice-reveal"
     assert ok(mk, "check") == ""
+
+
+def test_a_commitment_no_roll_used_is_never_revealed_and_the_next_period_commits_anew(mk: Cok) -> None:
+    """A phone's first roll commits the month's dice, and the player types the dice instead:
+    the seed has nothing to verify, so it is not revealed (a reveal with no roll is refused as a
+    seed never used), and the next month commits its own."""
+    with pytest.raises(Refused, match="committed now"):
+        record(mk.cwd, [Draft("resolve", {"army": "ana-1"})], by=Who("ana"), answers={ROLL: True, ENTROPY: "aa" * 16})
+    ok(mk, "mk", "resolve", "ana-1", "--roll", "3", "4")
+    ok(mk, "mk", "resolve", "bo-1")
+    ok(mk, "mk", "reform", "--order", "ana", "bo")
+    assert "dice-reveal" not in (mk.cwd / "events.yaml").read_text()
+    assert ok(mk, "check") == ""
+    ok(mk, "mk", "order", "ana-1", "regroup")
+    ok(mk, "mk", "order", "bo-1", "move", "4,-2")
+    ok(mk, "mk", "resolve", "ana-1")
+    ok(mk, "mk", "resolve", "bo-1", "--roll-dice")
+    ok(mk, "mk", "reform", "--roll-dice")
+    types = [e["type"] for e in log_of(mk)]
+    assert types.count("dice-commit") == 2 and types.count("dice-reveal") == 1 and types[-1] == "dice-reveal"
+    assert ok(mk, "check") == ""

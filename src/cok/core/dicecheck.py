@@ -39,17 +39,21 @@ class Audit:
     commitments: dict[str, Commitment] = field(default_factory=dict)
     verified: set[str] = field(default_factory=set)  # refs of the events whose dice are checked
 
-    def open(self) -> Commitment | None:
-        """The commitment the next roll uses: the last one neither revealed nor lost."""
-        return next((c for c in reversed(self.commitments.values()) if not c.closed), None)
+    def open(self, period: str | None = None) -> Commitment | None:
+        """The last commitment neither revealed nor lost (of `period`, when given): the one
+        the period's rolls use."""
+        return next(
+            (c for c in reversed(self.commitments.values()) if not c.closed and period in (None, c.period)), None
+        )
 
     def pending(self) -> list[str]:
-        """The periods whose dice wait for their seed, in words (not a problem)."""
+        """The periods whose dice wait for their seed, in words (not a problem); a commitment
+        no roll used has nothing to verify."""
         return [
             f"the dice of {c.period} (committed on line {c.line}): {len(c.rolls)} roll(s) not verified yet, "
             "the seed is revealed when the period ends"
             for c in self.commitments.values()
-            if not c.closed
+            if not c.closed and c.rolls
         ]
 
 
@@ -66,12 +70,12 @@ def audit(rows: Iterable[Told], shown: str, agree: Agree | None = None) -> Audit
             continue
         fields, line = row.event, row.line
         if row.type == "dice-commit":
-            earlier = done.open()
-            if earlier is not None:
+            earlier = done.open(str(fields.get("period")))
+            if earlier is not None:  # a second seed for the same period: one could be chosen after the fact
                 problem(
                     line,
-                    f"dice-commit: the dice committed on line {earlier.line} are not revealed yet: "
-                    "one commitment at a time",
+                    f"dice-commit: the dice of {earlier.period} were committed on line {earlier.line} and are "
+                    "neither revealed nor lost: one commitment a period",
                 )
             ref = str(row.id or row.ref)
             done.commitments[ref] = Commitment(ref, line, str(fields.get("period")), str(fields.get("sha256")))

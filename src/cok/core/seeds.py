@@ -27,6 +27,7 @@ class Kept:
     commit: str | None = None
     period: str = ""
     pinned: dict[str, str] = field(default_factory=dict)
+    used: bool = False  # a roll made with it is in the log: it is revealed when the period ends
 
 
 def _folder() -> Path:
@@ -47,7 +48,9 @@ def keep(kept: Kept) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(f".{os.getpid()}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    data: dict[str, Any] = {k: getattr(kept, k) for k in ("sha256", "seed", "campaign", "commit", "period", "pinned")}
+    data: dict[str, Any] = {
+        k: getattr(kept, k) for k in ("sha256", "seed", "campaign", "commit", "period", "pinned", "used")
+    }
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         json.dump(data, handle)
         handle.write("\n")
@@ -87,6 +90,7 @@ def _read(path: Path) -> Kept | None:
             str(commit) if commit else None,
             str(data.get("period", "")),
             pinned,
+            bool(data.get("used", False)),
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None

@@ -53,11 +53,12 @@ def with_rolled(table: Table, since: int, event: EventBase) -> EventBase:
     return event if rolled is None else event.model_copy(update={"rolled": rolled})
 
 
-def open_elsewhere(campaign: Campaign) -> Commitment | None:
-    """The commitment open in the log when this machine holds no seed for it."""
+def open_elsewhere(campaign: Campaign, period: str | None = None) -> Commitment | None:
+    """The commitment open in the log (of `period`, when given): held by another machine
+    when this one holds no seed for it."""
     from cok.core.dicecheck import audit
 
-    return audit(campaign.history(), campaign.shown).open()
+    return audit(campaign.history(), campaign.shown).open(period)
 
 
 def held_elsewhere(campaign: Campaign, committed: Commitment) -> Refused:
@@ -113,9 +114,10 @@ def reveals(campaign: Campaign, table: Table, events: Sequence[EventBase], dry_r
     kept = table.kept
     if kept is None or kept.commit is None or dry_run or not events:
         return []
+    used = kept.used or any(e.rolled is not None for e in events)
     done = record_all(campaign, events, dry_run=True)
-    if campaign.ruleset.period(done[-1].campaign.state) == kept.period:
-        return []
+    if not used or campaign.ruleset.period(done[-1].campaign.state) == kept.period:
+        return []  # an unused seed is not revealed (nothing to verify): forgotten when the next period rolls
     return [DiceReveal(commit=kept.commit, seed=kept.seed)]
 
 
@@ -127,6 +129,9 @@ def reveal_ended(campaign: Campaign, table: Table, by: str | None) -> bool:
     kept = table.kept
     if kept is None or kept.commit is None or campaign.ruleset.period(campaign.state) == kept.period:
         return False
+    if not kept.used:  # no roll was made with it (a phone never sent again): nothing to reveal
+        seeds.forget(kept.sha256)
+        return True
     record_all(campaign, [DiceReveal(commit=kept.commit, seed=kept.seed)], by=by)
     seeds.forget(kept.sha256)
     return True
@@ -143,8 +148,8 @@ def kept_after(table: Table, events: Sequence[EventBase], written: bool) -> None
         return
     recorded = {e.rolled.what for e in events if e.rolled is not None} if written else set()
     pinned = {k: v for k, v in table.dice.pinned.items() if k not in recorded}
-    if pinned != kept.pinned:
-        kept.pinned = pinned
+    if pinned != kept.pinned or (recorded and not kept.used):
+        kept.pinned, kept.used = pinned, kept.used or bool(recorded)
         seeds.keep(kept)
 
 
@@ -158,6 +163,8 @@ def reveal(campaign: Campaign, by: str | None) -> DiceReveal:
     committed = open_elsewhere(campaign)
     if committed is None:
         raise Refused(Problem(campaign.shown, None, "no dice are committed and unrevealed: nothing to reveal"))
+    if not committed.rolls:
+        raise Refused(Problem(campaign.shown, committed.line, f"no die was rolled with {committed.period}'s seed"))
     kept = seeds.find(committed.sha256)
     if kept is None:
         raise Refused(
@@ -178,8 +185,6 @@ def reveal(campaign: Campaign, by: str | None) -> DiceReveal:
                 "for a roll could choose the dice)",
             )
         )
-    if not committed.rolls:
-        raise Refused(Problem(campaign.shown, committed.line, f"no die was rolled with {committed.period}'s seed"))
     event = DiceReveal(commit=committed.id, seed=kept.seed)
     record_all(campaign, [event], by=by)
     seeds.forget(kept.sha256)

@@ -112,7 +112,7 @@ def record(
             events = _built(opened, drafts, answered, dice, table)
         except Uncommitted:
             assert table is not None
-            elsewhere = fair.open_elsewhere(opened)
+            elsewhere = fair.open_elsewhere(opened, opened.ruleset.period(opened.state))
             if elsewhere is not None:
                 raise fair.held_elsewhere(opened, elsewhere) from None
             if dry_run:
