@@ -229,6 +229,8 @@ def test_roll_the_dice_for_me_asks_the_allocations_with_the_dice_shown(table: Ta
     battle = [e for e in yaml.safe_load(table.log()) if e["type"] == "battle"][-1]
     assert battle["dice"] == dice and battle["allocate"] == [["ana-1", "bo-1"], ["bo-1", "ana-1"]]
     assert battle["rolled"]["entropy"] == "cd" * 16 and battle["rolled"]["dice"] == list(dice.values())
+    activity = table.client.get("/activity").text  # each die cok rolled, and whether it is verified yet
+    assert f"dice rolled by cok: {dice['ana-1']} {dice['bo-1']} (not verified yet" in activity
 
 
 def test_the_phones_roll_and_the_terminals_record_equal_battles(
