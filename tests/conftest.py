@@ -33,6 +33,13 @@ WESTEROS = ROOT / "maps" / "westeros.yaml"
 EXAMPLE = ROOT / "campaigns" / "example"
 
 
+@pytest.fixture(autouse=True)
+def _dice_seeds_of_the_test(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seeds of the fair dice (docs/dice.md) are kept in a data folder of the test's own,
+    never the user's (a test that needs its own sets COK_DATA_DIR again)."""
+    monkeypatch.setenv("COK_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
 @pytest.fixture(scope="session")
 def westeros() -> Geography:
     return load_map(WESTEROS)

@@ -404,7 +404,18 @@ def test_schema_prints_json_schemas_from_the_models(tmp_path: Path) -> None:
     events = json.loads(cok("schema", "events").stdout)
     assert events["type"] == "array"
     variants = events["items"]["oneOf"]
-    assert {v["$ref"].rsplit("/", 1)[1] for v in variants} == {"Join", "Week", "Battle", "Painting", "Adjust", "Void"}
+    assert {v["$ref"].rsplit("/", 1)[1] for v in variants} == {
+        "Join",
+        "Week",
+        "Battle",
+        "Painting",
+        "Adjust",
+        "Void",
+    } | {
+        "DiceCommit",
+        "DiceReveal",
+        "DiceLost",
+    }
     assert events["$defs"]["Battle"]["additionalProperties"] is False
     assert "locations" in json.loads(cok("schema", "map").stdout)["properties"]
     assert "points" in json.loads(cok("schema", "campaign").stdout)["properties"]

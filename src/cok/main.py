@@ -66,6 +66,10 @@ def build(only: str | None = None) -> typer.Typer:
     from cok.cli.serving import app as serving  # `cok serve` and `cok invite`: the campaign at the table
 
     app.registered_commands += serving.registered_commands
+    if only is None or only == "dice":  # `cok dice`: the campaign's fair dice (docs/dice.md)
+        from cok.cli.dice import app as dice
+
+        app.add_typer(dice, name="dice", help="The fair dice: every die cok rolled, verified or waiting.")
     commands = list(app.registered_commands)
     for games in app.registered_groups:
         commands += games.typer_instance.registered_commands if games.typer_instance else []

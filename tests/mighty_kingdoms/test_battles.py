@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from cok.core.errors import ChoiceNeeded
 from cok.rulesets.mighty_kingdoms.rules.battle import board_size, defence
 from cok.rulesets.mighty_kingdoms.rules.phase import phase
 from cok.rulesets.mighty_kingdoms.rules.state import Army
@@ -134,8 +137,13 @@ def test_allocation_ends_when_no_remaining_die_has_a_target() -> None:
     fight(game, dice=dice, allocate=[["ana-1", "bo-1"], ["bo-1", "ana-1"]])
 
 
-def test_an_allocation_that_stops_too_early_is_refused() -> None:
-    assert "stops too early" in refused(Game().meeting(), dice=EVEN, allocate=[["ana-1", "bo-1"]])
+def test_an_allocation_that_stops_too_early_is_asked_with_the_dice_known() -> None:
+    """#36: the allocations are a question of the rules, answered with the rolled dice."""
+    game = Game().meeting()
+    with pytest.raises(ChoiceNeeded) as asked:
+        game("battle", tile="0,0", attacker="ana", defender="bo", dice=EVEN, allocate=[["ana-1", "bo-1"]])
+    assert asked.value.field == "allocate-2" and asked.value.options == ["bo-1:ana-1"]
+    assert "the dice: ana-1 1, bo-1 1" in str(asked.value)
 
 
 def test_only_one_kingdom_remaining_wins() -> None:
@@ -183,7 +191,9 @@ def test_the_result_is_optional_and_must_equal_what_the_dice_give() -> None:
 
 def test_loss_moves_each_losing_army_to_an_adjacent_controlled_tile_on_its_side() -> None:
     game = Game().meeting()
-    assert "name its tile in `retreat`" in refused(game, dice={"ana-1": 5, "bo-1": 1}, allocate=BOTH)
+    with pytest.raises(ChoiceNeeded) as asked:  # #35: asked once the result is known
+        game("battle", tile="0,0", attacker="ana", defender="bo", dice={"ana-1": 5, "bo-1": 1}, allocate=BOTH)
+    assert asked.value.field == "retreat-bo-1" and "ana wins" in str(asked.value)
     fight(game, dice={"ana-1": 5, "bo-1": 1}, allocate=BOTH, retreat={"bo-1": "1,0"})
     assert game.army("bo-1").tile == "1,0" and not game.army("bo-1").upright
 
@@ -203,7 +213,7 @@ def test_a_losing_army_with_no_adjacent_controlled_tile_is_destroyed() -> None:
 
 def test_draw_armies_of_the_tiles_controller_stay_the_others_move_and_keep_their_state() -> None:
     game = Game().meeting()
-    assert "name its tile" in refused(game, dice=EVEN, allocate=BOTH)
+    assert "a draw: bo-1 must leave" in refused(game, dice=EVEN, allocate=BOTH)
     fight(game, dice=EVEN, allocate=BOTH, retreat={"bo-1": "1,0"})
     assert game.army("ana-1").tile == "0,0" and game.army("bo-1").tile == "1,0"
     assert game.army("bo-1").upright and game.state.control["0,0"] == "ana"

@@ -305,18 +305,18 @@ def test_the_resolve_form_offers_only_the_legal_areas_of_the_agents_house(phones
 def test_the_organiser_lets_the_ledger_choose_the_first_player_at_random(phones: Phones, game: Path) -> None:
     """Issue 35 / the source's "Randomly select the first player": the page's roll goes
     through the intents' dice, as `cok ntk begin --roll` does."""
-    from cok.core.dice import FixedDice
+    from cok.core.dice import ROLL, FixedDice
     from cok.service import record
 
     joined(phones)
     _, page = phones.get("Ann", "/play/begin")
     assert 'value="roll"' in page and "at random" in page
-    drafts = [Draft("begin", {"seats": ["ana", "bo"], "roll": True})]
-    done = record(game, drafts, by="Ann", dice=FixedDice(2), dry_run=True)
+    drafts = [Draft("begin", {"seats": ["ana", "bo"]})]
+    done = record(game, drafts, by="Ann", answers={ROLL: True}, dice=FixedDice(2), dry_run=True)
     assert done.events[0].first == "bo"
     assert phones.post("Ann", "/play/begin", seats="ana bo", first="roll")[0] == 200
-    begun_event = phones.events()[-1]
-    assert begun_event["type"] == "begin" and begun_event["first"] in ("ana", "bo")
+    begun_event = next(e for e in reversed(phones.events()) if e["type"] == "begin")
+    assert begun_event["first"] in ("ana", "bo") and begun_event["rolled"]["dice"]  # rolled by cok
 
 
 def test_begin_is_not_offered_once_the_game_has_begun(phones: Phones) -> None:

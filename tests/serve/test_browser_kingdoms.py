@@ -84,8 +84,13 @@ def test_a_month_from_orders_to_reform_with_two_players_on_two_phones(browser: A
         # resolution: ana first (player order), the exploration's dice rolled by the server
         ana.get_by_role("link", name="My kingdom").click()
         shot(ana, "resolve")
-        ana.get_by_role("button", name="Roll for me").click()
+        ana.get_by_role("button", name="Roll for me").click()  # the month's first roll: its dice committed first
+        assert "committed now" in ana.locator("main").inner_text()
+        ana.go_back()
+        ana.get_by_role("button", name="Roll for me").click()  # sent again, with the phone's new random bytes
         assert "Recorded" in ana.locator("h1").inner_text()
+        assert "dice rolled by cok" in ana.locator("main").inner_text()  # #35: the roll made is shown
+        shot(ana, "resolve-rolled")
         bo.get_by_role("link", name="My kingdom").click()
         bo.get_by_role("button", name="Resolve").click()
         assert "Recorded" in bo.locator("h1").inner_text()
@@ -94,13 +99,63 @@ def test_a_month_from_orders_to_reform_with_two_players_on_two_phones(browser: A
         organiser.goto(f"{served.url}/join/{tokens['Ann']}")
         organiser.get_by_role("link", name="Organiser").click()
         shot(organiser, "organiser")
-        organiser.get_by_role("button", name="Record reform").click()
+        organiser.get_by_role("button", name="Record reform", exact=True).click()
         assert "Recorded" in organiser.locator("h1").inner_text()
         status = httpx.get(f"{served.url}/api/status").json()
         assert (status["month"], status["phase"]) == (2, "orders")
         ana.get_by_role("link", name="My kingdom").click()
         shot(ana, "month-2")
         assert "month 2 of year 1" in ana.locator("main").inner_text()
+
+
+def test_a_battle_rolled_for_me_asks_each_allocation_with_the_dice_then_the_retreat(
+    browser: Any, tmp_path: Path
+) -> None:
+    """#35, #36, #40: "Roll the dice for me" on a phone: the month's dice committed, the dice
+    rolled with the phone's own random bytes and shown in each allocation's question, the
+    retreat asked once the result is known, and the battle recorded with its `rolled:`."""
+    import re
+
+    import yaml
+
+    from cok.service import Draft, record
+    from tests.serve.test_mighty_kingdoms import ORGANISER
+
+    folder = tmp_path / "mk"
+    tokens = begun(folder)
+    for draft in (
+        Draft("order", {"army": "ana-1", "order": "move", "to": "0,0"}),
+        Draft("order", {"army": "bo-1", "order": "move", "to": "0,0"}),
+        Draft("resolve", {"army": "ana-1", "roll": [3, 4]}),
+        Draft("resolve", {"army": "bo-1"}),
+    ):
+        record(folder, [draft], by=ORGANISER)
+    with serving(folder) as served:
+        for size, viewport in (("390", PHONE), ("1280", {"width": 1280, "height": 900})):
+            page = browser.new_context(viewport=viewport).new_page()
+            page.goto(f"{served.url}/join/{tokens['ana']}")
+            page.goto(f"{served.url}/play/battle?tile=0,0")
+            shot(page, f"battle-{size}")
+            assert (
+                "Board" in page.locator("main").inner_text() and "Terrain benefit" in page.locator("main").inner_text()
+            )
+        page.get_by_role("button", name="Roll the dice for me").click()
+        assert "committed now" in page.locator("main").inner_text()
+        page.go_back()
+        page.get_by_role("button", name="Roll the dice for me").click()
+        shot(page, "battle-allocation")
+        while page.locator('input[type="radio"]').count():
+            assert (
+                "the dice: ana-1 " in page.locator("main").inner_text()
+                or "must leave" in page.locator("main").inner_text()
+            )
+            page.locator('input[type="radio"]').first.check()
+            page.get_by_role("button", name="Answer and record").click()
+        assert "Recorded" in page.locator("h1").inner_text(), page.locator("main").inner_text()
+        shot(page, "battle-recorded")
+        battle = [e for e in yaml.safe_load((folder / "events.yaml").read_text()) if e["type"] == "battle"][-1]
+        assert re.fullmatch(r"[0-9a-f]{32}", battle["rolled"]["entropy"])
+        assert battle["rolled"]["dice"] == list(battle["dice"].values())
 
 
 def test_a_half_filled_form_is_kept_and_told_there_is_news(browser: Any, example: Path) -> None:

@@ -197,42 +197,119 @@ def test_the_attacker_is_offered_the_battle_and_records_it_with_the_dice_rolled_
     assert "type: battle" in table.log() and "ana-1: 6" in table.log()
 
 
-def rolled_on(page: str) -> dict[str, int]:
-    return {army: int(die) for army, die in re.findall(r'<p class="die">([\w-]+): <b>([1-6])</b></p>', page)}
+def answer_all(table: Table, csrf: str, page: Any, answers: dict[str, str]) -> Any:
+    """Answer the rules' questions (a 409 form each) from `answers` by field, until recorded."""
+    import html
+
+    while page.status_code == 409:
+        field = re.search(r'name="answer:([^"]+)"', page.text)
+        assert field, page.text
+        carried = {k: html.unescape(v) for k, v in re.findall(r'name="(drafts|answers)" value="([^"]*)"', page.text)}
+        page = table.post("/record", csrf, **carried, **{f"answer:{field[1]}": answers[field[1]]})
+    return page
 
 
-def test_roll_the_dice_for_me_rolls_each_upright_armys_die(table: Table) -> None:
-    meeting(table)
-    table.sign_in("ana")
-    form = table.client.get("/play/battle", params={"tile": "0,0", "roll": "server"}).text
-    assert "rolled by the server" in form
-    assert set(rolled_on(form)) == {"ana-1", "bo-1"}
-
-
-def test_the_servers_roll_is_rolled_once_and_recorded_as_rolled(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Showing the page again never rolls again, and the battle records the server's dice,
-    whatever a form sends as dice (5.4: one die for each upright army)."""
-    from cok.core import dice
-
+def test_roll_the_dice_for_me_asks_the_allocations_with_the_dice_shown(table: Table) -> None:
+    """#35: "Roll the dice for me" battles can be recorded, the dice shown where asked; #40:
+    the month's dice are committed first (the phone sends again, with new random bytes)."""
     meeting(table)
     csrf = table.sign_in("ana")
-    rolls = iter([6, 1, 2, 5])  # ana-1, bo-1; a second roll would give ana-1 the lower die
-    monkeypatch.setattr(dice, "RandomDice", lambda: dice.FixedDice(*rolls))
-    query = {"tile": "0,0", "roll": "server"}
-    first = rolled_on(table.client.get("/play/battle", params=query).text)
-    assert first == {"ana-1": 6, "bo-1": 1}
-    assert all(rolled_on(table.client.get("/play/battle", params=query).text) == first for _ in range(3))
-    answer = table.post(
-        "/play/battle",
-        csrf,
-        **{"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server"},
-        **{f"die:{army}": str(7 - die) for army, die in first.items()},  # what a tampered form would send
-        **{"alloc:0:die": "ana-1", "alloc:0:target": "bo-1", "alloc:1:die": "bo-1", "alloc:1:target": "ana-1"},
-        **{"retreat:bo-1": "1,0"},  # the loser by the server's dice; by the form's, ana-1 would be
-    )
-    assert answer.status_code == 200, answer.text
+    fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server", "entropy": "ab" * 16}
+    first = table.post("/play/battle", csrf, **fields)
+    assert first.status_code == 422 and "committed now" in first.text
+    assert "type: dice-commit" in table.log() and "type: battle" not in table.log()
+    asked = table.post("/play/battle", csrf, **{**fields, "entropy": "cd" * 16})
+    assert asked.status_code == 409 and "the dice: ana-1 " in asked.text and "bo-1 " in asked.text
+    dice = {a: int(n) for a, n in re.findall(r"(ana-1|bo-1) ([1-6])", asked.text.split("the dice: ")[1])[:2]}
+    again = table.post("/play/battle", csrf, **{**fields, "entropy": "ef" * 16})  # another tap: the same dice
+    assert f"the dice: ana-1 {dice['ana-1']}, bo-1 {dice['bo-1']}" in again.text
+    answers = {"allocate-1": "ana-1:bo-1", "allocate-2": "bo-1:ana-1", "retreat-bo-1": "1,0", "retreat-ana-1": "-1,0"}
+    done = answer_all(table, csrf, asked, answers)
+    assert done.status_code == 200, done.text
     battle = [e for e in yaml.safe_load(table.log()) if e["type"] == "battle"][-1]
-    assert battle["dice"] == first
+    assert battle["dice"] == dice and battle["allocate"] == [["ana-1", "bo-1"], ["bo-1", "ana-1"]]
+    assert battle["rolled"]["entropy"] == "cd" * 16 and battle["rolled"]["dice"] == list(dice.values())
+    activity = table.client.get("/activity").text  # each die cok rolled, and whether it is verified yet
+    assert f"dice rolled by cok: {dice['ana-1']} {dice['bo-1']} (not verified yet" in activity
+
+
+def test_the_phones_roll_and_the_terminals_record_equal_battles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#36: one path for "roll it for me": with the same seed and entropy, the page and `cok
+    mk battle --roll-dice` record the same battle (dice, allocations, retreat, rolled)."""
+    from cok.core import fairdice
+    from tests.conftest import Cok
+
+    monkeypatch.setattr(fairdice, "new_seed", lambda: "5e" * 32)
+    monkeypatch.setattr(fairdice, "new_entropy", lambda: "0f" * 16)
+    monkeypatch.setattr("cok.service.dice.new_seed", lambda: "5e" * 32)
+    monkeypatch.setattr("cok.service.dice.new_entropy", lambda: "0f" * 16)
+    battles = []
+    for name in ("phone", "terminal"):
+        folder = tmp_path / name
+        tokens = begun(folder)
+        with TestClient(create_app(folder)) as client:
+            table = Table(folder, client, tokens)
+            meeting(table)
+            answers = {"allocate-1": "ana-1:bo-1", "allocate-2": "bo-1:ana-1", "retreat-bo-1": "1,0"}
+            answers |= {"retreat-ana-1": "-1,0"}
+            if name == "phone":
+                csrf = table.sign_in("ana")
+                fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server", "entropy": "0f" * 16}
+                table.post("/play/battle", csrf, **fields)  # commits the month's dice
+                assert answer_all(table, csrf, table.post("/play/battle", csrf, **fields), answers).status_code == 200
+            else:
+                args = ["mk", "battle", "0,0", "--attacker", "ana", "--defender", "bo", "--roll-dice"]
+                shown = Cok(folder)(*args)  # commits, rolls, and asks the first allocation with the dice
+                assert shown.exit_code == 1 and "the dice: ana-1 " in shown.stderr and "--allocate A:B" in shown.stderr
+                args += ["--allocate", "ana-1:bo-1", "--allocate", "bo-1:ana-1"]
+                done = Cok(folder)(*args)  # the same dice (pinned), and the retreat asked once the result is known
+                leaving = re.search(r"--retreat ([\w-]+)=TILE", done.stderr)
+                if leaving:
+                    done = Cok(folder)(*args, "--retreat", f"{leaving[1]}={answers['retreat-' + leaving[1]]}")
+                assert done.exit_code == 0, done.stderr
+        battle = [e for e in yaml.safe_load(table.log()) if e["type"] == "battle"][-1]
+        battle["rolled"].pop("commit")
+        battles.append({k: v for k, v in battle.items() if k not in ("id", "at", "by")})
+    assert battles[0] == battles[1] and battles[0]["rolled"]["dice"] == list(battles[0]["dice"].values())
+
+
+def test_the_battle_page_shows_board_terrain_benefit_points_and_defence_as_cok_mk_battles(table: Table) -> None:
+    """#35: the battle's Defence, board size, terrain benefit and each army's points on the
+    page, as `cok mk battles` shows them; retreats asked once the result is known."""
+    import html
+
+    from cok.rulesets.mighty_kingdoms.documents import battles_doc
+
+    meeting(table)
+    table.sign_in("ana")
+    page = table.client.get("/play/battle", params={"tile": "0,0"}).text
+    (shown,) = [b for b in battles_doc(table.state())["battles"] if b["tile"] == "0,0"]
+    assert f"<dt>Board</dt><dd>{shown['board']}</dd>" in html.unescape(page)
+    assert "Terrain benefit" in page
+    for side in shown["sides"]:
+        for army in side["armies"]:
+            assert f"<td>{army['id']}</td>" in page
+            assert f"<td>{army['points']}</td><td>{army['defence']}" in page
+    assert "Leaving armies" not in page and 'name="retreat:' not in page
+
+
+def test_the_organiser_has_the_reform_roll_off_rolled_by_cok(table: Table) -> None:
+    """Every die cok rolls through one path: the reform's roll-off from the organiser's page."""
+    meeting(table)
+    fight = {"tile": "0,0", "attacker": "ana", "defender": "bo", "dice": {"ana-1": 1, "bo-1": 1}}
+    table.play(
+        Draft("battle", {**fight, "allocate": [["ana-1", "bo-1"], ["bo-1", "ana-1"]], "retreat": {"bo-1": "1,0"}})
+    )
+    csrf = table.sign_in("Ann")
+    assert "Roll the roll-off for me" in table.client.get("/play/organiser").text  # one army each: tied
+    fields = {"event": "reform", "roll": "server", "entropy": "ab" * 16}
+    assert "committed now" in table.post("/play/organiser", csrf, **fields).text
+    done = table.post("/play/organiser", csrf, **{**fields, "entropy": "cd" * 16})
+    assert done.status_code == 200, done.text
+    reform = [e for e in yaml.safe_load(table.log()) if e["type"] == "reform"][-1]
+    assert reform["rolled"]["entropy"] == "cd" * 16 and "dice rolled by cok" in done.text
 
 
 def test_a_kingdom_not_in_the_battle_may_not_record_it(table: Table) -> None:

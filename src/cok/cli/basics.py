@@ -5,6 +5,7 @@ hands them to the commands; a plain `cok standings` or `cok check` line (read by
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -82,4 +83,8 @@ def show_problems(campaign: str | None, every: bool, no_cache: bool, as_json: bo
 
         for line in told(problems):
             say(line)
+    if not every and not as_json:  # listed, not a problem: the dice of a period still going on
+        with contextlib.suppress(Refused):
+            for waiting in queries.dice_waiting(find_campaign(campaign), use_cache=not no_cache):
+                print(f"dice: {waiting}")
     return not problems

@@ -26,7 +26,10 @@ from cok.core.errors import Refused, RuleError
 from cok.core.folders import find_campaign
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from cok.core.campaign import Campaign
+    from cok.core.history import Told
 
 app = typer.Typer()
 
@@ -92,7 +95,7 @@ def log(
     """
     found = open_valid(campaign, no_cache)
     pid = found.ruleset.player(found.state, player) if player else None
-    history = (t for t in found.told() if pid is None or pid in t.players)  # never held whole
+    history: Iterator[Told] = (t for t in found.told() if pid is None or pid in t.players)  # never held whole
     if as_json:
         from cok.render.documents import dumps_list
         from cok.render.output import write
@@ -115,7 +118,9 @@ def log(
         return
     from cok.render.output import show, styled, write_lines
     from cok.render.views import Cell, Grid, Line
+    from cok.service.queries import with_verdicts
 
+    history = with_verdicts(found, history)  # docs/dice.md: each die cok rolled, verified or not yet
     if not styled():  # piped: one event a line, for grep and scripts
         lines = (f"{t.ref or '-':>13}  {t.text}" + ("  (voided)" if t.voided else "") for t in history)
         if not write_lines(lines):

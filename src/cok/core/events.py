@@ -43,6 +43,21 @@ At = Annotated[
 ]
 
 
+class Rolled(BaseModel):
+    """The dice `cok` rolled for this event (docs/dice.md): each die from the seed committed
+    by `commit`, what was rolled (`what`) and the asker's `entropy`; checked once revealed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    commit: Text = Field(description="The id of the dice-commit whose seed rolled them.")
+    what: Text = Field(description="What was rolled: the roll's identity in the derivation.")
+    entropy: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32,128}$")] = Field(
+        description="The asker's random bytes (hex)."
+    )
+    sides: list[Annotated[int, Field(ge=2, le=1000)]] = Field(min_length=1, description="Each die's faces.")
+    dice: list[Annotated[int, Field(ge=1)]] = Field(min_length=1, description="Each die as rolled.")
+
+
 class EventBase(BaseModel):
     """Fields every event may carry; the ledger writes them on append."""
 
@@ -53,6 +68,7 @@ class EventBase(BaseModel):
     at: At = Field(default=None, description="When it was recorded (ISO-8601).")
     by: str | None = Field(default=None, description="Who recorded it.")
     note: str | None = Field(default=None, description="Free text.")
+    rolled: Rolled | None = Field(default=None, description="The dice cok rolled for it (docs/dice.md).")
 
 
 class Void(EventBase):
@@ -61,6 +77,41 @@ class Void(EventBase):
     type: Literal["void"] = "void"
     target: Text
     reason: Text
+
+
+Digest = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+class DiceCommit(EventBase):
+    """The campaign commits to the secret seed of a period's dice: only its SHA-256 is
+    written, before any die of the period is asked for (docs/dice.md)."""
+
+    type: Literal["dice-commit"] = "dice-commit"
+    period: Text
+    sha256: Digest
+
+
+class DiceReveal(EventBase):
+    """The seed of a commitment, revealed once its period is over: anyone may check it
+    against the commitment and recompute every die rolled with it."""
+
+    type: Literal["dice-reveal"] = "dice-reveal"
+    commit: Text
+    seed: Digest
+
+
+class DiceLost(EventBase):
+    """The organiser records that a commitment's seed is lost (its data folder is gone):
+    the dice rolled with it can never be verified."""
+
+    type: Literal["dice-lost"] = "dice-lost"
+    commit: Text
+    reason: Text
+
+
+#: The core's dice events, in every game's log.
+DICE_EVENTS: dict[str, type[EventBase]] = {"dice-commit": DiceCommit, "dice-reveal": DiceReveal, "dice-lost": DiceLost}
+DiceEvent = DiceCommit | DiceReveal | DiceLost
 
 
 def content_ref(event: EventBase) -> str:

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cok.core.errors import Problem, RuleError, root_first
-from cok.core.events import Entry, Void, content_ref
-from cok.core.history import Told, Voided
+from cok.core.events import DiceCommit, DiceLost, DiceReveal, Entry, EventBase, Void, content_ref
+from cok.core.history import Diced, Told, Voided
 from cok.core.progress import Advance, task
 from cok.core.text import in_file_words, quoted
 
@@ -150,6 +150,8 @@ class Replay:
         elif isinstance(event, Void):
             effective = done.voided.get(event.target) is entry
             text = tell(ruleset, done.state, Voided(event.target, event.reason)) if effective else ""
+        elif isinstance(event, (DiceCommit, DiceReveal, DiceLost)):
+            text = tell(ruleset, done.state, diced(event))
         else:
             try:
                 outcome = ruleset.apply(done.state, event)
@@ -227,13 +229,32 @@ def tell(ruleset: Ruleset, state: Any, outcome: Any) -> str:
     """An outcome in a sentence: a void's by the core, every other by its game."""
     if isinstance(outcome, Voided):
         return f"voided {outcome.target}: {outcome.reason}"
+    if isinstance(outcome, Diced):
+        return outcome.text
     return ruleset.tell(state, outcome)
+
+
+def with_dice(event: EventBase, text: str) -> str:
+    """An event's sentence, saying the dice cok rolled for it (docs/dice.md: a typed one is not)."""
+    if event.rolled is None or not text or "dice rolled by cok" in text:
+        return text
+    return f"{text} — dice rolled by cok: {' '.join(str(d) for d in event.rolled.dice)}"
+
+
+def diced(event: DiceCommit | DiceReveal | DiceLost) -> Diced:
+    """A dice event in words (docs/dice.md)."""
+    if isinstance(event, DiceCommit):
+        return Diced(f"the dice of {event.period} are committed: sha256 {event.sha256[:16]}…")
+    if isinstance(event, DiceReveal):
+        return Diced(f"the seed of the dice committed in {event.commit} is revealed: anyone may check them")
+    return Diced(f"the seed of the dice committed in {event.commit} is lost ({event.reason}): they cannot be checked")
 
 
 def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: str | None = None) -> Told:
     """An event as the history keeps it. A game with a `public(event)` member chooses which
     fields are shown (a hidden card stays out of `cok log --json` and the site)."""
     event = entry.event
+    text = with_dice(event, text)
     return Told(
         entry.line or 0,
         event.id,
@@ -241,6 +262,6 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: s
         event.type,
         text,
         voided,
-        () if isinstance(event, Void) else tuple(sorted(ruleset.involved(event))),
+        () if isinstance(event, (Void, DiceCommit, DiceReveal, DiceLost)) else tuple(sorted(ruleset.involved(event))),
         ruleset.public(event),
     )

@@ -16,6 +16,14 @@ class Voided:
     reason: str
 
 
+@dataclass(frozen=True)
+class Diced:
+    """What a dice event did (a commitment, a reveal, a seed lost): nothing to the game's
+    state; its sentence is the core's (docs/dice.md)."""
+
+    text: str
+
+
 @dataclass(frozen=True, slots=True)
 class Told:
     """One event of the log as `cok log` and the site show it (plain data, so it can be

@@ -13,8 +13,8 @@ from cok.core import write
 from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, Unchanged, open_campaign, read
 from cok.core.errors import Problem, Refused, Repeated, RuleError
-from cok.core.events import Entry, EventBase, Void
-from cok.core.fold import Folded, Refusal, fold, tell, told
+from cok.core.events import DiceCommit, DiceLost, DiceReveal, Entry, EventBase, Void
+from cok.core.fold import Folded, Refusal, diced, fold, tell, told, with_dice
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
 from cok.core.replay import read_entries, set_up
@@ -198,13 +198,19 @@ def _decide(
         campaign.state = _without(campaign, voids).state
     done: list[Recorded] = []
     for event in stamped:
-        repeated = None if again or isinstance(event, Void) else ruleset.repeats(campaign.state, event)
+        dice = isinstance(event, (DiceCommit, DiceReveal, DiceLost))
+        repeated = None if again or dice or isinstance(event, Void) else ruleset.repeats(campaign.state, event)
         if repeated is not None:
             raise Repeated(repeated)
         outcome: Any = (
-            Voided(event.target, event.reason) if isinstance(event, Void) else ruleset.apply(campaign.state, event)
+            Voided(event.target, event.reason)
+            if isinstance(event, Void)
+            else diced(event)
+            if isinstance(event, (DiceCommit, DiceReveal, DiceLost))
+            else ruleset.apply(campaign.state, event)
         )
-        done.append(Recorded(campaign, event, outcome, tell(ruleset, campaign.state, outcome), before, written))
+        said = with_dice(event, tell(ruleset, campaign.state, outcome))
+        done.append(Recorded(campaign, event, outcome, said, before, written))
     return done
 
 

@@ -36,8 +36,10 @@ class Log:
 
 
 def event_types(ruleset: Ruleset) -> Mapping[str, type[EventBase]]:
-    """The game's events and the core's `void`."""
-    return {**ruleset.events, "void": Void}
+    """The game's events and the core's: `void` and the dice' (docs/dice.md)."""
+    from cok.core.events import DICE_EVENTS
+
+    return {**ruleset.events, "void": Void, **DICE_EVENTS}
 
 
 def read_log(

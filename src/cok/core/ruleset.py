@@ -181,6 +181,14 @@ class Ruleset(Protocol):
     def copy(self, state: Any) -> Any:
         """A copy of the state the rules may change (a dry run, a batch)."""
 
+    def period(self, state: Any) -> str:
+        """The period the campaign is in, in words (`week 3`): its dice are committed before
+        its first roll and revealed when it ends (docs/dice.md)."""
+
+    def dice_agree(self, type: str, fields: dict[str, Any], dice: list[int]) -> str | None:
+        """Whether an event's own fields say what the dice cok rolled for it gave (its log
+        fields, as `cok log --json` shows them): a sentence when they do not."""
+
     def status(self, campaign: Campaign, **args: Any) -> dict[str, Any] | None:
         """Its status document (`cok where --json`, `cok mk status --json`); None: it has none."""
 
@@ -248,6 +256,12 @@ class Game:
 
     def copy(self, state: Any) -> Any:
         return copy.deepcopy(state)
+
+    def period(self, state: Any) -> str:
+        return "the campaign"
+
+    def dice_agree(self, type: str, fields: dict[str, Any], dice: list[int]) -> str | None:
+        return None
 
     def status(self, campaign: Campaign, **args: Any) -> dict[str, Any] | None:
         return None

@@ -32,7 +32,7 @@ def to_yaml(event: EventBase) -> str:
     """
     data = event.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
     data.pop("type", None)
-    meta: dict[str, Any] = {k: data.pop(k) for k in ("id", "at", "by", "note") if k in data}
+    meta: dict[str, Any] = {k: data.pop(k) for k in ("rolled", "id", "at", "by", "note") if k in data}
     fields: dict[str, Any] = {"type": getattr(event, "type", None), **data, **meta}
     lines = [f"{key}: {_inline(value)}" for key, value in fields.items()]
     return "- " + "\n  ".join(lines) + "\n"

@@ -88,7 +88,7 @@ class View:
         with self._lock:
             if self._activity is None:
                 latest: deque[Told] = deque(self.campaign.told(), maxlen=ACTIVITY)
-                self._activity = list(reversed(latest))
+                self._activity = list(queries.with_verdicts(self.campaign, reversed(latest)))  # docs/dice.md
             return self._activity
 
     def page(self, path: str) -> str | None:

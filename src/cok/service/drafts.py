@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from cok.core.events import EventBase
     from cok.core.ruleset import Ruleset
 
-#: What the ledger sets on every event: a client never gives them.
-RESERVED = ("id", "at", "by")
+#: What the ledger sets on an event (`rolled`: the dice cok rolled for it): a client never gives them.
+RESERVED = ("id", "at", "by", "rolled")
 
 
 @dataclass(frozen=True)

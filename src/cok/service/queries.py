@@ -5,6 +5,7 @@ status (Clash of Kings' `where`)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,8 @@ from cok.core.plain import json_default
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
+    from cok.core.dicecheck import Audit
+    from cok.core.history import Told
     from cok.core.ruleset import Standings
 
 
@@ -42,9 +45,71 @@ def check(folder: Path | str, *, use_cache: bool = True) -> list[Problem]:
     from cok.core.campaign import open_campaign
 
     try:
-        return list(open_campaign(Path(folder), use_cache=use_cache).problems)
+        opened = open_campaign(Path(folder), use_cache=use_cache)
     except Refused as refused:
         return list(refused.problems)
+    return [*opened.problems, *dice(opened).problems]
+
+
+def dice(campaign: Campaign) -> Audit:
+    """The campaign's dice checked from its log alone (docs/dice.md): a roll that does not
+    follow from its revealed seed, a seed that does not match its commitment, revealed twice
+    or never used, each a problem at its line; the periods not revealed yet, listed."""
+    from cok.core.dicecheck import Audit, audit
+
+    if not _mentions_dice(campaign):
+        return Audit()
+    return audit(campaign.history(), campaign.shown, campaign.ruleset.dice_agree)
+
+
+def rolled_words(campaign: Campaign) -> dict[str, str]:
+    """Whether the dice cok rolled for each event are verified yet, by the event's ref
+    (`cok log`, the Activity page; the history itself says which dice cok rolled)."""
+    done = dice(campaign)
+    refused = {p.line for p in done.problems}
+    said = {}
+    for committed in done.commitments.values():
+        for row in committed.rolls:
+            if row.line in refused:
+                verdict = "refused by cok check"
+            elif str(row.ref) in done.verified:
+                verdict = "verified"
+            elif committed.closed == "lost":
+                verdict = "never verifiable: the seed is lost"
+            else:
+                verdict = f"not verified yet: the seed is revealed when {committed.period} ends"
+            said[str(row.ref)] = f"({verdict})"
+    return said
+
+
+def with_verdicts(campaign: Campaign, rows: Iterable[Told]) -> Iterator[Told]:
+    """The history's rows, each with dice cok rolled followed by whether they are verified."""
+    from dataclasses import replace
+
+    said = rolled_words(campaign)
+    for row in rows:
+        verdict = said.get(str(row.ref))
+        yield replace(row, text=f"{row.text} {verdict}") if verdict else row
+
+
+def dice_waiting(folder: Path | str, *, use_cache: bool = True) -> list[str]:
+    """`cok check`'s list of the periods whose dice wait for their seed (not a problem)."""
+    from cok.core.campaign import open_campaign
+
+    try:
+        return dice(open_campaign(Path(folder), use_cache=use_cache)).pending()
+    except Refused:
+        return []
+
+
+def _mentions_dice(campaign: Campaign) -> bool:
+    """Whether the log holds a dice event or a rolled die at all (most logs: none, and the
+    history is not read)."""
+    try:
+        text = campaign.events_file.read_bytes()
+    except OSError:
+        return True
+    return b"dice-" in text or b"rolled" in text
 
 
 def check_below(root: Path | str, *, use_cache: bool = True) -> list[Problem]:

@@ -81,8 +81,9 @@ def record(
     `shared`: others may read its state meanwhile (it is replaced, never changed);
     `state_later`: its state is written to the cache when the caller says (see `record_all`)."""
     from cok.core.campaign import open_campaign
-    from cok.core.dice import RandomDice
+    from cok.core.fairdice import Uncommitted
     from cok.core.ledger import record_all
+    from cok.service import dice as fair
 
     answered = dict(answers or {})
     again = again or answered.pop("again", False) is True
@@ -90,7 +91,10 @@ def record(
     opened.valid()
     if not drafts:
         raise Refused(Problem(opened.shown, None, "nothing to record: no event was given"))
-    rolled = dice if dice is not None else RandomDice()
+    table = fair.dice_of(opened, answered) if dice is None else None
+    if table is not None and not dry_run and fair.reveal_ended(opened, table, by_name(by)):
+        opened = open_campaign(opened.folder, use_cache=use_cache) if campaign is None else opened
+        table = fair.dice_of(opened, answered)
     made: list[Recording] = []
 
     def hook(done: Sequence[Recorded]) -> None:
@@ -104,7 +108,24 @@ def record(
             recording.warnings.append(f"recorded as {recording.events[0].id}, but {_said(error)}")
 
     try:
-        events = [build(opened.ruleset, opened.state, draft, answered, rolled) for draft in drafts]
+        try:
+            events = _built(opened, drafts, answered, dice, table)
+        except Uncommitted:
+            assert table is not None
+            elsewhere = fair.open_elsewhere(opened, opened.ruleset.period(opened.state))
+            if elsewhere is not None:
+                raise fair.held_elsewhere(opened, elsewhere) from None
+            if dry_run:
+                raise Refused(
+                    Problem(opened.shown, None, "a dry run rolls no dice: the period's dice are not committed yet")
+                ) from None
+            committed = fair.commit(opened, by_name(by))
+            if table.asked:
+                raise fair.committed_now(opened, committed) from None
+            table = fair.dice_of(opened, answered)
+            events = _built(opened, drafts, answered, dice, table)
+        if table is not None:
+            events += fair.reveals(opened, table, events, dry_run)
         done = record_all(
             opened,
             events,
@@ -117,11 +138,32 @@ def record(
             state_later=state_later,
         )
     except RuleError as error:
+        if table is not None:
+            fair.kept_after(table, [], written=False)  # the dice shown with a question stay the same
         asked = question(error)
         if asked is not None:
             raise Asked(asked) from error
         raise Refusal(opened.shown, error) from error
+    if table is not None:
+        fair.kept_after(table, [d.event for d in done], written=done[0].written)
     return made[0] if made else _recording(done)
+
+
+def _built(
+    opened: Campaign, drafts: Sequence[Draft], answered: dict[str, Any], dice: Dice | None, table: Any
+) -> list[EventBase]:
+    """Each draft built by the game's intents, with the dice cok rolled for it recorded."""
+    from cok.service.dice import with_rolled
+
+    events = []
+    for draft in drafts:
+        if table is None:
+            assert dice is not None
+            events.append(build(opened.ruleset, opened.state, draft, answered, dice))
+            continue
+        since = len(table.dice.rolls)
+        events.append(with_rolled(table, since, build(opened.ruleset, opened.state, draft, answered, table.dice)))
+    return events
 
 
 def _recording(done: Sequence[Recorded]) -> Recording:

@@ -34,6 +34,8 @@ class ClashOfKings(Game):
     apply = Lazy("rules.apply:apply")
     repeats = Lazy("rules.apply:repeats")  # the same battle (players, location, week, winner) twice
     build = Lazy("intents:build")  # an event from what a user gave (names as typed, `P=N`, answers, dice)
+    period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)
+    dice_agree = Lazy("intents:dice_agree")  # its fields say what the dice cok rolled gave
     named = Lazy("intents:named")  # the players a draft names (who may record it)
     player = Lazy("rules.start:find_player")
     involved = Lazy("events:involved")

@@ -27,6 +27,7 @@ from cok.cli.options import (
     refusals,
 )
 from cok.cli.recording import record_drafts
+from cok.core.dice import ROLL
 from cok.service.drafts import Draft
 
 if TYPE_CHECKING:
@@ -172,6 +173,9 @@ def battle(
         list[str] | None, typer.Option("--remaining", metavar="P=N", help="Points left on the table (initial roster).")
     ] = None,
     attacker: AttackerOpt = None,
+    roll_dice: Annotated[
+        bool, typer.Option("--roll-dice", help="A roll-off: cok rolls it (fair dice, see docs/dice.md).")
+    ] = False,
     mode: Annotated[
         str | None,
         typer.Option(
@@ -223,8 +227,11 @@ def battle(
         "override": override,
         "note": note,
     }
+    if roll_dice and attacker:
+        raise typer.BadParameter("either name the roll-off's winner or --roll-dice, not both", param_hint="--roll-dice")
+    rolled = {ROLL: True} if roll_dice else None
     drafts = [Draft("battle", given(fields))]
-    record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache, again=again)
+    record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache, again=again, answers=rolled)
 
 
 @app.command()

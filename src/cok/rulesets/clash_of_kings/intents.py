@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from cok.core.dice import ROLL
 from cok.core.errors import ConfirmNeeded, RuleError
 from cok.rulesets.clash_of_kings.rules.start import faction_id, find_player
 from cok.rulesets.clash_of_kings.rules.state import State
@@ -21,8 +22,7 @@ if TYPE_CHECKING:
 Fields = Mapping[str, Any]
 #: The answer that confirms a points limit that goes down (see `week`).
 LOWER_LIMIT = "lower_limit"
-#: The answer that asks the dice to settle a roll-off ("roll it for me").
-ROLL = "roll"
+__all__ = ["LOWER_LIMIT", "ROLL", "build", "named", "roll_off"]
 
 
 def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) -> EventBase | None:
@@ -195,6 +195,7 @@ def roll_off(state: State, players: Sequence[str], brotherhood: Sequence[str], d
         return None
     if where(state, a, b, brotherhood).decided_by != "roll-needed":
         return None
+    dice = dice.rolling(f"roll-off week {state.week} {a} {b}")
     while True:
         first, second = dice.roll(6), dice.roll(6)
         if first != second:
@@ -230,3 +231,25 @@ _BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {
     "painting": _painting,
     "adjust": _adjust,
 }
+
+
+# ---------------------------------------------------------------- fair dice (docs/dice.md)
+
+
+def period(state: State) -> str:
+    """A week: its roll-offs' dice are committed and revealed on their own."""
+    return f"week {state.week}"
+
+
+def dice_agree(type: str, fields: dict[str, Any], dice: list[int]) -> str | None:
+    """A roll-off: a die each, the first player's then the second's, again on a tie; the
+    higher die attacks."""
+    players, attacker = fields.get("players") or [], fields.get("attacker")
+    if type != "battle" or len(players) != 2:
+        return None
+    pairs = list(zip(dice[::2], dice[1::2], strict=False))
+    decided = next(((a, b) for a, b in pairs if a != b), None)
+    if decided is None or len(dice) != 2 * (pairs.index(decided) + 1):
+        return f"the dice {dice} are not a roll-off that ends with its first unequal pair"
+    winner = players[0] if decided[0] > decided[1] else players[1]
+    return None if winner == attacker else f"the roll-off's dice {dice} make {winner} the attacker, not {attacker}"

@@ -40,6 +40,8 @@ class MightyKingdoms(Game):
     tell = Lazy("words:tell")
     untold = Lazy("words:untold")
     build = Lazy("intents:build")  # an event from what a user gave (the answers, the dice the ledger rolls)
+    period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)
+    dice_agree = Lazy("intents:dice_agree")  # its fields say what the dice cok rolled gave
     named = Lazy("intents:named")  # the kingdoms a draft names, an army for its kingdom (who may record it)
     player = Lazy("rules.setup:find_player")
     involved = Lazy("events:involved")

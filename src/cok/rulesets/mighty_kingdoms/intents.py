@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from cok.core.dice import ROLL
 from cok.core.errors import ChoiceNeeded, RuleError
 
 if TYPE_CHECKING:
@@ -17,8 +18,10 @@ if TYPE_CHECKING:
     from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 
 Fields = Mapping[str, Any]
-#: The answer that asks the ledger to roll the dice a resolve, a battle or a quest needs.
-ROLL = "roll_dice"
+#: The answers to the battle's questions, one a step: `allocate-1: "ana-1:bo-2"`, and one a
+#: leaving army: `retreat-bo-2: mereside` (rules/battle.py asks them once the dice are known).
+ALLOCATE, RETREAT = "allocate-", "retreat-"
+__all__ = ["ALLOCATE", "RETREAT", "ROLL", "build", "named"]
 
 
 def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) -> EventBase | None:
@@ -71,6 +74,7 @@ def exploration_dice(state: State, army: Army, dice: Dice) -> tuple[list[int] | 
     double with wizard's towers (5.8)."""
     if not exploring(state, army):
         return None, None
+    dice = dice.rolling(f"resolve {state.year}-{state.month} {army.id}")
     first = [dice.roll(6), dice.roll(6)]
     second = [dice.roll(6), dice.roll(6)] if state.settings.towers and first[0] == first[1] else None
     return first, second
@@ -82,6 +86,7 @@ def battle_dice(state: State, typed_tile: str, attacker: str, defender: str, dic
 
     tile = state.map.find(typed_tile)
     sides = {find_player(state, attacker), find_player(state, defender)}
+    dice = dice.rolling(f"battle {state.year}-{state.month} {tile} {' '.join(sorted(sides))}")
     return {a.id: dice.roll(6) for a in state.armies_in(tile) if a.player in sides and a.upright}
 
 
@@ -136,7 +141,8 @@ def _resolve(state: State, fields: Fields, answers: Fields, dice: Dice) -> Event
 
 
 def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
-    """ "Roll it for me" in a simple battle: every upright army's d6 rolled and recorded."""
+    """ "Roll it for me" in a simple battle: every upright army's d6 rolled and recorded; the
+    allocations and retreats the rules asked for (5.4), each answered after the dice."""
     from cok.rulesets.mighty_kingdoms.events import Battle
 
     given = dict(fields)
@@ -144,7 +150,57 @@ def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventB
     asked = answers.get(ROLL) is True and not given.get("dice") and not state.settings.kings_of_war
     if asked and isinstance(tile, str) and isinstance(attacker, str) and isinstance(defender, str):
         given["dice"] = battle_dice(state, tile, attacker, defender, dice)
+    steps = sorted((int(k[len(ALLOCATE) :]), v) for k, v in answers.items() if _step(k) and isinstance(v, str))
+    if steps:
+        given["allocate"] = [*(given.get("allocate") or []), *(list(v.partition(":")[::2]) for _, v in steps)]
+    leaving = {k[len(RETREAT) :]: v for k, v in answers.items() if k.startswith(RETREAT) and isinstance(v, str)}
+    if leaving:
+        given["retreat"] = {**(given.get("retreat") or {}), **leaving}
     return Battle.model_validate(given)
+
+
+def _step(key: str) -> bool:
+    return key.startswith(ALLOCATE) and key[len(ALLOCATE) :].isdigit()
+
+
+def _ordering(type: str) -> Callable[[State, Fields, Fields, Dice], EventBase]:
+    """Reform and spring: "roll it for me" rolls the roll-off of the players tied on armies
+    (Reform step 5; spring keeps the winter's counts), and records its order."""
+
+    def make(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
+        from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
+        from cok.rulesets.mighty_kingdoms.rules.phase import counts
+
+        given = dict(fields)
+        if answers.get(ROLL) is True and given.get("order") is None:
+            armies = state.deploy_counts if type == "spring" else counts(state)
+            when = f"spring {state.year}" if type == "spring" else f"reform {state.year}-{state.month}"
+            given["order"] = roll_off_order(state, armies, dice.rolling(f"{when} {' '.join(state.order)}"))
+        return EVENT_TYPES[type].model_validate({"type": type, **given})
+
+    return make
+
+
+def roll_off_order(state: State, armies: dict[str, int], dice: Dice) -> list[str] | None:
+    """The player order by armies, most first, each group tied on armies rolling off: a d6
+    each in player order, the highest first, again among those still tied. None: no tie."""
+    from cok.rulesets.mighty_kingdoms.rules.phase import ties
+
+    if not ties(state, armies):
+        return None
+
+    def settle(group: list[str]) -> list[str]:
+        rolled = {p: dice.roll(6) for p in group}
+        placed: list[str] = []
+        for value in sorted(set(rolled.values()), reverse=True):
+            same = [p for p in group if rolled[p] == value]
+            placed += same if len(same) == 1 else settle(same)
+        return placed
+
+    place: dict[str, int] = {}
+    for group in ties(state, armies):
+        place.update({p: i for i, p in enumerate(settle(group))})
+    return sorted(state.order, key=lambda p: (-armies.get(p, 0), place.get(p, 0)))
 
 
 def _quest(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
@@ -153,7 +209,7 @@ def _quest(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBa
 
     given = dict(fields)
     if answers.get(ROLL) is True and given.get("roll") is None:
-        given["roll"] = dice.roll(6)
+        given["roll"] = dice.rolling(f"quest {state.year} {fields.get('player')} {fields.get('tower')}").roll(6)
     return Quest.model_validate(given)
 
 
@@ -163,14 +219,37 @@ _BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {
     "order": _order,
     "resolve": _resolve,
     "battle": _battle,
-    "reform": _as_given("reform"),
+    "reform": _ordering("reform"),
     "winter": _as_given("winter"),
     "tithe": _as_given("tithe"),
     "build": _as_given("build"),
     "recruit": _as_given("recruit"),
     "feed": _as_given("feed"),
     "deploy": _as_given("deploy"),
-    "spring": _as_given("spring"),
+    "spring": _ordering("spring"),
     "quest": _quest,
     "artefact": _as_given("artefact"),
 }
+
+
+# ---------------------------------------------------------------- fair dice (docs/dice.md)
+
+
+def period(state: State) -> str:
+    """A month or a winter: the dice of each are committed and revealed on their own."""
+    if state.winter:
+        return f"the winter of year {state.year}"
+    return f"year {state.year}, month {state.month}" if state.year else "the setup"
+
+
+def dice_agree(type: str, fields: dict[str, Any], dice: list[int]) -> str | None:
+    """The exploration's 2D6 (and the reroll), a battle's dice in their order, a quest's d6."""
+    if type == "resolve":
+        said = [*(fields.get("roll") or []), *(fields.get("reroll") or [])]
+    elif type == "battle":
+        said = list((fields.get("dice") or {}).values())
+    elif type == "quest":
+        said = [fields["roll"]] if fields.get("roll") is not None else []
+    else:
+        return None
+    return None if said == dice else f"the event says {said}, the dice cok rolled {dice}"

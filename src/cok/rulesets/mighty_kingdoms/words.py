@@ -130,6 +130,14 @@ def _namer(state: State) -> Any:
     return name
 
 
+def _rolled(dice: tuple[int, ...]) -> str:
+    """The exploration's dice in words: ` (2D6: 6+3)`, ` (2D6: 4+4, then 2+2)`."""
+    if len(dice) < 2:
+        return ""
+    then = f", then {dice[2]}+{dice[3]}" if len(dice) == 4 else ""
+    return f" (2D6: {dice[0]}+{dice[1]}{then})"
+
+
 def _resolved(state: State, r: o.Resolved) -> str:
     place = state.map.label
     if r.order == "defend":
@@ -143,13 +151,14 @@ def _resolved(state: State, r: o.Resolved) -> str:
         if r.failed:
             return f"{r.army}'s raze at {place(r.tile)} fails: an enemy army is there"
         return f"{r.army} finds nothing left to raze at {place(r.tile)}"
+    rolled = _rolled(r.dice)
     if r.explored == "tower":
-        return f"{r.army} finds a wizard's tower and is pushed back to {place(r.origin)}"
+        return f"{r.army} finds a wizard's tower{rolled} and is pushed back to {place(r.origin)}"
     if r.failed:
         return f"{r.army} cannot enter the wizard's tower and stays at {place(r.origin)}"
     if r.explored:
         found = "nothing" if r.explored == "empty" else f"a {r.explored}"
-        return f"{r.army} explores {place(r.tile)} and finds {found}; it is {_owner(state, r.tile)}'s now"
+        return f"{r.army} explores {place(r.tile)}{rolled} and finds {found}; it is {_owner(state, r.tile)}'s now"
     if r.taken_from is not None:
         holder = state.kingdoms[r.taken_from].name if r.taken_from in state.kingdoms else r.taken_from
         return f"{r.army} moves to {place(r.tile)}, taking it from {holder}"

@@ -36,6 +36,8 @@ class NoTrueKing(Game):
     apply = Lazy("rules.apply:apply")
     tell = Lazy("words:tell")
     build = Lazy("intents:build")  # an event from what a user gave (names as typed, the rules' answers routed)
+    period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)
+    dice_agree = Lazy("intents:dice_agree")  # its fields say what the dice cok rolled gave
     named = Lazy("intents:named")  # the conspiracy a draft acts as (who may record it)
     player = Lazy("rules.places:find_player")
     involved = Lazy("events:involved")

@@ -106,8 +106,6 @@ class Begin(EventBase):
     type: Literal["begin"] = "begin"
     seats: Annotated[list[PlayerId], Field(min_length=1)]
     first: PlayerId
-    #: asked, not kept: a draft's `roll: true` has the ledger's dice choose `first` (intents)
-    roll: bool | None = None
 
 
 class Place(EventBase):

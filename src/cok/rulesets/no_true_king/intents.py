@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
+from cok.core.dice import ROLL
 from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.rules.places import find_area, find_house, find_player
 from cok.rulesets.no_true_king.rules.state import State
@@ -27,22 +28,7 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
     """The event of this type from the fields as typed and the answers given; None for a
     type read in the log's own shape (a void)."""
     maker = _BUILDERS.get(type)
-    if type == "begin" and fields.get("roll") is True:
-        fields = {**fields, "first": rolled_first(state, fields, dice)}
-    return None if maker is None else maker(state, fields, answers)
-
-
-def rolled_first(state: State, fields: Fields, dice: Dice) -> str:
-    """`roll: true`: the first player chosen at random from the seats (§4.1 "Randomly select
-    the first player"), by the ledger's dice, as `cok ntk begin --roll`."""
-    if fields.get("first"):
-        raise RuleError("choose the first player or roll for one, not both")
-    seats = fields.get("seats")
-    typed = [seats] if isinstance(seats, str) else list(seats) if isinstance(seats, (list, tuple)) else []
-    found = [p for item in typed for p in str(item).replace(",", " ").split()]
-    if not found:
-        raise RuleError("`seats` names every player once, clockwise")
-    return found[dice.roll(len(found)) - 1]
+    return None if maker is None else maker(state, fields, answers, dice)
 
 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
@@ -176,7 +162,7 @@ def with_answers(fight: Any, answers: Fields) -> dict[str, Any] | None:
 # ---------------------------------------------------------------- the events
 
 
-def _conspiracy(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _conspiracy(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Conspiracy
 
     loyalty = fields.get("loyalty")
@@ -190,25 +176,38 @@ def _conspiracy(state: State, fields: Fields, answers: Fields) -> EventBase:
     )
 
 
-def _begin(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _begin(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
+    """The seats as typed; the first player chosen, or "roll it for me": one die of as many
+    faces as seats, its number the seat (the source: "randomly select")."""
     from cok.rulesets.no_true_king.events import Begin
 
     seats = fields.get("seats")
     typed = [seats] if isinstance(seats, str) else list(seats) if isinstance(seats, (list, tuple)) else []
     found = [player(state, p, "seats") for item in typed for p in str(item).split(",") if p.strip()]
-    if fields.get("first") is None:
+    first = fields.get("first")
+    if first is None and answers.get(ROLL) is True:
+        first = first_player(found, dice)
+    if first is None:
         raise RuleError("choose the first player: `first`")
-    return Begin(seats=found, first=player(state, fields.get("first"), "first"), note=fields.get("note"))
+    return Begin(seats=found, first=player(state, first, "first"), note=fields.get("note"))
 
 
-def _place(state: State, fields: Fields, answers: Fields) -> EventBase:
+def first_player(seats: list[str], dice: Dice) -> str:
+    """The first player at random: a die of as many faces as seats (the roll every game's
+    "roll it for me" makes, checked with the campaign's fair dice)."""
+    if not seats:
+        raise RuleError("`seats` names every player once, clockwise")
+    return seats[dice.rolling("seating " + " ".join(seats)).roll(len(seats)) - 1]
+
+
+def _place(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Place
 
     pid, hid = player(state, fields.get("player")), house(state, fields.get("house"))
     return Place(player=pid, house=hid, space=_word(fields.get("space")), note=fields.get("note"))
 
 
-def _resolve(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _resolve(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Resolve
 
     pid, hid = player(state, fields.get("player")), house(state, fields.get("house"))
@@ -226,7 +225,7 @@ def _resolve(state: State, fields: Fields, answers: Fields) -> EventBase:
     )
 
 
-def _card(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _card(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Card
 
     given = fields.get("house")
@@ -239,20 +238,20 @@ def _card(state: State, fields: Fields, answers: Fields) -> EventBase:
     )
 
 
-def _exchange(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _exchange(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Exchange
 
     pid = player(state, fields.get("player"))
     return Exchange(player=pid, swap=fields.get("swap"), reveal=fields.get("reveal"), note=fields.get("note"))
 
 
-def _pass(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _pass(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Pass
 
     return Pass(player=player(state, fields.get("player")), note=fields.get("note"))
 
 
-def _unseal(state: State, fields: Fields, answers: Fields) -> EventBase:
+def _unseal(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.no_true_king.events import Unseal
 
     pid = player(state, fields.get("player"))
@@ -262,7 +261,7 @@ def _unseal(state: State, fields: Fields, answers: Fields) -> EventBase:
     return Unseal(player=pid, loyalty=card, secret=secret, note=fields.get("note"))
 
 
-_BUILDERS: dict[str, Callable[[State, Fields, Fields], EventBase]] = {
+_BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {
     "conspiracy": _conspiracy,
     "begin": _begin,
     "place": _place,
@@ -272,3 +271,20 @@ _BUILDERS: dict[str, Callable[[State, Fields, Fields], EventBase]] = {
     "pass": _pass,
     "unseal": _unseal,
 }
+
+
+# ---------------------------------------------------------------- fair dice (docs/dice.md)
+
+
+def period(state: State) -> str:
+    """A round (the seating before the first)."""
+    return f"round {state.round}" if state.round else "the seating"
+
+
+def dice_agree(type: str, fields: dict[str, Any], dice: list[int]) -> str | None:
+    """The first player: the seat the die of as many faces as seats shows."""
+    seats = fields.get("seats") or []
+    if type != "begin" or len(dice) != 1 or not 1 <= dice[0] <= len(seats):
+        return None if type != "begin" else f"one die of {len(seats)} faces chooses the first player, not {dice}"
+    chosen = seats[dice[0] - 1]
+    return None if chosen == fields.get("first") else f"the die {dice[0]} chooses {chosen}, not {fields.get('first')}"

@@ -1,6 +1,19 @@
 // Live refresh: a served page polls its campaign's version and, when anyone has recorded since
 // it was shown, shows the new state. A page with a form being filled is never reloaded under
 // the player's fingers: it says that there is news instead, with a link to see it.
+// Fair dice (docs/dice.md): a form asking cok to roll carries the phone's own random bytes,
+// made when it is sent, after the campaign committed to its seed.
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var field = event.target.querySelector && event.target.querySelector("input[name=entropy]");
+    if (!field || !window.crypto || !window.crypto.getRandomValues) return;
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    field.value = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }, true);
+})();
+
 (function () {
   "use strict";
   var bar = document.querySelector(".cok-bar[data-version]");

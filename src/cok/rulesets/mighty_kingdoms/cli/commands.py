@@ -5,6 +5,7 @@ commands are in `cli/winter.py`. Recording commands take `--dry-run`; all take `
 
 from __future__ import annotations
 
+import re
 import typing
 from typing import Annotated
 
@@ -21,7 +22,6 @@ from cok.cli.options import (
     chosen,
     complete,
     emit_json,
-    interactive,
     player_id,
     refusals,
 )
@@ -228,21 +228,10 @@ def battle(
     --dice bo-2=3 --allocate ana-1:bo-2 --allocate bo-2:ana-1 --retreat bo-2=Mereside
     """
     opened = open_mk(campaign, no_cache)
-    state = opened.state
     rolled = {a: _number(v, "--dice") for a, v in pairs(dice, "--dice").items()} or None
-    if roll_dice:
-        if rolled:
-            raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
-        from cok.core.dice import RandomDice
-        from cok.rulesets.mighty_kingdoms.intents import battle_dice
-
-        rolled = battle_dice(state, tile, attacker, defender, RandomDice())
+    if roll_dice and rolled:
+        raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
     plan = [[a, b] for a, b in pair_list(allocate, "--allocate", ":")] or None  # in order: a die's army may repeat
-    if rolled and plan is None and not state.settings.kings_of_war:
-        plan = _ask_allocation(rolled) if interactive() and not as_json else None
-        if plan is None and roll_dice:
-            shown = " ".join(f"--dice {a}={v}" for a, v in rolled.items())
-            raise RuleError(f"the dice are rolled: {shown}; give the allocations in order with --allocate A:B")
     changes: dict[str, dict[str, int]] = {}
     for item in strength or []:
         army_unit, ok, value = item.rpartition("=")
@@ -256,7 +245,12 @@ def battle(
     fields = {"tile": tile, "attacker": attacker, "defender": defender, "result": result, "dice": rolled}
     moved = {"retreat": pairs(retreat, "--retreat"), "advance": pairs([advance] if advance else None, "--advance")}
     more = {"allocate": plan, **{k: v or None for k, v in moved.items()}, "strength": changes or None}
-    record(opened, "battle", {**fields, **more, "slaughter": slaughter, "note": note}, dry_run, as_json, no_cache)
+    given = {**fields, **more, "slaughter": slaughter, "note": note}
+    try:
+        record(opened, "battle", given, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
+    except RuleError as error:  # the rules' questions, as this command's options answer them
+        said = re.sub(r"--allocate-(\d+) NAME", r"--allocate A:B (allocation \1)", str(error))
+        raise RuleError(re.sub(r"--retreat-([\w-]+) NAME", r"--retreat \1=TILE", said)) from None
 
 
 def _number(value: str, option: str) -> int:
@@ -265,17 +259,12 @@ def _number(value: str, option: str) -> int:
     return int(value)
 
 
-def _ask_allocation(rolled: dict[str, int]) -> list[list[str]] | None:
-    typer.echo("dice: " + ", ".join(f"{a} rolled {v}" for a, v in rolled.items()), err=True)
-    typed = typer.prompt("allocations in order, attacker first (A:B A:B …)", err=True)
-    return [[p.partition(":")[0], p.partition(":")[2]] for p in typed.split()] or None
-
-
 @app.command(context_settings=LIST_WORDS)
 @refusals
 def reform(
     ctx: typer.Context,
     order: OrderOpt = None,
+    roll_dice: RollDiceOpt = False,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -285,7 +274,10 @@ def reform(
     """Close the month: terrain, razes, control, Unit Strength, the new player order."""
     opened = open_mk(campaign, no_cache)
     given = player_list(order, list(ctx.args))
-    record(opened, "reform", {"order": given, "note": note}, dry_run, as_json, no_cache)
+    if roll_dice and given:
+        raise typer.BadParameter("either give the roll-off's order or --roll-dice, not both", param_hint="--roll-dice")
+    fields = {"order": given, "note": note}
+    record(opened, "reform", fields, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
 
 
 from cok.rulesets.mighty_kingdoms.cli import winter  # noqa: E402 - its commands come next in --help

@@ -147,6 +147,7 @@ def deploy(
 def spring(
     ctx: typer.Context,
     order: OrderOpt = None,
+    roll_dice: RollDiceOpt = False,
     note: NoteOpt = None,
     campaign: CampaignOpt = None,
     no_cache: NoCacheOpt = False,
@@ -156,7 +157,10 @@ def spring(
     """Close winter: the next year's month 1 begins."""
     opened = open_mk(campaign, no_cache)
     given = player_list(order, list(ctx.args))
-    record(opened, "spring", {"order": given, "note": note}, dry_run, as_json, no_cache)
+    if roll_dice and given:
+        raise typer.BadParameter("either give the roll-off's order or --roll-dice, not both", param_hint="--roll-dice")
+    fields = {"order": given, "note": note}
+    record(opened, "spring", fields, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
 
 
 def quest(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from cok.core.errors import RuleError
+from cok.core.errors import ChoiceNeeded, RuleError
 from cok.rulesets.mighty_kingdoms.events import Battle
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.outcomes import Fought, Hit
@@ -253,9 +253,13 @@ def _roll(state: State, event: Battle, involved: list[Army], attacker: str, defe
         if step >= len(plan):
             left = sorted(d for d in unused if side[d] == turn)
             targets = sorted(t for t in upright if side[t] != turn and points[t] > 0)
-            raise RuleError(
-                f"the allocation stops too early: {turn} still allocates the die of {', '.join(left)} "
-                f"(targets: {', '.join(targets)}) — add `allocate` pairs [die's army, target]"
+            rolled = ", ".join(f"{a} {n}" for a, n in dice.items())
+            done = "".join(f"; {h.die_army} {h.die} against {h.target} ({'hit' if h.hit else 'missed'})" for h in hits)
+            raise ChoiceNeeded(
+                f"the dice: {rolled}{done}. Allocation {step + 1} is {turn}'s: which die against which army "
+                f"(a die of {', '.join(left)}, against {', '.join(f'{t} (Defence {defences[t]})' for t in targets)})",
+                f"allocate-{step + 1}",
+                [f"{d}:{t}" for d in left for t in targets],
             )
         die_army, target = plan[step]
         if die_army not in unused or side.get(die_army) != turn:
@@ -332,9 +336,11 @@ def _results(
             retreats[army.id] = None
             continue
         if chosen is None:
-            raise RuleError(
-                f"{army.id} must leave {hexmap.label(tile)}: name its tile in `retreat` "
-                f"({', '.join(hexmap.label(t) for t in options)})"
+            result = f"{winner} wins" if winner is not None else "a draw"
+            raise ChoiceNeeded(
+                f"{result}: {army.id} must leave {hexmap.label(tile)}: to which tile of its kingdom (`retreat`)",
+                f"retreat-{army.id}",
+                [hexmap.tiles[t].name or t for t in options],
             )
         if chosen not in options:
             raise RuleError(

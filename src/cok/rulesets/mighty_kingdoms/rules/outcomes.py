@@ -57,6 +57,7 @@ class Resolved:
     failed: bool = False  # a raze that failed, or a move into a tower
     capital_of: str | None = None  # a razed capital's kingdom
     taken_from: str | None = None  # the kingdom that held the tile the mover took
+    dice: tuple[int, ...] = ()  # the exploration's 2D6, then the reroll after a double (#35: always shown)
 
 
 @dataclass(frozen=True)

@@ -162,10 +162,11 @@ def decide_resolve(state: State, event: Resolve) -> Resolved:
         return Resolved(army.id, "move", origin, origin, failed=True)
     if exploring:
         assert event.roll is not None
+        dice = (*event.roll, *(event.reroll or ()))
         if event.reroll is not None and event.reroll[0] == event.reroll[1]:
-            return Resolved(army.id, "move", origin, origin, explored="tower", failed=True)
+            return Resolved(army.id, "move", origin, origin, explored="tower", failed=True, dice=dice)
         found = explored_settlement(sum(event.roll))
-        return Resolved(army.id, "move", origin, target, explored=found or "empty", took=True)
+        return Resolved(army.id, "move", origin, target, explored=found or "empty", took=True, dice=dice)
     took = not state.kingdoms_in(target) - {army.player}
     holder = state.control.get(target)
     taken_from = holder if took and holder not in (None, army.player) else None

@@ -150,20 +150,26 @@ async def order(visit: Visit) -> Any:
 
 async def resolve(visit: Visit) -> Any:
     """`cok mk resolve ARMY [--roll D D | --roll-dice]`: dice as rolled at the table, or
-    rolled by the server and recorded."""
-    from cok.rulesets.mighty_kingdoms.intents import ROLL
-
+    rolled by cok (the intents, with the phone's entropy) and recorded."""
     form = visit.form
     fields: dict[str, Any] = {"army": form.get("army", "")}
+    if form.get("roll") == "server":
+        return await visit.record([_draft("resolve", fields)], _rolled_for_me(form))
     dice = [form.get("die1", ""), form.get("die2", "")]
-    if form.get("roll") != "server" and all(d.isdigit() for d in dice):
+    if all(d.isdigit() for d in dice):
         fields["roll"] = [int(d) for d in dice]
     rerolled = [form.get("reroll1", ""), form.get("reroll2", "")]
-    if form.get("roll") != "server" and all(d.isdigit() for d in rerolled):
+    if all(d.isdigit() for d in rerolled):
         fields["reroll"] = [int(d) for d in rerolled]
-    if form.get("roll") == "server":
-        return await visit.record([_draft("resolve", fields)], {ROLL: True})
     return await visit.record([_draft("resolve", fields)])
+
+
+def _rolled_for_me(form: Mapping[str, str]) -> dict[str, Any]:
+    """ "Roll for me": the one answer every game reads, with the phone's own random bytes."""
+    from cok.core.dice import ENTROPY, ROLL
+
+    entropy = form.get("entropy", "")
+    return {ROLL: True, **({ENTROPY: entropy} if entropy else {})}
 
 
 # ---------------------------------------------------------------- battles
@@ -171,38 +177,26 @@ async def resolve(visit: Visit) -> Any:
 
 async def battle(visit: Visit) -> Any:
     """GET: the battle's form for a tile the kingdom may attack in (simple: each upright army's
-    die, typed or rolled by the server, then the allocations in order; Kings of War: the result
-    and the Unit Strength changes); POST: the battle, as `cok mk battle`."""
+    die typed, or "Roll the dice for me"; Kings of War: the result and the Unit Strength
+    changes), with what `cok mk battles` shows of it; POST: the battle, as `cok mk battle`.
+    The allocations of rolled dice and the retreats are the rules' questions, asked once the
+    dice and the result are known."""
     if visit.request.method == "POST":
         fields = _battle_fields(visit.form)
-        if visit.form.get("roll") == "server":  # the dice the server rolled, never the form's
-            state = (await visit.campaign()).state
-            # a roll lost with a restart leaves the battle without dice: the rules ask for them
-            fields["dice"] = ROLLED.get(
-                _fight_key(visit, state, fields["tile"], fields["attacker"], fields["defender"])
-            )
+        if visit.form.get("roll") == "server":  # rolled by the intents, never the form's
+            fields["dice"] = fields["allocate"] = None
+            return await visit.record([_draft("battle", fields)], _rolled_for_me(visit.form))
         return await visit.record([_draft("battle", fields)])
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
         return mine
-    campaign, me, offer = mine
+    campaign, _, offer = mine
     state = campaign.state
     query = visit.request.query_params
     fight = next((f for f in offer.fights if f.tile.key == query.get("tile")), None)
     enemy = query.get("defender") if fight is not None and query.get("defender") in fight.enemies else None
     if fight is not None and enemy is None and len(fight.enemies) == 1:
         enemy = fight.enemies[0]
-    rolled: dict[str, int] = {}
-    if fight is not None and enemy is not None and query.get("roll") == "server" and not state.settings.kings_of_war:
-        from cok.core.dice import RandomDice
-        from cok.rulesets.mighty_kingdoms.intents import battle_dice
-
-        key = _fight_key(visit, state, fight.tile.key, me, enemy)
-        if key not in ROLLED:  # rolled once: the page shown again shows the same dice
-            for old in [k for k in ROLLED if k[:3] != key[:3]]:
-                del ROLLED[old]  # the rolls of months gone by
-            ROLLED[key] = battle_dice(state, fight.tile.key, me, enemy, RandomDice())
-        rolled = ROLLED[key]
     armies = [state.armies[a] for a in fight.armies] if fight is not None else []
     sides = {a.id: a.player for a in armies}
     return visit.render(
@@ -211,38 +205,28 @@ async def battle(visit: Visit) -> Any:
         fight=fight,
         enemy=enemy,
         kow=state.settings.kings_of_war,
-        rolled=rolled,
         armies=armies,
         sides=sides,
         faces=DIE_FACES,
-        retreats={a.id: _retreats(state, a.tile, a.player) for a in armies},
         names={k.id: k.name for k in state.kingdoms.values()},
+        shown=_shown(state, fight.tile.key) if fight is not None else None,
     )
 
 
-#: The dice the server rolled for a battle not yet recorded, by (campaign, year, month, tile,
-#: the two kingdoms): shown again as they were, and recorded as they were rolled (5.4).
-ROLLED: dict[tuple[str, ...], dict[str, int]] = {}
+def _shown(state: State, tile: str) -> dict[str, Any] | None:
+    """The battle as `cok mk battles` shows it: board size, terrain benefit, each army's
+    points and Defence (5.4)."""
+    from cok.rulesets.mighty_kingdoms.documents import battles_doc
 
-
-def _fight_key(visit: Visit, state: State, tile: str, one: str, other: str) -> tuple[str, ...]:
-    return (str(visit.table.folder), str(state.year), str(state.month), tile, *sorted((one, other)))
-
-
-def _retreats(state: State, tile: str, player: str) -> list[tuple[str, str]]:
-    """The tiles a leaving army may go to: adjacent, enterable, its kingdom's (5.4 Results)."""
-    from cok.rulesets.mighty_kingdoms.table.offers import place
-
-    hexmap = state.map
-    near = [t for t in hexmap.neighbours(tile) if hexmap.may_enter(tile, t) and state.control.get(t) == player]
-    return [(p.key, p.label) for p in (place(state, t) for t in near)]
+    return next((b for b in battles_doc(state).get("battles", []) if b.get("tile") == tile), None)
 
 
 def _battle_fields(form: Mapping[str, str]) -> dict[str, Any]:
     fields: dict[str, Any] = {k: form.get(k, "") for k in ("tile", "attacker", "defender")}
     dice = {k.split(":", 1)[1]: int(v) for k, v in form.items() if k.startswith("die:") and v.isdigit()}
+    steps = sorted(int(k.split(":")[1]) for k in form if k.startswith("alloc:") and k.split(":")[1].isdigit())
     allocate = []
-    for step in range(len(dice) + 1):
+    for step in dict.fromkeys(steps):  # every row sent, in order (#35: not only as many as the dice typed)
         die, target = form.get(f"alloc:{step}:die", ""), form.get(f"alloc:{step}:target", "")
         if die and target:
             allocate.append([die, target])
@@ -317,6 +301,8 @@ async def organiser(visit: Visit) -> Any:
         fields: dict[str, Any] = {"order": order}
         if kind == "winter":
             fields = {"recall": {k.split(":", 1)[1]: v for k, v in form.items() if k.startswith("recall:") and v}}
+        if form.get("roll") == "server" and kind in ("reform", "spring"):  # the roll-off rolled by cok
+            return await visit.record([_draft(kind, {})], _rolled_for_me(form))
         return await visit.record([_draft(kind, fields)])
     campaign = await visit.campaign()
     state = campaign.state

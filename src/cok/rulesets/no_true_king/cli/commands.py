@@ -23,6 +23,7 @@ from cok.cli.options import (
     words,
 )
 from cok.cli.recording import record_drafts
+from cok.core.dice import ROLL
 from cok.core.errors import RuleError
 
 if TYPE_CHECKING:
@@ -62,13 +63,21 @@ def _show(*views: Any) -> None:
 
 
 def _record(
-    opened: Campaign, type: str, fields: dict[str, Any], *, dry_run: bool, as_json: bool, no_cache: bool
+    opened: Campaign,
+    type: str,
+    fields: dict[str, Any],
+    *,
+    dry_run: bool,
+    as_json: bool,
+    no_cache: bool,
+    answers: dict[str, Any] | None = None,
 ) -> None:
-    """The event as typed, built by the game's intents and recorded through the service."""
+    """The event as typed, built by the game's intents and recorded through the service
+    (`answers`: what the options already answer, e.g. `--roll`: roll it for me)."""
     from cok.service import Draft
 
     given = {k: v for k, v in fields.items() if v is not None}
-    record_drafts(opened, [Draft(type, given)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_drafts(opened, [Draft(type, given)], dry_run=dry_run, as_json=as_json, no_cache=no_cache, answers=answers)
 
 
 def _player(state: State, typed: str) -> str:
@@ -182,14 +191,11 @@ def begin(
     first = given.one("first")
     if (first is None) == (not roll):
         raise RuleError("choose the first player: --first P, or --roll for a random one")
-    if roll:
-        import secrets
-
-        if not seats:
-            raise RuleError("--seats P… names every player once, clockwise")
-        first = secrets.choice(seats)
+    if roll and not seats:
+        raise RuleError("--seats P… names every player once, clockwise")
     fields = {"seats": seats, "first": first, "note": note}
-    _record(opened, "begin", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    rolled = {ROLL: True} if roll else None
+    _record(opened, "begin", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache, answers=rolled)
 
 
 @app.command()

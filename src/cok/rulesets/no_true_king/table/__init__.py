@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from cok.core.dice import ENTROPY, ROLL
 from cok.serve.kit import Action, Form, Visit, Web
 
 if TYPE_CHECKING:
@@ -421,5 +422,8 @@ async def begin(visit: Visit) -> Response:
     form = visit.form
     seats = [s.strip() for s in form.get("seats", "").replace(",", " ").split() if s.strip()]
     first = form.get("first", "")
-    chosen = {"roll": True} if first == "roll" else {"first": first}  # the ledger's dice (intents)
-    return await visit.record([_draft("begin", {"seats": seats, **chosen, "note": _note(form)})])
+    if first == "roll":  # the ledger's fair dice, in the intents, with the phone's own random bytes
+        entropy = form.get("entropy", "")
+        rolled = {ROLL: True, **({ENTROPY: entropy} if entropy else {})}
+        return await visit.record([_draft("begin", {"seats": seats, "note": _note(form)})], rolled)
+    return await visit.record([_draft("begin", {"seats": seats, "first": first, "note": _note(form)})])
