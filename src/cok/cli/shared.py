@@ -99,7 +99,9 @@ def log(
     if as_json:
         from cok.render.documents import dumps_list
         from cok.render.output import write
+        from cok.service.confirming import standing
 
+        results = standing(found) if found.ruleset.results else {}  # docs/confirm.md: each result's standing
         events = (
             {
                 "line": t.line,
@@ -109,6 +111,7 @@ def log(
                 "summary": t.text,
                 "voided": t.voided,
                 "event": t.event,
+                **({"confirmation": results[t.id].document()} if t.id in results else {}),
             }
             for t in history
         )
@@ -121,6 +124,10 @@ def log(
     from cok.service.queries import with_verdicts
 
     history = with_verdicts(found, history)  # docs/dice.md: each die cok rolled, verified or not yet
+    if found.ruleset.results:
+        from cok.service.confirming import marked_history
+
+        history = marked_history(found, history)  # docs/confirm.md: a disputed result says so
     if not styled():  # piped: one event a line, for grep and scripts
         lines = (f"{t.ref or '-':>13}  {t.text}" + ("  (voided)" if t.voided else "") for t in history)
         if not write_lines(lines):
@@ -197,6 +204,79 @@ def void(
             if not typer.confirm(f"Void these {len(following)} events too?", default=False, err=True):
                 raise typer.Exit(1) from None
     voiding([void_of(r.ref, f"{reason} (depends on {target})") for r in following])
+
+
+TargetArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="ID", help="The result (a battle): its id as `cok log` shows it, or any unique start of it."
+    ),
+]
+
+
+def _verdict(
+    kind: str, event_id: str, reason: str | None, campaign: str | None, no_cache: bool, dry_run: bool, as_json: bool
+) -> None:
+    """Record a confirmation, a dispute or a settling of a result (docs/confirm.md)."""
+    from cok.cli.recording import record_drafts
+    from cok.service import Draft
+
+    found = open_valid(campaign, no_cache)
+    fields = {"target": _by_ref(found, event_id), **({"reason": reason} if reason is not None else {})}
+    record_drafts(found, [Draft(kind, fields)], no_cache=no_cache, dry_run=dry_run, as_json=as_json)
+
+
+@app.command()
+@refusals
+def confirm(
+    event_id: TargetArg,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Confirm a result the other side recorded (a battle): it happened as written.
+
+    Only the other side of the result (or an organiser) may; whoever recorded it may not
+    ($COK_BY, else your login, says who you are).
+
+    Example: cok confirm 3fa9c1
+    """
+    _verdict("confirm", event_id, None, campaign, no_cache, dry_run, as_json)
+
+
+@app.command()
+@refusals
+def dispute(
+    event_id: TargetArg,
+    reason: ReasonOpt,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Dispute a result the other side recorded, saying why: it is marked until an organiser settles it.
+
+    Example: cok dispute 3fa9c1 --reason "I won on objectives"
+    """
+    _verdict("dispute", event_id, reason, campaign, no_cache, dry_run, as_json)
+
+
+@app.command()
+@refusals
+def settle(
+    event_id: TargetArg,
+    reason: ReasonOpt,
+    campaign: CampaignOpt = None,
+    no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Settle a dispute by keeping the result as recorded (an organiser's ruling); `cok void` takes it back instead.
+
+    Example: cok settle 3fa9c1 --reason "the photo shows the objectives held"
+    """
+    _verdict("settle", event_id, reason, campaign, no_cache, dry_run, as_json)
 
 
 #: The fewest characters of an id taken as its prefix (as git takes a commit's).

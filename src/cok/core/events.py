@@ -114,6 +114,37 @@ DICE_EVENTS: dict[str, type[EventBase]] = {"dice-commit": DiceCommit, "dice-reve
 DiceEvent = DiceCommit | DiceReveal | DiceLost
 
 
+class Confirm(EventBase):
+    """The other side of a result (a battle) says it happened as recorded (docs/confirm.md):
+    only they or an organiser may, never whoever recorded it."""
+
+    type: Literal["confirm"] = "confirm"
+    target: Text
+
+
+class Dispute(EventBase):
+    """The other side of a result says it did not happen as recorded, and why: the result is
+    marked wherever it is shown until an organiser settles it (keeps it, or voids it)."""
+
+    type: Literal["dispute"] = "dispute"
+    target: Text
+    reason: Text
+
+
+class Settle(EventBase):
+    """An organiser closes a dispute by keeping the result as recorded, saying why (voiding it
+    instead is the ordinary `void`)."""
+
+    type: Literal["settle"] = "settle"
+    target: Text
+    reason: Text
+
+
+#: The core's events about a result: the other side's word and the organiser's ruling.
+VERDICT_EVENTS: dict[str, type[EventBase]] = {"confirm": Confirm, "dispute": Dispute, "settle": Settle}
+Verdict = Confirm | Dispute | Settle
+
+
 def content_ref(event: EventBase) -> str:
     """How a void names an event written by hand without an `id`: `=` and a digest of its
     fields, which stays the same wherever a merge moves the event."""

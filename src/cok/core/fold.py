@@ -19,7 +19,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cok.core.errors import Problem, RuleError, root_first
-from cok.core.events import DiceCommit, DiceLost, DiceReveal, Entry, EventBase, Void, content_ref
+from cok.core.events import (
+    Confirm,
+    DiceCommit,
+    DiceLost,
+    DiceReveal,
+    Dispute,
+    Entry,
+    EventBase,
+    Settle,
+    Void,
+    content_ref,
+)
 from cok.core.history import Diced, Told, Voided
 from cok.core.progress import Advance, task
 from cok.core.text import in_file_words, quoted
@@ -152,6 +163,8 @@ class Replay:
             text = tell(ruleset, done.state, Voided(event.target, event.reason)) if effective else ""
         elif isinstance(event, (DiceCommit, DiceReveal, DiceLost)):
             text = tell(ruleset, done.state, diced(event))
+        elif isinstance(event, (Confirm, Dispute, Settle)):
+            text = tell(ruleset, done.state, verdict(event))
         else:
             try:
                 outcome = ruleset.apply(done.state, event)
@@ -250,6 +263,17 @@ def diced(event: DiceCommit | DiceReveal | DiceLost) -> Diced:
     return Diced(f"the seed of the dice committed in {event.commit} is lost ({event.reason}): they cannot be checked")
 
 
+def verdict(event: Confirm | Dispute | Settle) -> Diced:
+    """A result's confirmation, dispute or settling in words (docs/confirm.md): it changes
+    nothing in the game's state, only how the result is shown."""
+    who = event.by or "someone"
+    if isinstance(event, Confirm):
+        return Diced(f"{who} confirms the result {event.target}")
+    if isinstance(event, Dispute):
+        return Diced(f"{who} disputes the result {event.target}: {event.reason}")
+    return Diced(f"{who} settles the dispute over {event.target}: the result is kept ({event.reason})")
+
+
 def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: str | None = None) -> Told:
     """An event as the history keeps it. A game with a `public(event)` member chooses which
     fields are shown (a hidden card stays out of `cok log --json` and the site)."""
@@ -262,6 +286,8 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: s
         event.type,
         text,
         voided,
-        () if isinstance(event, (Void, DiceCommit, DiceReveal, DiceLost)) else tuple(sorted(ruleset.involved(event))),
+        ()
+        if isinstance(event, (Void, DiceCommit, DiceReveal, DiceLost, Confirm, Dispute, Settle))
+        else tuple(sorted(ruleset.involved(event))),
         ruleset.public(event),
     )

@@ -13,8 +13,8 @@ from cok.core import write
 from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, Unchanged, open_campaign, read
 from cok.core.errors import Problem, Refused, Repeated, RuleError
-from cok.core.events import DiceCommit, DiceLost, DiceReveal, Entry, EventBase, Void
-from cok.core.fold import Folded, Refusal, diced, fold, tell, told, with_dice
+from cok.core.events import Confirm, DiceCommit, DiceLost, DiceReveal, Dispute, Entry, EventBase, Settle, Void
+from cok.core.fold import Folded, Refusal, diced, fold, tell, told, verdict, with_dice
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
 from cok.core.replay import read_entries, set_up
@@ -198,7 +198,7 @@ def _decide(
         campaign.state = _without(campaign, voids).state
     done: list[Recorded] = []
     for event in stamped:
-        dice = isinstance(event, (DiceCommit, DiceReveal, DiceLost))
+        dice = isinstance(event, (DiceCommit, DiceReveal, DiceLost, Confirm, Dispute, Settle))
         repeated = None if again or dice or isinstance(event, Void) else ruleset.repeats(campaign.state, event)
         if repeated is not None:
             raise Repeated(repeated)
@@ -207,6 +207,8 @@ def _decide(
             if isinstance(event, Void)
             else diced(event)
             if isinstance(event, (DiceCommit, DiceReveal, DiceLost))
+            else verdict(event)
+            if isinstance(event, (Confirm, Dispute, Settle))
             else ruleset.apply(campaign.state, event)
         )
         said = with_dice(event, tell(ruleset, campaign.state, outcome))

@@ -36,10 +36,11 @@ class Log:
 
 
 def event_types(ruleset: Ruleset) -> Mapping[str, type[EventBase]]:
-    """The game's events and the core's: `void` and the dice' (docs/dice.md)."""
-    from cok.core.events import DICE_EVENTS
+    """The game's events and the core's: `void`, the dice' (docs/dice.md) and a result's
+    confirmation, dispute and settling (docs/confirm.md)."""
+    from cok.core.events import DICE_EVENTS, VERDICT_EVENTS
 
-    return {**ruleset.events, "void": Void, **DICE_EVENTS}
+    return {**ruleset.events, "void": Void, **DICE_EVENTS, **VERDICT_EVENTS}
 
 
 def read_log(

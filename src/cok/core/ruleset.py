@@ -111,6 +111,11 @@ class Ruleset(Protocol):
     first_step: str  # what `cok init` says to run next
     sequential: bool  # every event waits for the ones before it (whose turn it is)
     organiser_events: frozenset[str]  # types only an organiser records although they name a player
+    results: frozenset[str]  # types of its results (battles) the other side confirms or disputes
+
+    def other_side(self, players: frozenset[str], by: str | None) -> frozenset[str]:
+        """Who confirms or disputes a result among its players, recorded `by` someone
+        (docs/confirm.md): the players not on the recorder's side."""
 
     def builtin_map(self) -> Path:
         """The map a new campaign of this game gets a copy of."""
@@ -230,6 +235,7 @@ class Game:
     first_step = "cok join PLAYER"
     sequential = False
     organiser_events: frozenset[str] = frozenset()
+    results: frozenset[str] = frozenset()
     upcasts: Mapping[str, Sequence[Upcast]] = {}
     map_file = ""  # the shipped map's file name (`maps/`)
 
@@ -253,6 +259,10 @@ class Game:
 
     def named(self, state: Any, type: str, fields: Mapping[str, Any]) -> frozenset[str] | None:
         return None
+
+    def other_side(self, players: frozenset[str], by: str | None) -> frozenset[str]:
+        # each player is a side of their own: everyone but the recorder (all, when an organiser recorded it)
+        return players - {by} if by in players else players
 
     def copy(self, state: Any) -> Any:
         return copy.deepcopy(state)
@@ -288,8 +298,8 @@ class Intents(Protocol):
 
 def organiser_events(ruleset: Ruleset) -> frozenset[str]:
     """The event types only an organiser records although they name a player (a join, an
-    adjustment): the game's `organiser_events`, and a void always."""
-    return frozenset({"void", *ruleset.organiser_events})
+    adjustment): the game's `organiser_events`, and a void and a dispute's settling always."""
+    return frozenset({"void", "settle", *ruleset.organiser_events})
 
 
 _KNOWN: dict[str, str] = {}

@@ -3,7 +3,7 @@ into the settings model of the campaign's game, refusing mistakes with `file:lin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,6 +24,11 @@ class CampaignSettings(BaseModel):
     name: str = Field(min_length=1, description="The campaign's name.")
     map: str = Field(min_length=1, description="The map file, relative to campaign.yaml.")
     ruleset: str = Field(default=registry.DEFAULT, description="The game this campaign plays.")
+    confirm: Literal["optional", "required"] = Field(
+        default="optional",
+        description="`required`: a result (a battle) is shown as awaiting confirmation until the other side "
+        "confirms it or an organiser rules (docs/confirm.md).",
+    )
 
 
 def read_settings(text: str, shown: str) -> tuple[Ruleset, Any, dict[str, int]]:

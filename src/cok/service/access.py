@@ -29,6 +29,10 @@ def may_record(folder_or_campaign: Path | str | Campaign, draft: Draft, who: Who
         return False  # not an event at all: nothing a player may record
     if draft.type in organiser_events(ruleset):
         return False
+    if draft.type in ("confirm", "dispute"):  # the other side of its result (docs/confirm.md)
+        from cok.service.confirming import may_answer
+
+        return may_answer(campaign, draft, who)
     named = _named(campaign, draft)
     if not named:
         return False

@@ -83,6 +83,7 @@ def record(
     from cok.core.campaign import open_campaign
     from cok.core.fairdice import Uncommitted
     from cok.core.ledger import record_all
+    from cok.service import confirming
     from cok.service import dice as fair
 
     answered = dict(answers or {})
@@ -126,6 +127,7 @@ def record(
             events = _built(opened, drafts, answered, dice, table)
         if table is not None:
             events += fair.reveals(opened, table, events, dry_run)
+        confirming.check(opened, events, by)  # only the other side or an organiser (docs/confirm.md)
         done = record_all(
             opened,
             events,

@@ -25,6 +25,7 @@ class ClashOfKings(Game):
     new_settings: Mapping[str, Any] = {"points": {"start": 20, "step": 3}}
     #: Events only an organiser records, although they name a player.
     organiser_events = frozenset({"join", "week", "adjust"})
+    results = frozenset({"battle"})  # a battle is confirmed by the other player (docs/confirm.md)
     # upcasts: none yet, every event shape shipped is today's
 
     events = Lazy("events:EVENT_TYPES")

@@ -23,6 +23,7 @@ class MightyKingdoms(Game):
     title = "Mighty Kingdoms"
     #: Events only an organiser records (a player joining, the order of play).
     organiser_events = frozenset({"kingdom", "begin", "reform", "spring"})
+    results = frozenset({"battle"})  # a battle is confirmed by the other kingdom (docs/confirm.md)
     command: str | None = "mk"
     sequential = True  # the phase and whose turn it is: every event waits for the ones before it
     map_file = "ember-reaches.yaml"

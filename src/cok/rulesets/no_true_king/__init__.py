@@ -23,6 +23,7 @@ class NoTrueKing(Game):
     #: Events only an organiser records (the order of play). A conspiracy joins as itself,
     #: from its own phone, so that its seal is made where its secret stays (§4.6).
     organiser_events = frozenset({"begin"})
+    results = frozenset({"resolve"})  # a resolve with a combat: confirmed by the others who fought (docs/confirm.md)
     command: str | None = "ntk"
     sequential = True  # whose turn it is: every event waits for the ones before it
     first_step = "cok ntk seal PLAYER H H H H H, then cok ntk join PLAYER --symbol S --seal HEX"

@@ -1,0 +1,123 @@
+"""The other side's word on a result (docs/confirm.md), for every interface: where each
+result stands, who the ledger waits on for a confirmation, the open disputes, and who may
+confirm, dispute or settle — only the other side of a result or an organiser, never whoever
+recorded it; a dispute is settled only by an organiser."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from cok.core.confirmation import AWAITING, CONFIRMED, DISPUTED, Result, open_disputes, results, waiting_on
+from cok.core.errors import RuleError
+from cok.service.drafts import Draft, Who
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+    from cok.core.events import EventBase
+    from cok.core.history import Told
+
+__all__ = ["Result", "check", "disputes", "mark", "may_answer", "refusal", "required", "standing", "waiting"]
+
+#: What each verdict may follow: a result is confirmed while awaiting; disputed while awaiting
+#: or confirmed (never twice while open, nor once an organiser kept it); settled while disputed.
+FROM = {"confirm": (AWAITING,), "dispute": (AWAITING, CONFIRMED), "settle": (DISPUTED,)}
+
+
+def standing(campaign: Campaign) -> dict[str, Result]:
+    """Every result of the campaign by id, with where it stands."""
+    return results(campaign.ruleset, campaign.told())
+
+
+def waiting(campaign: Campaign) -> dict[str, list[Result]]:
+    """Who the ledger waits on for a confirmation (a player -> the results awaiting their
+    word): what a nudge asks them (the notify work reads it here)."""
+    return waiting_on(standing(campaign))
+
+
+def disputes(campaign: Campaign) -> list[Result]:
+    """The disputes an organiser has yet to settle (keep, or void)."""
+    return open_disputes(standing(campaign))
+
+
+def required(campaign: Campaign) -> bool:
+    """Whether `campaign.yaml` says `confirm: required` (results wait for the other side)."""
+    from cok.core.folders import read_bytes
+    from cok.core.settings import read_settings
+
+    text = read_bytes(campaign.folder / "campaign.yaml", "campaign settings").decode("utf-8", "replace")
+    _, settings, _ = read_settings(text, "campaign.yaml")
+    return getattr(settings, "confirm", "optional") == "required"
+
+
+def refusal(campaign: Campaign, kind: str, target: str, who: Who | str | None) -> str | None:
+    """Why `who` may not record this verdict on `target` (a sentence naming who may), or None."""
+    found = standing(campaign)
+    result = found.get(target)
+    if result is None:
+        games = ", ".join(sorted(campaign.ruleset.results)) or "none"
+        return f"{target!r} is not a result the other side confirms (this game's results: {games}; see `cok log`)"
+    name = who.name if isinstance(who, Who) else who
+    organiser = isinstance(who, Who) and who.organiser
+    if result.status not in FROM[kind]:
+        return f"the result {target} is {result.status}: it cannot be {_past(kind)} now"
+    if kind == "settle":
+        return None  # an organiser's (the server's access says so; a terminal is the organiser's)
+    player = _player(campaign, name)
+    if not organiser and (name == result.by or player == result.by):
+        others = " or ".join(result.other)
+        return f"{result.by} recorded this result: only {others} (the other side) or an organiser may {kind} it"
+    if isinstance(who, Who) and not organiser and player not in result.other:
+        return f"only {' or '.join(result.other)} (the other side) or an organiser may {kind} the result {target}"
+    if not isinstance(who, Who) and player in result.players and player not in result.other:
+        return f"{player} is on the recorder's side: only {' or '.join(result.other)} or an organiser may {kind} it"
+    return None
+
+
+def may_answer(campaign: Campaign, draft: Draft, who: Who) -> bool:
+    """Whether a player may record this confirmation or dispute (the access rule the server's
+    403 follows): they are the other side of its result, and did not record it."""
+    target = draft.fields.get("target") if isinstance(draft.fields, Mapping) else None
+    return isinstance(target, str) and refusal(campaign, draft.type, target, who) is None
+
+
+def check(campaign: Campaign, events: Sequence[EventBase], who: Who | str | None) -> None:
+    """Each verdict among these events allowed, before anything is written (RuleError: why, and who may)."""
+    from cok.core.events import Confirm, Dispute, Settle
+
+    for event in events:
+        if isinstance(event, (Confirm, Dispute, Settle)):
+            said = refusal(campaign, event.type, event.target, who)
+            if said is not None:
+                raise RuleError(said)
+
+
+def _player(campaign: Campaign, name: str | None) -> str | None:
+    if name is None:
+        return None
+    try:
+        return campaign.ruleset.player(campaign.state, name)
+    except RuleError:
+        return name
+
+
+def _past(kind: str) -> str:
+    return {"confirm": "confirmed", "dispute": "disputed", "settle": "settled"}[kind]
+
+
+def mark(result: Result | None, awaiting_shown: bool) -> str:
+    """The words a result is marked with where it is shown: always while disputed; while
+    awaiting the other side only when the campaign requires confirmation."""
+    if result is None or (result.status == AWAITING and not awaiting_shown):
+        return ""
+    return result.marked
+
+
+def marked_history(campaign: Campaign, history: Iterable[Told]) -> Iterator[Told]:
+    """The history with each disputed (or, when required, unconfirmed) result's sentence marked."""
+    from dataclasses import replace
+
+    found, shown = standing(campaign), required(campaign)
+    for told in history:
+        said = mark(found.get(told.id) if told.id is not None else None, shown)
+        yield replace(told, text=f"{told.text} [{said}]") if said and not told.voided else told
