@@ -54,12 +54,26 @@ def show_standings(campaign: str | None, no_cache: bool, as_json: bool) -> None:
     from cok.service.queries import ranking
 
     standings = ranking(find_campaign(campaign), use_cache=not no_cache)
+    marked = _results_marked(campaign, no_cache)
     if as_json:
-        emit_json(standings.document)
+        emit_json({**standings.document, **({"results": marked[1]} if marked[1] else {})})
         return
     from cok.render.output import show
 
-    show(*standings.lines)
+    show(*standings.lines, *marked[0])
+
+
+def _results_marked(campaign: str | None, no_cache: bool) -> tuple[list[str], dict[str, Any]]:
+    """The results disputed (or awaiting confirmation, when required) that the standings count
+    meanwhile (docs/confirm.md): lines under the table, and the `results` field of `--json`."""
+    from cok.core.campaign import open_campaign
+    from cok.service import confirming
+
+    with contextlib.suppress(Refused):
+        found = open_campaign(find_campaign(campaign), use_cache=not no_cache)
+        if found.ruleset.results and not found.problems:
+            return confirming.open_lines(found), confirming.open_document(found)
+    return [], {}
 
 
 def show_problems(campaign: str | None, every: bool, no_cache: bool, as_json: bool) -> bool:
@@ -87,4 +101,6 @@ def show_problems(campaign: str | None, every: bool, no_cache: bool, as_json: bo
         with contextlib.suppress(Refused):
             for waiting in queries.dice_waiting(find_campaign(campaign), use_cache=not no_cache):
                 print(f"dice: {waiting}")
+            for line in _results_marked(campaign, no_cache)[0]:  # docs/confirm.md: for the organiser
+                print(line)
     return not problems

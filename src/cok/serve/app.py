@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from cok.serve import api
+from cok.serve import api, verdicts
 from cok.serve.guards import Guard
 from cok.serve.kit import Visit
 from cok.serve.server import Server, root, secure, with_bar
@@ -194,6 +194,7 @@ def routes(server: Server) -> list[BaseRoute]:
         Route("/activity", activity),
         Route("/record", recorded_form, methods=["POST"]),
         Route("/void", void_form, methods=["GET", "POST"]),
+        verdicts.route(server),  # docs/confirm.md: the other side's word, an organiser's ruling
         Route("/_cok/serve.css", serve_css),
         Route("/_cok/live.js", live_js),
         Mount("/api", routes=api.routes(server)),

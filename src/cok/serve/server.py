@@ -18,6 +18,7 @@ from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
 from cok.serve.sessions import COOKIE, Session, Sessions
 from cok.serve.table import Recording, Table, View, Who
+from cok.serve.verdicts import asking
 
 
 def version_of(signature: object) -> str:
@@ -97,6 +98,7 @@ class Server:
                 actions=actions,
                 csrf=session.csrf if session else "",
                 version=version_of(view.signature) if live and view is not None else None,
+                asking=asking(view if view is not None else self.table.view(), who),  # docs/confirm.md
             )
         )
 

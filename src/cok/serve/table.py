@@ -23,7 +23,7 @@ from cok.core.append import Stamp, stamp
 from cok.core.campaign import Campaign
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
-from cok.service import Asked, Draft, Ledger, Question, Recording, Who, may_record, queries
+from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, may_record, queries
 
 __all__ = ["Asked", "Draft", "Question", "Recording", "Refused", "Table", "View", "Who"]
 
@@ -50,6 +50,7 @@ class View:
         self._standings_json: bytes | None = None
         self._status: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
         self._activity: list[Told] | None = None
+        self._results: tuple[dict[str, Any], bool] | None = None
         self._pages: dict[str, str] = {}
         self._made = 0
         self._source: Iterator[tuple[str, str]] | None = None
@@ -89,7 +90,18 @@ class View:
             if self._activity is None:
                 latest: deque[Told] = deque(self.campaign.told(), maxlen=ACTIVITY)
                 self._activity = list(queries.with_verdicts(self.campaign, reversed(latest)))  # docs/dice.md
+                if self.ruleset.results:  # docs/confirm.md: a disputed result says so
+                    self._activity = list(confirming.marked_history(self.campaign, self._activity))
             return self._activity
+
+    def results(self) -> tuple[dict[str, Any], bool]:
+        """Each result's standing (the other side's word, an organiser's ruling) and whether
+        the campaign requires confirmation (docs/confirm.md), made once per version."""
+        with self._lock:
+            if self._results is None:
+                found = confirming.standing(self.campaign) if self.ruleset.results else {}
+                self._results = (found, bool(found) and confirming.required(self.campaign))
+            return self._results
 
     def page(self, path: str) -> str | None:
         """A page of `cok site` by its path, made only as far as needed: the site's pages

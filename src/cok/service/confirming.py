@@ -121,3 +121,33 @@ def marked_history(campaign: Campaign, history: Iterable[Told]) -> Iterator[Told
     for told in history:
         said = mark(found.get(told.id) if told.id is not None else None, shown)
         yield replace(told, text=f"{told.text} [{said}]") if said and not told.voided else told
+
+
+def open_lines(campaign: Campaign) -> list[str]:
+    """What the organiser is told by `cok check` and `cok standings` (docs/confirm.md): each
+    open dispute, and each result still awaiting the other side when confirmation is required."""
+    found = standing(campaign)
+    lines = [
+        f"disputed: {r.id} (line {r.line}) {r.text} — {r.said_by}: {r.reason}; "
+        f"an organiser keeps it (cok settle {r.id} --reason …) or voids it (cok void {r.id} --reason …)"
+        for r in open_disputes(found)
+    ]
+    if found and required(campaign):
+        lines += [
+            f"awaiting confirmation by {' or '.join(r.other)}: {r.id} {r.text}"
+            for r in found.values()
+            if r.status == AWAITING
+        ]
+    return lines
+
+
+def open_document(campaign: Campaign) -> dict[str, list[dict[str, object]]]:
+    """The same as `--json` shows it: the disputed results, and those awaiting confirmation."""
+    found = standing(campaign)
+    shown = required(campaign)
+    pick = [(r.status, r) for r in found.values() if r.status == DISPUTED or (shown and r.status == AWAITING)]
+    return {
+        status: [{"id": r.id, "summary": r.text, **r.document()} for s, r in pick if s == status]
+        for status in (DISPUTED, AWAITING)
+        if any(s == status for s, _ in pick)
+    }
