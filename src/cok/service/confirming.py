@@ -57,6 +57,10 @@ def refusal(campaign: Campaign, kind: str, target: str, who: Who | str | None) -
     if result is None:
         games = ", ".join(sorted(campaign.ruleset.results)) or "none"
         return f"{target!r} is not a result the other side confirms (this game's results: {games}; see `cok log`)"
+    if who is None:  # at a terminal: $COK_BY, else the login, as the event's `by:` will say
+        from cok.core.ledger import recorder
+
+        who = recorder()
     name = who.name if isinstance(who, Who) else who
     organiser = isinstance(who, Who) and who.organiser
     if result.status not in FROM[kind]:
