@@ -16,8 +16,8 @@ from cok.service import confirming
 from tests.conftest import EXAMPLE, ROOT
 
 runner = CliRunner()
-SUNSPEAR = "fee98cd77237"  # Matt beat Tim at Sunspear, recorded by the organiser
-HORNWOOD = "280fd34ff729"
+SUNSPEAR = "fee98cd77237"  # Matt beat Tim at Sunspear (recorded by the organiser: made Matt's below)
+HORNWOOD = "280fd34ff729"  # Sara beat Dany at Hornwood (made Sara's below)
 
 
 def cok(folder: Path, *args: str, by: str = "organiser") -> tuple[int, str]:
@@ -25,10 +25,21 @@ def cok(folder: Path, *args: str, by: str = "organiser") -> tuple[int, str]:
     return done.exit_code, done.output
 
 
+def recorded_by(log: Path, event_id: str, player: str) -> None:
+    """The event's `by:` made a player's, as if they had recorded it from their phone."""
+    text = log.read_text()
+    at = text.index(f"id: {event_id}")
+    by = text.index("  by: ", at)
+    end = text.index("\n", by)
+    log.write_text(text[:by] + f"  by: {player}" + text[end:])
+
+
 @pytest.fixture
 def example(tmp_path: Path) -> Path:
     copy = tmp_path / "example"
     shutil.copytree(EXAMPLE, copy)
+    recorded_by(copy / "events.yaml", SUNSPEAR, "matt")
+    recorded_by(copy / "events.yaml", HORNWOOD, "sara")
     return copy
 
 
@@ -155,11 +166,20 @@ def test_every_games_battles_are_results_the_other_side_confirms(
 ) -> None:
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / example_folder, copy)
-    campaign = open_campaign(copy)
-    found = confirming.standing(campaign)
+    assert not confirming.standing(open_campaign(copy))  # recorded by the organiser: nobody is asked
+    events = json.loads(cok(copy, "log", "--json")[1])["events"]
+    fought = next(e for e in events if e["type"] == kind and len(e["event"].get("by", "")) and _fights(e))
+    recorded_by(copy / "events.yaml", fought["id"], fought["event"].get("attacker") or fought["event"]["player"])
+    found = confirming.standing(open_campaign(copy))
     assert found and {r.type for r in found.values()} == {kind}
     first = next(iter(found.values()))
     assert first.other and first.by not in first.other
     code, out = cok(copy, "dispute", first.id, "--reason", "wrong dice", by=first.other[0])
     assert code == 0, out
     assert "disputed by" in cok(copy, "log")[1]
+
+
+def _fights(told: dict[str, object]) -> bool:
+    event = told["event"]
+    assert isinstance(event, dict)
+    return "attacker" in event or "combat" in event

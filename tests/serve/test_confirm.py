@@ -53,7 +53,9 @@ def test_the_recorder_of_a_battle_cannot_confirm_their_own_403(table: Table) -> 
 def test_a_dispute_is_marked_on_the_activity_page_and_an_organiser_keeps_it(table: Table) -> None:
     ours = recorded_by_tim(table)
     csrf = table.sign_in(table.matt)
-    disputed = table.client.post("/verdict", data={"csrf": csrf, "kind": "dispute", "target": ours, "reason": "7 was 5"})
+    disputed = table.client.post(
+        "/verdict", data={"csrf": csrf, "kind": "dispute", "target": ours, "reason": "7 was 5"}
+    )
     assert disputed.status_code == 200, disputed.text
     assert "disputed by matt: 7 was 5" in table.client.get("/activity").text
     refused = table.client.post("/verdict", data={"csrf": csrf, "kind": "settle", "target": ours, "reason": "mine"})

@@ -115,7 +115,7 @@ class Ruleset(Protocol):
 
     def other_side(self, players: frozenset[str], by: str | None) -> frozenset[str]:
         """Who confirms or disputes a result among its players, recorded `by` someone
-        (docs/confirm.md): the players not on the recorder's side."""
+        (docs/confirm.md): the players not on the recorder's side (none: nobody is asked)."""
 
     def builtin_map(self) -> Path:
         """The map a new campaign of this game gets a copy of."""
@@ -261,8 +261,9 @@ class Game:
         return None
 
     def other_side(self, players: frozenset[str], by: str | None) -> frozenset[str]:
-        # each player is a side of their own: everyone but the recorder (all, when an organiser recorded it)
-        return players - {by} if by in players else players
+        # each player is a side of their own: everyone but the recorder; none when the recorder took
+        # no part (an organiser's recording is already a ruling: nobody is asked to confirm it)
+        return players - {by} if by in players else frozenset()
 
     def copy(self, state: Any) -> Any:
         return copy.deepcopy(state)
