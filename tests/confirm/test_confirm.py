@@ -183,3 +183,13 @@ def _fights(told: dict[str, object]) -> bool:
     event = told["event"]
     assert isinstance(event, dict)
     return "attacker" in event or "combat" in event
+
+
+def test_a_disputed_result_is_marked_on_the_sites_pages_latest_battles_log_and_player_pages(
+    example: Path, tmp_path: Path
+) -> None:
+    assert cok(example, "dispute", HORNWOOD, "--reason", "over points", by="dany")[0] == 0
+    code, out = cok(example, "site", str(tmp_path / "site"))
+    assert code == 0, out
+    marked = [p.name for p in (tmp_path / "site").rglob("*.html") if "disputed by dany: over points" in p.read_text()]
+    assert "index.html" in marked and len(marked) >= 3, marked

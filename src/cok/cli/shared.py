@@ -356,8 +356,10 @@ def site(
 
     found = open_valid(campaign, no_cache)
     own = campaign_files(found.folder, found.map_file)
+    from cok.service.confirming import for_site
+
     with task("building the site", None, size=found.position.lines):
-        done = write_site(outdir, found.ruleset.site_pages(found), force=force, own=own)
+        done = write_site(outdir, found.ruleset.site_pages(for_site(found)), force=force, own=own)  # docs/confirm.md
     kept = f" ({len(done.unchanged)} unchanged)" if done.unchanged else ""
     show(f"Wrote {len(done.written)} files to {outdir}{kept}; open {outdir / 'index.html'}")
 

@@ -6,7 +6,7 @@ recorded it; a dispute is settled only by an organiser."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from cok.core.confirmation import AWAITING, CONFIRMED, DISPUTED, Result, open_disputes, results, waiting_on
 from cok.core.errors import RuleError
@@ -155,3 +155,30 @@ def open_document(campaign: Campaign) -> dict[str, list[dict[str, object]]]:
         for status in (DISPUTED, AWAITING)
         if any(s == status for s, _ in pick)
     }
+
+
+class _Marked:
+    """A campaign whose history tells each disputed (or, when required, unconfirmed) result
+    marked: what the site's pages are made of, so that every page showing it says so."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        self._campaign = campaign
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._campaign, name)
+
+    def told(self) -> Iterator[Told]:
+        return marked_history(self._campaign, self._campaign.told())
+
+
+def for_site(campaign: Campaign) -> Campaign:
+    """The campaign as the site shows it (`cok site`, the served pages): its disputed results
+    marked wherever their sentences appear (the latest battles, the log, a player's page)."""
+    if not campaign.ruleset.results:
+        return campaign
+    found, shown = standing(campaign), None
+    if not any(r.status == DISPUTED for r in found.values()):
+        shown = required(campaign) and any(r.status == AWAITING for r in found.values())
+        if not shown:
+            return campaign
+    return cast("Campaign", _Marked(campaign))
