@@ -31,7 +31,7 @@ from cok.core.events import (
     Void,
     content_ref,
 )
-from cok.core.history import Diced, Told, Voided
+from cok.core.history import Diced, Told, Voided, Word
 from cok.core.progress import Advance, task
 from cok.core.text import in_file_words, quoted
 
@@ -242,7 +242,7 @@ def tell(ruleset: Ruleset, state: Any, outcome: Any) -> str:
     """An outcome in a sentence: a void's by the core, every other by its game."""
     if isinstance(outcome, Voided):
         return f"voided {outcome.target}: {outcome.reason}"
-    if isinstance(outcome, Diced):
+    if isinstance(outcome, (Diced, Word)):
         return outcome.text
     return ruleset.tell(state, outcome)
 
@@ -263,15 +263,15 @@ def diced(event: DiceCommit | DiceReveal | DiceLost) -> Diced:
     return Diced(f"the seed of the dice committed in {event.commit} is lost ({event.reason}): they cannot be checked")
 
 
-def verdict(event: Confirm | Dispute | Settle) -> Diced:
+def verdict(event: Confirm | Dispute | Settle) -> Word:
     """A result's confirmation, dispute or settling in words (docs/confirm.md): it changes
     nothing in the game's state, only how the result is shown."""
     who = event.by or "someone"
     if isinstance(event, Confirm):
-        return Diced(f"{who} confirms the result {event.target}")
+        return Word(f"{who} confirms the result {event.target}")
     if isinstance(event, Dispute):
-        return Diced(f"{who} disputes the result {event.target}: {event.reason}")
-    return Diced(f"{who} settles the dispute over {event.target}: the result is kept ({event.reason})")
+        return Word(f"{who} disputes the result {event.target}: {event.reason}")
+    return Word(f"{who} settles the dispute over {event.target}: the result is kept ({event.reason})")
 
 
 def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: str | None = None) -> Told:

@@ -24,6 +24,14 @@ class Diced:
     text: str
 
 
+@dataclass(frozen=True)
+class Word:
+    """What a confirmation, a dispute or a settling did (docs/confirm.md): nothing to the
+    game's state, only how its result is shown; its sentence is the core's."""
+
+    text: str
+
+
 @dataclass(frozen=True, slots=True)
 class Told:
     """One event of the log as `cok log` and the site show it (plain data, so it can be
