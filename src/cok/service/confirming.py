@@ -43,11 +43,16 @@ def disputes(campaign: Campaign) -> list[Result]:
 def required(campaign: Campaign) -> bool:
     """Whether `campaign.yaml` says `confirm: required` (results wait for the other side)."""
     from cok.core.folders import read_bytes
-    from cok.core.settings import read_settings
 
-    text = read_bytes(campaign.folder / "campaign.yaml", "campaign settings").decode("utf-8", "replace")
-    _, settings, _ = read_settings(text, "campaign.yaml")
-    return getattr(settings, "confirm", "optional") == "required"
+    # the key as written: the campaign's settings were checked (`confirm:` one of two words)
+    # when it was opened, and a warm `cok standings` reads no YAML and no settings model
+    raw = read_bytes(campaign.folder / "campaign.yaml", "campaign settings")
+    if b"confirm" not in raw:
+        return False
+    from cok.core.yamlfile import YamlMap, parse
+
+    data = parse(raw.decode("utf-8", "replace"), "campaign.yaml")
+    return isinstance(data, YamlMap) and data.get("confirm") == "required"
 
 
 def refusal(campaign: Campaign, kind: str, target: str, who: Who | str | None) -> str | None:
