@@ -126,15 +126,30 @@ def marked_history(campaign: Campaign, history: Iterable[Told]) -> Iterator[Told
     """The history with each disputed (or, when required, unconfirmed) result's sentence marked."""
     from dataclasses import replace
 
+    if not marking(campaign):
+        yield from history
+        return
     found, shown = standing(campaign), required(campaign)
     for told in history:
         said = mark(found.get(told.id) if told.id is not None else None, shown)
         yield replace(told, text=f"{told.text} [{said}]") if said and not told.voided else told
 
 
+def marking(campaign: Campaign) -> bool:
+    """Whether anything can be marked at all: the log holds a dispute, or results wait for
+    confirmation (most logs: neither, and the history is not read)."""
+    try:
+        text = campaign.events_file.read_bytes()
+    except OSError:
+        return True
+    return b"dispute" in text or required(campaign)
+
+
 def open_lines(campaign: Campaign) -> list[str]:
     """What the organiser is told by `cok check` and `cok standings` (docs/confirm.md): each
     open dispute, and each result still awaiting the other side when confirmation is required."""
+    if not marking(campaign):
+        return []
     found = standing(campaign)
     lines = [
         f"disputed: {r.id} (line {r.line}) {r.text} — {r.said_by}: {r.reason}; "
@@ -152,6 +167,8 @@ def open_lines(campaign: Campaign) -> list[str]:
 
 def open_document(campaign: Campaign) -> dict[str, list[dict[str, object]]]:
     """The same as `--json` shows it: the disputed results, and those awaiting confirmation."""
+    if not marking(campaign):
+        return {}
     found = standing(campaign)
     shown = required(campaign)
     pick = [(r.status, r) for r in found.values() if r.status == DISPUTED or (shown and r.status == AWAITING)]
@@ -179,7 +196,7 @@ class _Marked:
 def for_site(campaign: Campaign) -> Campaign:
     """The campaign as the site shows it (`cok site`, the served pages): its disputed results
     marked wherever their sentences appear (the latest battles, the log, a player's page)."""
-    if not campaign.ruleset.results:
+    if not campaign.ruleset.results or not marking(campaign):
         return campaign
     found, shown = standing(campaign), None
     if not any(r.status == DISPUTED for r in found.values()):
