@@ -99,9 +99,9 @@ def log(
     if as_json:
         from cok.render.documents import dumps_list
         from cok.render.output import write
-        from cok.service.confirming import standing
+        from cok.service.confirming import confirmation_of
 
-        results = standing(found) if found.ruleset.results else {}  # docs/confirm.md: each result's standing
+        confirmation = confirmation_of(found)  # docs/confirm.md: each result's standing
         events = (
             {
                 "line": t.line,
@@ -111,7 +111,7 @@ def log(
                 "summary": t.text,
                 "voided": t.voided,
                 "event": t.event,
-                **({"confirmation": results[t.id].document()} if t.id in results else {}),
+                **({"confirmation": c} if (c := confirmation(t)) is not None else {}),
             }
             for t in history
         )

@@ -5,7 +5,7 @@ recorded it; a dispute is settled only by an organiser."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, cast
 
 from cok.core.confirmation import AWAITING, CONFIRMED, DISPUTED, Result, open_disputes, results, waiting_on
@@ -204,3 +204,22 @@ def for_site(campaign: Campaign) -> Campaign:
         if not shown:
             return campaign
     return cast("Campaign", _Marked(campaign))
+
+
+def confirmation_of(campaign: Campaign) -> Callable[[Told], dict[str, object] | None]:
+    """Each result's standing as `cok log --json` shows it (its `confirmation` field). A log
+    holding no confirmation, dispute or settling is not read twice: each result awaits."""
+    try:
+        text = campaign.events_file.read_bytes()
+    except OSError:
+        text = b"confirm"
+    if not any(word in text for word in (b"confirm", b"dispute", b"settle")):
+        ruleset = campaign.ruleset
+
+        def alone(told: Told) -> dict[str, object] | None:
+            found = results(ruleset, (told,))
+            return found[told.id].document() if told.id in found else None
+
+        return alone
+    found = standing(campaign)
+    return lambda told: found[told.id].document() if told.id in found else None
