@@ -1,4 +1,4 @@
-"""The commands every game shares: init, standings, log, void, check, site, map, schema,
+"""The commands every game shares: init, standings, log, void, confirm, dispute, settle, check, site, map, schema,
 git-setup and the merge driver. Each asks the campaign's ruleset for what is the game's."""
 
 from __future__ import annotations
