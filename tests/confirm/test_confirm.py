@@ -196,3 +196,10 @@ def test_a_disputed_result_is_marked_on_the_sites_pages_latest_battles_log_and_p
     assert code == 0, out
     marked = [p.name for p in (tmp_path / "site").rglob("*.html") if "disputed by dany: over points" in p.read_text()]
     assert "index.html" in marked and len(marked) >= 3, marked
+
+
+def test_a_confirmation_naming_no_earlier_event_is_a_problem_at_its_line(example: Path) -> None:
+    log = example / "events.yaml"
+    log.write_text(log.read_text() + "- type: confirm\n  target: 0123456789ab\n  by: tim\n")
+    code, out = cok(example, "check")
+    assert code == 1 and "events.yaml:" in out and "confirm: no earlier event has the id" in out

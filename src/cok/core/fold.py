@@ -164,6 +164,9 @@ class Replay:
         elif isinstance(event, (DiceCommit, DiceReveal, DiceLost)):
             text = tell(ruleset, done.state, diced(event))
         elif isinstance(event, (Confirm, Dispute, Settle)):
+            if event.target not in self.seen:  # docs/confirm.md: a verdict names an earlier result
+                message = f"{event.type}: no earlier event has the id {quoted(event.target)}"
+                done.problems.append(Problem(self.shown, entry.line, message))
             text = tell(ruleset, done.state, verdict(event))
         else:
             try:
