@@ -12,15 +12,14 @@ from starlette.routing import Route
 
 from cok.core.confirmation import AWAITING, DISPUTED
 from cok.core.errors import RuleError
-from cok.service import Draft
+from cok.serve.table import Draft
 
 if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
     from cok.serve.server import Server
-    from cok.serve.table import View
-    from cok.service import Who
+    from cok.serve.table import View, Who
 
 KINDS = ("confirm", "dispute", "settle")
 
