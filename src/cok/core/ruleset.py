@@ -111,6 +111,9 @@ class Ruleset(Protocol):
     first_step: str  # what `cok init` says to run next
     sequential: bool  # every event waits for the ones before it (whose turn it is)
     organiser_events: frozenset[str]  # types only an organiser records although they name a player
+    #: What a player may record from a phone: per event type, the fields (as the log names
+    #: them) a player may send; a type or field not listed is an organiser's.
+    player_fields: Mapping[str, frozenset[str]]
 
     def builtin_map(self) -> Path:
         """The map a new campaign of this game gets a copy of."""
@@ -222,6 +225,7 @@ class Game:
     first_step = "cok join PLAYER"
     sequential = False
     organiser_events: frozenset[str] = frozenset()
+    player_fields: Mapping[str, frozenset[str]] = {}
     upcasts: Mapping[str, Sequence[Upcast]] = {}
     map_file = ""  # the shipped map's file name (`maps/`)
 

@@ -265,15 +265,10 @@ async def record_drafts(
     if who is None:
         raise HTTPException(401, "open your personal link first (ask the organiser for one: cok invite)")
     table = server.table
-    if not await run_in_threadpool(table.may_record, drafts, who):
+    refused = await run_in_threadpool(table.refusal, drafts, who, answers)
+    if refused is not None:
         return await run_in_threadpool(
-            lambda: server.render(
-                request,
-                session,
-                "refused.html",
-                403,
-                problems=["you may record only what you take part in; ask an organiser"],
-            )
+            lambda: server.render(request, session, "refused.html", 403, problems=[refused])
         )
     try:
         done = await run_in_threadpool(lambda: table.record(drafts, who, answers=answers, again=again))

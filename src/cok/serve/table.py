@@ -23,7 +23,7 @@ from cok.core.append import Stamp, stamp
 from cok.core.campaign import Campaign
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
-from cok.service import Asked, Draft, Ledger, Question, Recording, Who, may_record, queries
+from cok.service import Asked, Draft, Ledger, Question, Recording, Who, queries
 
 __all__ = ["Asked", "Draft", "Question", "Recording", "Refused", "Table", "View", "Who"]
 
@@ -153,10 +153,16 @@ class Table:
             self._view = View(signature, campaign, self._busy)
             return self._view
 
-    def may_record(self, drafts: Sequence[Draft], who: Who) -> bool:
+    def may_record(self, drafts: Sequence[Draft], who: Who, answers: Mapping[str, Any] | None = None) -> bool:
+        return self.refusal(drafts, who, answers) is None
+
+    def refusal(self, drafts: Sequence[Draft], who: Who, answers: Mapping[str, Any] | None = None) -> str | None:
+        """Why `who` may not record these drafts (the service's `access.refusal`); None: they may."""
+        from cok.service.access import refusal
+
         campaign = self.view().campaign
         with self._busy:
-            return all(may_record(campaign, draft, who) for draft in drafts)
+            return next((r for d in drafts if (r := refusal(campaign, d, who, answers)) is not None), None)
 
     def record(
         self,

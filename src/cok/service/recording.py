@@ -42,10 +42,11 @@ class Refusal(Refused):
     """The rules (or the draft) refused: nothing written. `rule` is the rules' own error,
     its message naming fields in backticks, for an interface to word as its own."""
 
-    def __init__(self, shown: str, rule: RuleError) -> None:
+    def __init__(self, shown: str, rule: RuleError, ruling: bool = True) -> None:
         from cok.core.text import in_file_words
 
-        super().__init__(Problem(shown, None, in_file_words(rule.with_hint())))
+        # the hint is what an organiser may rule instead (`override`): never offered to a player
+        super().__init__(Problem(shown, None, in_file_words(rule.with_hint() if ruling else str(rule))))
         self.rule = rule
 
 
@@ -120,7 +121,7 @@ def record(
         asked = question(error)
         if asked is not None:
             raise Asked(asked) from error
-        raise Refusal(opened.shown, error) from error
+        raise Refusal(opened.shown, error, ruling=not isinstance(by, Who) or by.organiser) from error
     return made[0] if made else _recording(done)
 
 

@@ -25,6 +25,15 @@ class ClashOfKings(Game):
     new_settings: Mapping[str, Any] = {"points": {"start": 20, "step": 3}}
     #: Events only an organiser records, although they name a player.
     organiser_events = frozenset({"join", "week", "adjust"})
+    #: What a player may record from a phone, field by field (docs/clash-of-kings.md): their
+    #: battles and their own painting claims; an `override` is an organiser's ruling.
+    player_fields: Mapping[str, frozenset[str]] = {
+        "battle": frozenset(
+            {"players", "location", "week", "attacker", "winner", "vp", "remaining", "mode", "points"}
+            | {"brotherhood", "abandon", "occupy", "note"}
+        ),
+        "painting": frozenset({"player", "week", "fully_painted", "units", "models", "commissioned", "note"}),
+    }
     # upcasts: none yet, every event shape shipped is today's
 
     events = Lazy("events:EVENT_TYPES")

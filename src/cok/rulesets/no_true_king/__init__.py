@@ -23,6 +23,15 @@ class NoTrueKing(Game):
     #: Events only an organiser records (the order of play). A conspiracy joins as itself,
     #: from its own phone, so that its seal is made where its secret stays (§4.6).
     organiser_events = frozenset({"begin"})
+    #: What a conspiracy may record from a phone, field by field (docs/no-true-king.md).
+    player_fields: Mapping[str, frozenset[str]] = {
+        "conspiracy": frozenset({"player", "name", "symbol", "seal", "loyalty", "note"}),
+        "place": frozenset({"player", "house", "space", "note"}),
+        "resolve": frozenset({"player", "house", "space", "actions", "combat", "note"}),
+        "exchange": frozenset({"player", "swap", "reveal", "note"}),
+        "pass": frozenset({"player", "note"}),
+        "unseal": frozenset({"player", "loyalty", "secret", "note"}),
+    }
     command: str | None = "ntk"
     sequential = True  # whose turn it is: every event waits for the ones before it
     first_step = "cok ntk seal PLAYER H H H H H, then cok ntk join PLAYER --symbol S --seal HEX"
