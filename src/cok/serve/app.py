@@ -54,12 +54,11 @@ def routes(server: Server) -> list[BaseRoute]:
 
     async def join(request: Request) -> Response:
         address = server.address(request)
-        wait = server.limiter.wait(address)
+        link = await run_in_threadpool(server.keys.find, request.path_params["token"])
+        wait = server.limiter.judge(address, link is not None)  # only a wrong link counts, or waits
         if wait:
             return HTMLResponse("Too many wrong links from here: wait a minute.", 429, {"retry-after": str(wait)})
-        link = await run_in_threadpool(server.keys.find, request.path_params["token"])
         if link is None:
-            server.limiter.failed(address)
             session = server.session(request)
             return await run_in_threadpool(lambda: server.render(request, session, "unknown-link.html", 401))
         server.sessions.end(request.cookies.get(COOKIE))
