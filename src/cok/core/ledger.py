@@ -36,6 +36,9 @@ class Recorded:
     text: str  # the outcome in a sentence, as `cok log` will tell it
     before: Any
     written: bool
+    #: The bytes the append put at the log's end, for all the events recorded together (a
+    #: commit of exactly this recording); None for a dry run or a log rewritten whole.
+    appended: bytes | None = None
 
     @property
     def state(self) -> Any:
@@ -132,6 +135,7 @@ def record_all(
         if work is not campaign:
             campaign.state = work.state
             done = [replace(d, campaign=campaign) for d in done]
+        done = [replace(d, appended=appended) for d in done]
         _grown(done, use_cache, None if now is None else now.hashed, appended, state=not state_later)
         if after is not None:
             after(done)
