@@ -105,10 +105,13 @@ def record(
             recording.warnings.append(f"recorded as {recording.events[0].id}, but {_said(error)}")
 
     try:
-        events = [build(opened.ruleset, opened.state, draft, answered, rolled) for draft in drafts]
+        def built(campaign: Campaign) -> list[EventBase]:
+            """Under the lock, on the state the rules will decide on (a terminal may have recorded)."""
+            return [build(campaign.ruleset, campaign.state, draft, answered, rolled) for draft in drafts]
+
         done = record_all(
             opened,
-            events,
+            built,
             dry_run=dry_run,
             use_cache=use_cache,
             again=again,
