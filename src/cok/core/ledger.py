@@ -97,7 +97,8 @@ def record_all(
     changes it only when the rules accept it, and an append that fails after that puts the
     campaign back as its files are. `shared`: others may be reading the state meanwhile (a
     server's threads): even one event is decided on a copy, and the state replaced, never
-    changed, once appended. `state_later`: the cache gets the events' rows at once and the
+    changed, once appended; and not only the state: the campaign recorded is a new one
+    (`Campaign.succeeded`), the one given stays whole as it was. `state_later`: the cache gets the events' rows at once and the
     state when the caller says (`Campaign.save_state`: a server, once recordings pause).
     `events` may be a function of the campaign: it is called under the lock, on the campaign
     as its files are then, so that the events are built on the state the rules decide on."""
@@ -144,7 +145,10 @@ def record_all(
                 _restore(campaign, use_cache)
             raise
         if work is not campaign:
-            campaign.state = work.state
+            if shared:  # copy-on-write: whoever holds `campaign` keeps one whole version of it
+                campaign = campaign.succeeded(work.state)
+            else:
+                campaign.state = work.state
             done = [replace(d, campaign=campaign) for d in done]
         done = [replace(d, appended=appended) for d in done]
         _grown(done, use_cache, None if now is None else now.hashed, appended, state=not state_later)

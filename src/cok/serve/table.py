@@ -43,8 +43,8 @@ class View:
     def __init__(self, signature: Signature, campaign: Campaign, busy: threading.RLock) -> None:
         self.signature = signature
         self.campaign = campaign
-        #: Held while anything is made of the campaign, and by a recording, which changes the
-        #: warm campaign's state in place: a page is never made of a state half-changed.
+        #: Held while anything is made of the campaign, and by a recording (which never changes
+        #: this campaign: it makes the next one), so that what is made here is made once.
         self._lock = busy
         self._standings: dict[str, Any] | None = None
         self._standings_json: bytes | None = None
@@ -128,7 +128,9 @@ class Voiding:
 class Table:
     def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
         self.folder = folder
-        self.ledger = Ledger(folder, replace_state=False)  # every read holds `_busy`: the state may change in place
+        # a recording makes a new campaign (copy-on-write), never changes the one a page holds:
+        # every page is made from one whole version of the campaign, lock or none
+        self.ledger = Ledger(folder, replace_state=True)
         self.after = after
         self._lock = threading.Lock()
         self._busy = threading.RLock()
