@@ -64,7 +64,7 @@ def test_joins_recorded_in_threads_while_pages_render_never_show_half_a_state(tw
                 view.page("index.html")
                 view.standings()
                 assert list(campaign.state.players) == seen, "the page's state changed under it"
-            except BaseException as error:  # noqa: BLE001  (every failure is the test's)
+            except BaseException as error:  # every failure is the test's
                 errors.append(error)
                 return
 

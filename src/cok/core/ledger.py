@@ -98,8 +98,9 @@ def record_all(
     campaign back as its files are. `shared`: others may be reading the state meanwhile (a
     server's threads): even one event is decided on a copy, and the state replaced, never
     changed, once appended; and not only the state: the campaign recorded is a new one
-    (`Campaign.succeeded`), the one given stays whole as it was. `state_later`: the cache gets the events' rows at once and the
-    state when the caller says (`Campaign.save_state`: a server, once recordings pause).
+    (`Campaign.succeeded`), the one given stays whole as it was. `state_later`: the cache
+    gets the events' rows at once and the state when the caller says (`Campaign.save_state`:
+    a server, once recordings pause).
     `events` may be a function of the campaign: it is called under the lock, on the campaign
     as its files are then, so that the events are built on the state the rules decide on."""
     who = by if by is not None else recorder()

@@ -85,9 +85,9 @@ def routes(server: Server) -> list[BaseRoute]:
         who = Who(link.name, link.organiser)
         fields = {k: v for k, v in given.items() if k != "type"}
         draft = Draft(given["type"], fields)
-        refused = await run_in_threadpool(table.refusal, [draft], who)
-        if refused is not None:
-            return _problem(403, refused)
+        barred = await run_in_threadpool(table.refusal, [draft], who)
+        if barred is not None:
+            return _problem(403, barred)
         sent = [k for k in METADATA if k in fields]
         if sent:
             named = ", ".join(f"`{k}`" for k in sent)

@@ -264,11 +264,9 @@ async def record_drafts(
     if who is None:
         raise HTTPException(401, "open your personal link first (ask the organiser for one: cok invite)")
     table = server.table
-    refused = await run_in_threadpool(table.refusal, drafts, who, answers)
-    if refused is not None:
-        return await run_in_threadpool(
-            lambda: server.render(request, session, "refused.html", 403, problems=[refused])
-        )
+    barred = await run_in_threadpool(table.refusal, drafts, who, answers)
+    if barred is not None:
+        return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 403, problems=[barred]))
     try:
         done = await run_in_threadpool(lambda: table.record(drafts, who, answers=answers, again=again))
     except Asked as asked:

@@ -104,11 +104,11 @@ def record(
         except Exception as error:  # the append stays: a hook's failure is only reported
             recording.warnings.append(f"recorded as {recording.events[0].id}, but {_said(error)}")
 
-    try:
-        def built(campaign: Campaign) -> list[EventBase]:
-            """Under the lock, on the state the rules will decide on (a terminal may have recorded)."""
-            return [build(campaign.ruleset, campaign.state, draft, answered, rolled) for draft in drafts]
+    def built(campaign: Campaign) -> list[EventBase]:
+        """Under the lock, on the state the rules will decide on (a terminal may have recorded)."""
+        return [build(campaign.ruleset, campaign.state, draft, answered, rolled) for draft in drafts]
 
+    try:
         done = record_all(
             opened,
             built,
