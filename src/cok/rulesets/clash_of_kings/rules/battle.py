@@ -57,9 +57,9 @@ def decide_battle(state: State, event: Battle) -> Fought:
     legal = found.locations or []
     if event.override is None and location not in legal:
         chooser = found.attacker or "either player"
-        shown = ", ".join(legal) if legal else "none — only an organiser's `override` can place this battle"
+        shown = ", ".join(legal) if legal else "none — only an organiser can place this battle"
         illegal = RuleError(f"{location} is not a legal location for {chooser} (legal: {shown})")
-        illegal.hint = "an organiser may rule otherwise: `override` REASON" if legal else None
+        illegal.hint = "an organiser may rule otherwise: `override` REASON"
         raise illegal
 
     winner, won_by = decide_winner(event, found.attacker)
