@@ -25,7 +25,7 @@ def test_the_home_page_shows_the_points_limit_standings_map_and_battles(site: Pa
     assert 'class="limit-badge"' in home and ">30</span>" in home
     assert home.count('class="player-row"') == 6
     assert "<svg" in home and 'class="campaign-map"' in home
-    latest = re.findall(r"<li>(week \d+ — [^<]*)</li>", home)
+    latest = re.findall(r"<li><bdi>(week \d+ — [^<]*)</bdi></li>", home)
     assert len(latest) == 10
     assert latest[0].startswith("week 5 — Sara (attacker) beat Dany at Hornwood")
 
@@ -43,7 +43,7 @@ def test_every_player_has_a_linked_page_with_holdings_history_and_chart(site: Pa
 
 def test_the_log_is_newest_first_in_the_words_of_cok_log(site: Path, example: Path) -> None:
     page = (site / "log.html").read_text()
-    entries = re.findall(r"<li class=\"[^\"]*\"><span class=\"text\">([^<]*)</span>", page)
+    entries = re.findall(r"<li class=\"[^\"]*\"><bdi class=\"text\">([^<]*)</bdi>", page)
     words = Cok(example)("log").stdout
     assert entries[0] == "week 5 — Tim +1 CP by the organiser: hosted the week 5 games: organiser bonus"
     for entry in entries[:5]:
@@ -97,7 +97,7 @@ def test_the_log_page_has_week_headings_and_each_voided_event_with_its_reason(si
     assert headings == ["5", "4", "3", "2", "1"]
     week_5 = page.split('id="week-5"')[1].split('id="week-4"')[0]
     assert "week 5 — Tim +1 CP by the organiser" in week_5 and "week 4 —" not in week_5
-    reasons = re.findall(r'<span class="void-reason">voided: ([^<]+)</span>', page)
+    reasons = re.findall(r'<span class="void-reason">voided: <bdi>([^<]+)</bdi></span>', page)
     assert reasons and all(reasons)
     assert "recorded for the wrong player" in " ".join(reasons)
 

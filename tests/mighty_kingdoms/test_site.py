@@ -251,7 +251,7 @@ def test_the_log_is_grouped_by_month_newest_first(site: Path) -> None:
     assert "The campaign begins" in month_one and "Battle at 3,-5" in month_one
     assert month_one.index("Month 1 of year 1 ends") < month_one.index("Battle at 3,-5") < month_one.index("begins")
     month_two = log.split("<h2>Year 1, month 2</h2>", 1)[1].split("<h2>", 1)[0]
-    voided = re.findall(r'<li class="[a-z]+ voided">([^<]*)', month_two)
+    voided = re.findall(r'<li class="[a-z]+ voided"><bdi>([^<]*)', month_two)
     assert len(voided) == 1 and "ana-1" in voided[0] and "defend" in voided[0]
     assert len(re.findall(r'<li class="[a-z]+ voided">', log)) == 1  # the void itself stands
 
@@ -336,7 +336,7 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(tmp_pa
 def test_the_home_page_shows_the_latest_battles_newest_first(site: Path) -> None:
     home = (site / "index.html").read_text()
     latest = home.split("<h2>Latest battles</h2>", 1)[1].split("</ul>", 1)[0]
-    battles = re.findall(r"<li>([^<]*)</li>", latest)
+    battles = re.findall(r"<li><bdi>([^<]*)</bdi></li>", latest)
     assert len(battles) == 1 and battles[0].startswith("Battle at 3,-5")
 
 

@@ -43,10 +43,10 @@ def test_the_conspiracies_table_says_which_tokens_were_revealed_in_words(site: P
 def test_the_home_page_shows_the_latest_combats_newest_first(site: Path) -> None:
     home = (site / "index.html").read_text()
     latest = home.split("<h2>Latest combats</h2>", 1)[1].split("</ul>", 1)[0]
-    combats = re.findall(r"<li>([^<]*)</li>", latest)
+    combats = re.findall(r"<li><bdi>([^<]*)</bdi></li>", latest)
     assert 0 < len(combats) <= 10 and all("a combat:" in c for c in combats)
     log = (site / "log.html").read_text()
-    everything = re.findall(r"<li(?: class=\"voided\")?>([^<]*)</li>", log)
+    everything = re.findall(r"<li(?: class=\"voided\")?><bdi>([^<]*)</bdi></li>", log)
     fought = [text for text in everything if "a combat:" in text]
     assert combats == fought[: len(combats)]  # the log's newest combats, in its order
 
@@ -54,7 +54,7 @@ def test_the_home_page_shows_the_latest_combats_newest_first(site: Path) -> None
 def test_the_log_lists_the_newest_event_first(site: Path) -> None:
     log = (site / "log.html").read_text()
     assert '<ol class="log" reversed>' in log
-    entries = re.findall(r"<li(?: class=\"voided\")?>([^<]*)</li>", log)
+    entries = re.findall(r"<li(?: class=\"voided\")?><bdi>([^<]*)</bdi></li>", log)
     assert "The game is over" in entries[0]
     assert entries[-1] == "ana joins the game with the crown and a sealed loyalty card."
 

@@ -33,8 +33,10 @@ def test_a_player_may_record_their_own_painting_not_anothers(two: Path) -> None:
     assert not may_record(two, Draft("painting", {"player": "tim"}), Who("matt"))
 
 
-def test_the_player_a_painting_commissioned_may_record_it(two: Path) -> None:
-    assert may_record(two, Draft("painting", {"player": "tim", "commissioned": "matt"}), Who("matt"))
+def test_the_painter_a_claim_commissioned_may_not_record_the_claim_for_its_player(two: Path) -> None:
+    """Issue 34: naming yourself as the commissioned painter is not the other player's claim."""
+    assert not may_record(two, Draft("painting", {"player": "tim", "commissioned": "matt"}), Who("matt"))
+    assert may_record(two, Draft("painting", {"player": "tim", "commissioned": "matt"}), Who("tim"))
 
 
 @pytest.mark.parametrize(

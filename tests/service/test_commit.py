@@ -49,3 +49,35 @@ def test_a_commit_that_fails_is_a_warning_and_the_event_stays(two: Path) -> None
     done = record(two, [Draft("adjust", {"player": "tim", "cp": 2, "reason": "x"})], by="tim", after=commit)
     assert done.written and done.events[0].id in log_of(two)
     assert len(done.warnings) == 1 and "git" in done.warnings[0]
+
+
+def test_a_nul_in_the_told_event_is_committed_escaped_not_a_failure(repo: Path) -> None:
+    """Issue 34: a NUL in `override` made the commit fail (a warning)."""
+    done = record(
+        repo,
+        [Draft("adjust", {"player": "tim", "cp": 2, "reason": "late\x00list"})],
+        by="tim",
+        after=lambda r: git_commit(repo, r, "Tim\x00 <Martell>"),
+    )
+    assert done.warnings == []
+    assert git(repo, "log", "-1", "--format=%an").strip() == "Tim\\x00 Martell"
+    assert done.events[0].id in git(repo, "show", "HEAD")
+    assert git(repo, "status", "--porcelain", "events.yaml") == ""
+
+
+def test_each_commit_holds_exactly_its_recording_authored_by_its_player(repo: Path) -> None:
+    """Issue 34: tim's event, whose commit failed, went into matt's next commit."""
+    tims = record(repo, [Draft("adjust", {"player": "tim", "cp": 2, "reason": "a"})], by="tim")  # not committed
+    matts = record(
+        repo,
+        [Draft("adjust", {"player": "matt", "cp": 1, "reason": "b"})],
+        by="matt",
+        after=lambda r: git_commit(repo, r, "Matt"),
+    )
+    assert matts.warnings == []
+    shown = git(repo, "show", "HEAD")
+    assert matts.events[0].id in shown and tims.events[0].id not in shown
+    assert git(repo, "log", "-1", "--format=%an").strip() == "Matt"
+    assert tims.events[0].id in log_of(repo)  # still in the log, and not yet committed
+    assert "events.yaml" in git(repo, "status", "--porcelain")
+    assert tims.events[0].id not in git(repo, "show", "HEAD:events.yaml")

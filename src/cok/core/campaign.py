@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -200,6 +200,19 @@ class Campaign:
         if self._ids is not None and self._history is not None:
             return True
         return self._version is not None and cache.entry_version(self.folder) == self._version
+
+    def succeeded(self, state: Any) -> Campaign:
+        """The campaign that follows this one once an append gave it `state`: a new object
+        whose position, ids and history the ledger then brings up to date, while this one
+        (a page drawing from it in another thread) is never changed. The ids and history
+        held in memory are copied (a few ms at 100,000 events); the state is the rules' copy."""
+        return replace(
+            self,
+            state=state,
+            _ids=None if self._ids is None else dict(self._ids),
+            _history=None if self._history is None else list(self._history),
+            _extents=dict(self._extents),
+        )
 
     def become(self, other: Campaign) -> None:
         """Be `other` (the campaign as its files are), in place: whoever holds this one (a

@@ -36,6 +36,9 @@ class Recorded:
     text: str  # the outcome in a sentence, as `cok log` will tell it
     before: Any
     written: bool
+    #: The bytes the append put at the log's end, for all the events recorded together (a
+    #: commit of exactly this recording); None for a dry run or a log rewritten whole.
+    appended: bytes | None = None
 
     @property
     def state(self) -> Any:
@@ -65,9 +68,14 @@ class Dependants(RuleError):
         super().__init__("\n".join([head, *lines]))
 
 
+#: The events to record, or how to make them from the campaign they will be decided on (so
+#: that an event built from a draft is built on the state read under the lock).
+Events = Sequence[EventBase] | Callable[[Campaign], Sequence[EventBase]]
+
+
 def record_all(
     campaign: Campaign,
-    events: Sequence[EventBase],
+    events: Events,
     *,
     dry_run: bool = False,
     use_cache: bool = True,
@@ -89,12 +97,16 @@ def record_all(
     changes it only when the rules accept it, and an append that fails after that puts the
     campaign back as its files are. `shared`: others may be reading the state meanwhile (a
     server's threads): even one event is decided on a copy, and the state replaced, never
-    changed, once appended. `state_later`: the cache gets the events' rows at once and the
-    state when the caller says (`Campaign.save_state`: a server, once recordings pause)."""
+    changed, once appended; and not only the state: the campaign recorded is a new one
+    (`Campaign.succeeded`), the one given stays whole as it was. `state_later`: the cache
+    gets the events' rows at once and the state when the caller says (`Campaign.save_state`:
+    a server, once recordings pause).
+    `events` may be a function of the campaign: it is called under the lock, on the campaign
+    as its files are then, so that the events are built on the state the rules decide on."""
     who = by if by is not None else recorder()
     if dry_run:
         view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
-        return _decide(view, events, written=False, again=again, by=who)
+        return _decide(view, _made(events, view), written=False, again=again, by=who)
     _may_append(campaign.valid())  # before the lock: a refused command leaves no lock file anywhere
     with locked(campaign.events_file):
         if recover(campaign.events_file) is not None:
@@ -107,10 +119,14 @@ def record_all(
                 )
             )
         expected = stamp(campaign.events_file)  # before reading: a change after it is refused on append
-        fresh = [write.new_id() for event in events if event.id is None]  # looked for as the log is read
+        # fresh ids are drawn before the log is read (it is searched for them as it is read):
+        # for events built under the lock, as many as a recording usually builds
+        wanted = _MOST_AT_ONCE if callable(events) else sum(1 for event in events if event.id is None)
+        fresh = [write.new_id() for _ in range(wanted)]
         now = campaign.unchanged([f.encode() for f in fresh])
         if now is None:
             campaign = open_campaign(campaign.folder, use_cache=use_cache)
+        events = _made(events, campaign)
         # several events are decided on a copy (the first ones change the state before a
         # later one may be refused); one is decided in place (the rules decide, then commit)
         in_place = len(events) == 1 and not shared
@@ -130,12 +146,26 @@ def record_all(
                 _restore(campaign, use_cache)
             raise
         if work is not campaign:
-            campaign.state = work.state
+            if shared:  # copy-on-write: whoever holds `campaign` keeps one whole version of it
+                campaign = campaign.succeeded(work.state)
+            else:
+                campaign.state = work.state
             done = [replace(d, campaign=campaign) for d in done]
+        done = [replace(d, appended=appended) for d in done]
         _grown(done, use_cache, None if now is None else now.hashed, appended, state=not state_later)
         if after is not None:
             after(done)
         return done
+
+
+#: Fresh ids drawn for events built under the lock (more are drawn, and looked for in the
+#: file, should a recording build more events than this).
+_MOST_AT_ONCE = 4
+
+
+def _made(events: Events, campaign: Campaign) -> Sequence[EventBase]:
+    """The events, built now on this campaign when given as a function of it."""
+    return events(campaign) if callable(events) else events
 
 
 def _may_append(campaign: Campaign) -> None:

@@ -112,6 +112,9 @@ class Ruleset(Protocol):
     sequential: bool  # every event waits for the ones before it (whose turn it is)
     organiser_events: frozenset[str]  # types only an organiser records although they name a player
     results: frozenset[str]  # types of its results (battles) the other side confirms or disputes
+    #: What a player may record from a phone: per event type, the fields (as the log names
+    #: them) a player may send; a type or field not listed is an organiser's.
+    player_fields: Mapping[str, frozenset[str]]
 
     def other_side(self, players: frozenset[str], by: str | None) -> frozenset[str]:
         """Who confirms or disputes a result among its players, recorded `by` someone
@@ -236,6 +239,7 @@ class Game:
     sequential = False
     organiser_events: frozenset[str] = frozenset()
     results: frozenset[str] = frozenset()
+    player_fields: Mapping[str, frozenset[str]] = {}
     upcasts: Mapping[str, Sequence[Upcast]] = {}
     map_file = ""  # the shipped map's file name (`maps/`)
 

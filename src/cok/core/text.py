@@ -7,8 +7,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_TERMINAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-_CELL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: The bidirectional controls (marks, embeddings, overrides, isolates): in a name or a note,
+#: a right-to-left override reverses the rest of the line it is shown on.
+_BIDI = "\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_TERMINAL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029{_BIDI}]")
+_CELL = re.compile(rf"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI}]")
+_OPENING = re.compile("[\u202a\u202b\u202d\u202e\u2066-\u2068]")
 _XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
 
 
@@ -69,8 +73,28 @@ def for_terminal(text: str, *, one_line: bool = False) -> str:
 
 def for_markup(value: Any) -> Any:
     """A Jinja `finalize`: strings lose the characters HTML and XML cannot hold (shown as
-    U+FFFD); autoescaping then makes them text."""
-    return _XML.sub("\ufffd", value) if isinstance(value, str) else value
+    U+FFFD), and an embedding or override they open is closed at their end (it reverses
+    nothing after them, in an attribute as in text); autoescaping then makes them text."""
+    if not isinstance(value, str):
+        return value
+    value = _XML.sub("\ufffd", value)
+    return isolated(value) if _OPENING.search(value) else value
+
+
+def isolated(text: str) -> str:
+    """The text with every bidirectional embedding, override or isolate it opens closed at
+    its end: what a name holds stays in the name (pages also wrap it in `<bdi>`)."""
+    embeddings = isolates = 0
+    for char in text:
+        if char in "\u202a\u202b\u202d\u202e":
+            embeddings += 1
+        elif char == "\u202c":
+            embeddings = max(0, embeddings - 1)
+        elif char in "\u2066\u2067\u2068":
+            isolates += 1
+        elif char == "\u2069":
+            isolates = max(0, isolates - 1)
+    return text + "\u2069" * isolates + "\u202c" * embeddings
 
 
 #: How the rules name an event's field in a message: `winner`, `occupy: false`. Where the

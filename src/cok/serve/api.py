@@ -60,15 +60,14 @@ def routes(server: Server) -> list[BaseRoute]:
 
     async def events(request: Request) -> Response:
         address = server.address(request)
-        wait = server.limiter.wait(address)
-        if wait:
-            return _problem(429, "too many unknown tokens from this address: wait", retry_after=wait)
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         link = (
             await run_in_threadpool(server.keys.find, token.strip()) if scheme.lower() == "bearer" and token else None
         )
+        wait = server.limiter.judge(address, link is not None)  # only a wrong token counts, or waits
+        if wait:
+            return _problem(429, "too many unknown tokens from this address: wait", retry_after=wait)
         if link is None:
-            server.limiter.failed(address)
             return JSONResponse(
                 {"problems": [{"message": "give a personal link's token: Authorization: Bearer TOKEN (cok invite)"}]},
                 401,
@@ -86,8 +85,9 @@ def routes(server: Server) -> list[BaseRoute]:
         who = Who(link.name, link.organiser)
         fields = {k: v for k, v in given.items() if k != "type"}
         draft = Draft(given["type"], fields)
-        if not await run_in_threadpool(table.may_record, [draft], who):
-            return _problem(403, f"{who.name} may record only events they take part in; ask an organiser")
+        barred = await run_in_threadpool(table.refusal, [draft], who)
+        if barred is not None:
+            return _problem(403, barred)
         sent = [k for k in METADATA if k in fields]
         if sent:
             named = ", ".join(f"`{k}`" for k in sent)

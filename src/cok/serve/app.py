@@ -54,12 +54,11 @@ def routes(server: Server) -> list[BaseRoute]:
 
     async def join(request: Request) -> Response:
         address = server.address(request)
-        wait = server.limiter.wait(address)
+        link = await run_in_threadpool(server.keys.find, request.path_params["token"])
+        wait = server.limiter.judge(address, link is not None)  # only a wrong link counts, or waits
         if wait:
             return HTMLResponse("Too many wrong links from here: wait a minute.", 429, {"retry-after": str(wait)})
-        link = await run_in_threadpool(server.keys.find, request.path_params["token"])
         if link is None:
-            server.limiter.failed(address)
             session = server.session(request)
             return await run_in_threadpool(lambda: server.render(request, session, "unknown-link.html", 401))
         server.sessions.end(request.cookies.get(COOKIE))
@@ -266,16 +265,9 @@ async def record_drafts(
     if who is None:
         raise HTTPException(401, "open your personal link first (ask the organiser for one: cok invite)")
     table = server.table
-    if not await run_in_threadpool(table.may_record, drafts, who):
-        return await run_in_threadpool(
-            lambda: server.render(
-                request,
-                session,
-                "refused.html",
-                403,
-                problems=["you may record only what you take part in; ask an organiser"],
-            )
-        )
+    barred = await run_in_threadpool(table.refusal, drafts, who, answers)
+    if barred is not None:
+        return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 403, problems=[barred]))
     try:
         done = await run_in_threadpool(lambda: table.record(drafts, who, answers=answers, again=again))
     except Asked as asked:

@@ -1,6 +1,8 @@
 """A burst of bad tokens from one address is slowed down: after `allowed` failures within
-`window` seconds, that address is answered 429 (with Retry-After) until the window passes,
-whatever it sends, so that guessing a link costs time. Kept in the process, per address."""
+`window` seconds, a wrong token from that address is answered 429 (with Retry-After) until
+the window passes, so that guessing a link costs time. Only failures count, and a right link
+or token is never made to wait: a dozen phones behind one club address (NAT) share it, and
+one player's stale link must not lock out everyone's. Kept in the process, per address."""
 
 from __future__ import annotations
 
@@ -32,6 +34,17 @@ class Limiter:
                     self._failures.pop(address, None)
                 return 0
             return max(1, int(self.window - (now - times[0])) + 1)
+
+    def judge(self, address: str, known: bool) -> int:
+        """Seconds a token from this address must wait (0: answer it now). A known token
+        never waits and never counts; an unknown one counts as a failure, unless the address
+        is already waiting (then it only waits)."""
+        if known:
+            return 0
+        wait = self.wait(address)
+        if not wait:
+            self.failed(address)
+        return wait
 
     def failed(self, address: str) -> None:
         now = time.monotonic()

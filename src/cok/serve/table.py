@@ -23,7 +23,7 @@ from cok.core.append import Stamp, stamp
 from cok.core.campaign import Campaign
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
-from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, may_record, queries
+from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, queries
 
 __all__ = ["Asked", "Draft", "Question", "Recording", "Refused", "Table", "View", "Who"]
 
@@ -43,8 +43,8 @@ class View:
     def __init__(self, signature: Signature, campaign: Campaign, busy: threading.RLock) -> None:
         self.signature = signature
         self.campaign = campaign
-        #: Held while anything is made of the campaign, and by a recording, which changes the
-        #: warm campaign's state in place: a page is never made of a state half-changed.
+        #: Held while anything is made of the campaign, and by a recording (which never changes
+        #: this campaign: it makes the next one), so that what is made here is made once.
         self._lock = busy
         self._standings: dict[str, Any] | None = None
         self._standings_json: bytes | None = None
@@ -140,7 +140,9 @@ class Voiding:
 class Table:
     def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
         self.folder = folder
-        self.ledger = Ledger(folder, replace_state=False)  # every read holds `_busy`: the state may change in place
+        # a recording makes a new campaign (copy-on-write), never changes the one a page holds:
+        # every page is made from one whole version of the campaign, lock or none
+        self.ledger = Ledger(folder, replace_state=True)
         self.after = after
         self._lock = threading.Lock()
         self._busy = threading.RLock()
@@ -165,10 +167,16 @@ class Table:
             self._view = View(signature, campaign, self._busy)
             return self._view
 
-    def may_record(self, drafts: Sequence[Draft], who: Who) -> bool:
+    def may_record(self, drafts: Sequence[Draft], who: Who, answers: Mapping[str, Any] | None = None) -> bool:
+        return self.refusal(drafts, who, answers) is None
+
+    def refusal(self, drafts: Sequence[Draft], who: Who, answers: Mapping[str, Any] | None = None) -> str | None:
+        """Why `who` may not record these drafts (the service's `access.refusal`); None: they may."""
+        from cok.service.access import refusal
+
         campaign = self.view().campaign
         with self._busy:
-            return all(may_record(campaign, draft, who) for draft in drafts)
+            return next((r for d in drafts if (r := refusal(campaign, d, who, answers)) is not None), None)
 
     def record(
         self,

@@ -54,7 +54,7 @@ def build(ruleset: Ruleset, state: Any, draft: Draft, answers: Mapping[str, Any]
     if draft.type not in types:
         near = did_you_mean(draft.type, types)
         raise RuleError(f"unknown event type {draft.type!r}{near}; known: {', '.join(types)}")
-    given = [name for name in RESERVED if name in draft.fields]
+    given = [name for name in RESERVED if name in draft.fields or name in answers]
     if given:
         raise RuleError(f"{', '.join(f'`{name}`' for name in given)}: set by cok when it records, never given")
     if "type" in draft.fields and draft.fields["type"] != draft.type:

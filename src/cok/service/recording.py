@@ -42,10 +42,11 @@ class Refusal(Refused):
     """The rules (or the draft) refused: nothing written. `rule` is the rules' own error,
     its message naming fields in backticks, for an interface to word as its own."""
 
-    def __init__(self, shown: str, rule: RuleError) -> None:
+    def __init__(self, shown: str, rule: RuleError, ruling: bool = True) -> None:
         from cok.core.text import in_file_words
 
-        super().__init__(Problem(shown, None, in_file_words(rule.with_hint())))
+        # the hint is what an organiser may rule instead (`override`): never offered to a player
+        super().__init__(Problem(shown, None, in_file_words(rule.with_hint() if ruling else str(rule))))
         self.rule = rule
 
 
@@ -109,28 +110,41 @@ def record(
             recording.warnings.append(f"recorded as {recording.events[0].id}, but {_said(error)}")
 
     try:
-        try:
-            events = _built(opened, drafts, answered, dice, table)
-        except Uncommitted:
-            assert table is not None
-            elsewhere = fair.open_elsewhere(opened, opened.ruleset.period(opened.state))
-            if elsewhere is not None:
-                raise fair.held_elsewhere(opened, elsewhere) from None
-            if dry_run:
-                raise Refused(
-                    Problem(opened.shown, None, "a dry run rolls no dice: the period's dice are not committed yet")
-                ) from None
-            committed = fair.commit(opened, by_name(by))
-            if table.asked:
-                raise fair.committed_now(opened, committed) from None
-            table = fair.dice_of(opened, answered)
-            events = _built(opened, drafts, answered, dice, table)
-        if table is not None:
-            events += fair.reveals(opened, table, events, dry_run)
-        confirming.check(opened, events, by)  # only the other side or an organiser (docs/confirm.md)
+        prebuilt: list[EventBase] | None = None
+        if table is not None:  # a roll's period must be committed before it is rolled (docs/dice.md)
+            try:
+                prebuilt = _built(opened, drafts, answered, dice, table)
+            except Uncommitted:
+                elsewhere = fair.open_elsewhere(opened, opened.ruleset.period(opened.state))
+                if elsewhere is not None:
+                    raise fair.held_elsewhere(opened, elsewhere) from None
+                if dry_run:
+                    raise Refused(
+                        Problem(opened.shown, None, "a dry run rolls no dice: the period's dice are not committed yet")
+                    ) from None
+                committed = fair.commit(opened, by_name(by))
+                if table.asked:
+                    raise fair.committed_now(opened, committed) from None
+                table = fair.dice_of(opened, answered)
+                prebuilt = _built(opened, drafts, answered, dice, table)
+            except RuleError:  # perhaps only on the state read before the lock: decided under it
+                prebuilt = None
+
+        def built(campaign: Campaign) -> list[EventBase]:
+            """Under the lock, on the state the rules will decide on (a terminal may have
+            recorded since the campaign was read); dice already rolled on that same state stand."""
+            same = prebuilt is not None and (campaign is opened or dry_run)
+            events = (
+                list(prebuilt) if same and prebuilt is not None else _built(campaign, drafts, answered, dice, table)
+            )
+            if table is not None:
+                events += fair.reveals(campaign, table, events, dry_run)
+            confirming.check(campaign, events, by)  # only the other side or an organiser (docs/confirm.md)
+            return events
+
         done = record_all(
             opened,
-            events,
+            built,
             dry_run=dry_run,
             use_cache=use_cache,
             again=again,
@@ -145,7 +159,7 @@ def record(
         asked = question(error)
         if asked is not None:
             raise Asked(asked) from error
-        raise Refusal(opened.shown, error) from error
+        raise Refusal(opened.shown, error, ruling=not isinstance(by, Who) or by.organiser) from error
     if table is not None:
         fair.kept_after(table, [d.event for d in done], written=done[0].written)
     return made[0] if made else _recording(done)

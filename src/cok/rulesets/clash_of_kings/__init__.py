@@ -26,6 +26,15 @@ class ClashOfKings(Game):
     #: Events only an organiser records, although they name a player.
     organiser_events = frozenset({"join", "week", "adjust"})
     results = frozenset({"battle"})  # a battle is confirmed by the other player (docs/confirm.md)
+    #: What a player may record from a phone, field by field (docs/clash-of-kings.md): their
+    #: battles and their own painting claims; an `override` is an organiser's ruling.
+    player_fields: Mapping[str, frozenset[str]] = {
+        "battle": frozenset(
+            {"players", "location", "week", "attacker", "winner", "vp", "remaining", "mode", "points"}
+            | {"brotherhood", "abandon", "occupy", "note"}
+        ),
+        "painting": frozenset({"player", "week", "fully_painted", "units", "models", "commissioned", "note"}),
+    }
     # upcasts: none yet, every event shape shipped is today's
 
     events = Lazy("events:EVENT_TYPES")

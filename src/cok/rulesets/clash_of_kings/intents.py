@@ -34,7 +34,9 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
     """The players a draft names, found as recording finds them (an unknown name is no
-    one): who may record it. None for a type it does not build."""
+    one): who may record it. A painting claim is its `player`'s alone: the painter it
+    commissioned is named in it, but the week's claim is not theirs to spend. None for a
+    type it does not build."""
     if type not in _BUILDERS:
         return None
     typed: list[Any] = []
@@ -42,7 +44,7 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
         players = fields.get("players")
         typed = list(players) if isinstance(players, (list, tuple)) else []
     else:
-        typed = [fields.get("player"), fields.get("commissioned") if type == "painting" else None]
+        typed = [fields.get("player")]
     found = set()
     for name in typed:
         if isinstance(name, str):

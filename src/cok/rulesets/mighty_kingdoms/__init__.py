@@ -24,6 +24,23 @@ class MightyKingdoms(Game):
     #: Events only an organiser records (a player joining, the order of play).
     organiser_events = frozenset({"kingdom", "begin", "reform", "spring"})
     results = frozenset({"battle"})  # a battle is confirmed by the other kingdom (docs/confirm.md)
+    #: What a kingdom may record from a phone, field by field (docs/mighty-kingdoms.md); an
+    #: artefact's `override` is the organiser's reason, never a kingdom's.
+    player_fields: Mapping[str, frozenset[str]] = {
+        "order": frozenset({"army", "order", "to", "note"}),
+        "resolve": frozenset({"army", "roll", "reroll", "note"}),
+        "battle": frozenset(
+            {"tile", "attacker", "defender", "result", "dice", "allocate", "retreat", "advance", "strength"}
+            | {"slaughter", "note"}
+        ),
+        "tithe": frozenset({"from", "to", "gold", "food", "note"}),
+        "build": frozenset({"player", "tile", "settlement", "note"}),
+        "recruit": frozenset({"player", "tile", "list", "units", "disband", "allied", "note"}),
+        "feed": frozenset({"player", "unfed", "note"}),
+        "deploy": frozenset({"army", "tile", "note"}),
+        "quest": frozenset({"player", "tower", "army", "hero", "roll", "points", "artefact", "note"}),
+        "artefact": frozenset({"artefact", "to", "note"}),
+    }
     command: str | None = "mk"
     sequential = True  # the phase and whose turn it is: every event waits for the ones before it
     map_file = "ember-reaches.yaml"

@@ -34,8 +34,9 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
     """The kingdoms a draft names, found as the rules find them (an unknown name is no one):
     who may record it. An army counts for the kingdom that has it, so that a kingdom orders
-    only its own armies; a tithe is the giver's to record (5.6 step 3: it gives). None for a
-    type it does not build."""
+    only its own armies; a tithe is the giver's to record (5.6 step 3: it gives); an
+    artefact's hand-over has two parties, the kingdom that holds it and the one it goes to
+    (5.7). None for a type it does not build."""
     from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 
     if type not in _BUILDERS:
@@ -51,6 +52,10 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
         army = state.armies.get(typed.strip().casefold()) if isinstance(typed, str) else None
         if army is not None:
             found.add(army.player)
+    artefact = fields.get("artefact") if type == "artefact" else None
+    held = state.artefacts.get(artefact.strip().casefold()) if isinstance(artefact, str) else None
+    if held is not None and held.holder != "pool":
+        found.add(held.holder)
     return frozenset(found)
 
 

@@ -24,6 +24,16 @@ class NoTrueKing(Game):
     #: from its own phone, so that its seal is made where its secret stays (§4.6).
     organiser_events = frozenset({"begin"})
     results = frozenset({"resolve"})  # a resolve with a combat: confirmed by the others who fought (docs/confirm.md)
+    #: What a conspiracy may record from a phone, field by field (docs/no-true-king.md).
+    player_fields: Mapping[str, frozenset[str]] = {
+        "conspiracy": frozenset({"player", "name", "symbol", "seal", "loyalty", "note"}),
+        "place": frozenset({"player", "house", "space", "note"}),
+        "resolve": frozenset({"player", "house", "space", "actions", "combat", "note"}),
+        "card": frozenset({"player", "card", "house", "to", "note"}),
+        "exchange": frozenset({"player", "swap", "reveal", "note"}),
+        "pass": frozenset({"player", "note"}),
+        "unseal": frozenset({"player", "loyalty", "secret", "note"}),
+    }
     command: str | None = "ntk"
     sequential = True  # whose turn it is: every event waits for the ones before it
     first_step = "cok ntk seal PLAYER H H H H H, then cok ntk join PLAYER --symbol S --seal HEX"

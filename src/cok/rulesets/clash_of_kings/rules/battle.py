@@ -57,9 +57,9 @@ def decide_battle(state: State, event: Battle) -> Fought:
     legal = found.locations or []
     if event.override is None and location not in legal:
         chooser = found.attacker or "either player"
-        shown = ", ".join(legal) if legal else "none — only an organiser's `override` can place this battle"
+        shown = ", ".join(legal) if legal else "none — only an organiser can place this battle"
         illegal = RuleError(f"{location} is not a legal location for {chooser} (legal: {shown})")
-        illegal.hint = "an organiser may rule otherwise: `override` REASON" if legal else None
+        illegal.hint = "an organiser may rule otherwise: `override` REASON"
         raise illegal
 
     winner, won_by = decide_winner(event, found.attacker)
@@ -156,11 +156,15 @@ def _agrees_with_the_score(event: Battle, winner: str | None) -> None:
     if event.winner is None or loser is None or event.override or not {event.winner, loser} <= set(vp):
         return
     if vp[event.winner] < vp[loser]:
-        raise RuleError(
+        contradicted = RuleError(
             f"{event.winner} is given as the winner with {vp[event.winner]} victory points against {loser}'s "
-            f"{vp[loser]}: correct the score or the winner, or give the organiser's reason with `override`. "
+            f"{vp[loser]}: correct the score or the winner"
+        )
+        contradicted.hint = "an organiser may rule otherwise: `override` REASON"
+        contradicted.logged = (
             "A battle recorded before cok checked this: void it (`cok void {ref}`) and record it again with --override"
         )
+        raise contradicted
 
 
 def decide_occupation(

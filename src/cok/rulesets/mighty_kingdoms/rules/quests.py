@@ -129,11 +129,13 @@ def decide_artefact(state: State, event: Artefact) -> Handed:
     giver = held.holder
     cause = None if receiver == "pool" else state.causes.get((receiver, giver))
     if receiver != "pool" and cause is None and event.override is None:
-        raise RuleError(
+        uncaused = RuleError(
             f"the ledger sees no cause for {held.id} to pass from {giver} to {receiver}: since the last "
-            f"deploy, {receiver} has neither won a battle against {giver} nor taken {giver}'s capital; "
-            f"if the table saw a cause, give the organiser's reason with `override`"
+            f"deploy, {receiver} has neither won a battle against {giver} nor taken {giver}'s capital"
         )
+        uncaused.hint = "if the table saw a cause, give the organiser's reason with `override`"
+        uncaused.logged = "If the table saw a cause, give the organiser's reason with `override`"
+        raise uncaused
     return Handed(held.id, held.name, giver, receiver, cause, event.override)
 
 
