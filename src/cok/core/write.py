@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -49,12 +50,12 @@ def not_text(value: Any, name: str = "") -> str | None:
     Written, it would be an escape no YAML reader accepts, and the whole log unreadable."""
     if isinstance(value, str):
         return name if any("\ud800" <= ch <= "\udfff" for ch in value) else None
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list | tuple) else ()
     for key, item in items:
         inner = f"{name}.{shown_key(key)}" if name else shown_key(key)
         if not_text(key, inner) is not None:
             return inner
-        found = not_text(item, inner if isinstance(value, dict) else name)
+        found = not_text(item, inner if isinstance(value, Mapping) else name)
         if found is not None:
             return found
     return None

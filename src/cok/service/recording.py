@@ -140,7 +140,7 @@ def given_text(shown: str, drafts: Sequence[Draft]) -> None:
     from cok.core.write import not_text, shown_key
 
     for draft in drafts:
-        bad = not_text(dict(draft.fields))
+        bad = not_text(draft.fields)
         if bad is not None:
             raise Refused(
                 Problem(
@@ -150,7 +150,7 @@ def given_text(shown: str, drafts: Sequence[Draft]) -> None:
                     "surrogate): type it again; nothing was recorded",
                 )
             )
-        for key, text in _texts(dict(draft.fields), ""):
+        for key, text in _texts(draft.fields, ""):
             bound = MAX_NOTE if key.split(".")[0] in FREE_TEXT else MAX_NAME
             if len(text) > bound:
                 raise Refused(
@@ -169,7 +169,7 @@ def _texts(value: Any, name: str) -> list[tuple[str, str]]:
     if isinstance(value, str):
         return [(name, value)]
     found: list[tuple[str, str]] = []
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         for key, item in value.items():
             inner = f"{name}.{key}" if name else str(key)
             found += [(inner, str(key))] if isinstance(key, str) else []
