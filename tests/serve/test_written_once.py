@@ -110,6 +110,31 @@ def test_a_form_sent_again_is_asked_and_records_nothing(
         assert len(table.log()) > len(after)
 
 
+def test_the_same_form_from_a_page_fetched_again_on_back_is_asked(table: Table) -> None:
+    """Back may fetch the form's page anew (a new token) and put back the fields as typed: the
+    same form, with nothing recorded since, is asked before it records again."""
+    table.sign_in(table.tim)
+    first = {**form_of(table.client.get("/play/paint").text, "/play/paint"), "units": "1"}
+    assert table.client.post("/play/paint", data=first, follow_redirects=False).status_code == 303
+    after = table.log()
+    fetched = {**form_of(table.client.get("/play/paint").text, "/play/paint"), "units": "1"}
+    assert fetched["once"] != first["once"]
+    again = table.client.post("/play/paint", data=fetched)
+    assert again.status_code == 409 and "sent already" in again.text
+    assert table.log() == after
+
+
+def test_the_same_form_after_another_recording_is_a_new_one(table: Table) -> None:
+    table.sign_in(table.tim)
+    first = {**form_of(table.client.get("/play/paint").text, "/play/paint"), "units": "1"}
+    assert table.client.post("/play/paint", data=first, follow_redirects=False).status_code == 303
+    table.client.post(
+        "/api/events", json={"type": "painting", "player": "matt", "units": 1}, headers=table.bearer(table.matt)
+    )
+    fetched = {**form_of(table.client.get("/play/paint").text, "/play/paint"), "units": "1"}
+    assert table.client.post("/play/paint", data=fetched, follow_redirects=False).status_code != 409
+
+
 def test_recording_it_again_when_asked_records_once_more(table: Table) -> None:
     table.sign_in(table.organiser)
     path = "/play/adjust"

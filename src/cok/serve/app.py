@@ -326,6 +326,11 @@ async def record_drafts(
         )
     once = await _once(request)
     before = server.sent.claim(once) if once else None
+    sent = _sent(drafts, answers)
+    if before is None and not await _confirmed(request):
+        before = await run_in_threadpool(server.sent.repeated, who.name, sent, lambda: table.view().signature)
+        if before is not None:
+            server.sent.released(once)
     if before is not None:  # this form was sent before: asked, as the same battle twice is
         carried = _carried(drafts, answers)
         return await run_in_threadpool(
@@ -347,7 +352,24 @@ async def record_drafts(
     except BaseException:
         server.sent.released(once)
         raise
-    return _recorded(server, request, who, done, once)
+    response = _recorded(server, request, who, done, once)
+    signature = await run_in_threadpool(lambda: table.view().signature)
+    server.sent.last_of(who.name, sent, signature, server.sent.tokens.get(once or "") or _shown(who, done))
+    return response
+
+
+def _sent(drafts: Sequence[Draft], answers: dict[str, Any]) -> str:
+    """What a form sent, as one text: the same form sent again sends the same."""
+    return json.dumps([[d.type, d.fields] for d in drafts] + [answers], sort_keys=True, default=str)
+
+
+async def _confirmed(request: Request) -> bool:
+    """Whether the form is the "record it again" of a form sent twice."""
+    return request.method == "POST" and (await request.form()).get("sent_again") == "1"
+
+
+def _shown(who: Who, done: Recording) -> Shown:
+    return Shown(who.name, tuple(done.told), tuple(done.warnings))
 
 
 #: The most events one form may record (a form makes one today; a void's cascade, made by the
@@ -366,7 +388,7 @@ async def _once(request: Request) -> str | None:
 def _recorded(server: Server, request: Request, who: Who, done: Recording, once: str | None) -> Response:
     """After a recording, the phone is sent to a page that shows it (303): reloading that page
     reads it again and records nothing; the form's token is spent."""
-    shown = Shown(who.name, tuple(done.told), tuple(done.warnings))
+    shown = _shown(who, done)
     server.sent.spent(once, shown)
     return RedirectResponse(f"{root(request)}/recorded/{server.sent.page(shown)}", 303)
 

@@ -11,6 +11,7 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -81,6 +82,19 @@ class Sent:
     def __init__(self) -> None:
         self.tokens: Kept[str, Shown] = Kept()
         self.pages: Kept[str, Shown] = Kept()
+        self.last: Kept[str, tuple[str, object, Shown]] = Kept()  # per person: what they sent last
+
+    def repeated(self, who: str, sent: str, signature: Callable[[], object]) -> Shown | None:
+        """What `who` recorded last, when this form sends the same with nothing recorded since:
+        the same form sent again from a page the browser fetched anew on Back (a new token,
+        the fields as typed restored)."""
+        last = self.last.get(who)
+        if last is None or last[0] != sent or last[1] != signature():
+            return None
+        return last[2]
+
+    def last_of(self, who: str, sent: str, signature: object, shown: Shown) -> None:
+        self.last.put(who, (sent, signature, shown))
 
     def claim(self, once: str) -> Shown | None:
         """Take a form's token for its recording: None when it was not spent, else what its
