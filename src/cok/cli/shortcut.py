@@ -29,7 +29,10 @@ def not_text(args: Sequence[str]) -> str | None:
     lone surrogate, which no log can hold): said before any command runs, so nothing is written."""
     for number, arg in enumerate(args, start=1):
         if any("\ud800" <= ch <= "\udfff" for ch in arg):
-            shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
+            try:
+                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            except UnicodeEncodeError:
+                shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
             return (
                 f"argument {number} ('{shown}') holds a byte that is not UTF-8 text; "
                 "type it again in UTF-8 (nothing was done)"
