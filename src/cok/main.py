@@ -121,6 +121,10 @@ def main() -> None:
     from cok.cli import shortcut
     from cok.render.progress import install as show_progress
 
+    garbled = shortcut.not_text(sys.argv[1:])
+    if garbled is not None:
+        _say(f"cok: {garbled}")
+        sys.exit(1)
     args = sys.argv[1:] = shortcut.in_order(sys.argv[1:], _groups)
     show_progress(args)
     try:

@@ -48,9 +48,16 @@ def test_the_version_is_never_cached_and_says_nothing_of_the_files(table: Table)
 
 
 def test_a_page_answering_a_post_is_not_refreshed(table: Table) -> None:
+    """A page answering a POST (a refusal) never refreshes; a recording answers with a redirect
+    to a page read with GET, which may (refreshing it records nothing)."""
     csrf = table.sign_in(table.tim)
-    page = table.client.post("/play/paint", data={"csrf": csrf, "player": "tim", "units": "1"}).text
-    assert "data-version" not in page and "/_cok/live.js" not in page
+    answer = table.client.post("/play/paint", data={"csrf": csrf, "player": "tim", "units": "x"})
+    assert answer.status_code == 422
+    assert "data-version" not in answer.text and "/_cok/live.js" not in answer.text
+    recorded = table.client.post(
+        "/play/paint", data={"csrf": csrf, "player": "tim", "units": "1"}, follow_redirects=False
+    )
+    assert recorded.status_code == 303
 
 
 def test_the_script_is_served_and_allowed_by_the_pages_policy(table: Table) -> None:

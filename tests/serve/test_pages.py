@@ -172,7 +172,8 @@ def test_a_void_shows_what_it_takes_with_it_before_voiding(table: Table) -> None
     assert preview.status_code == 200, main_of(preview.text)
     assert table.log() == before
     assert painted in main_of(preview.text) and "1 later event" in main_of(preview.text)
-    done = table.client.post("/void", data={"csrf": csrf, "target": join_id, "reason": "never came", "confirm": "1"})
+    shown = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', preview.text))
+    done = table.client.post("/void", data={**shown, "target": join_id, "reason": "never came"})
     assert done.status_code == 200, main_of(done.text)
     log = table.log().decode()
     assert f"target: {join_id}" in log and f"target: {painted}" in log

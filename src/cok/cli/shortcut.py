@@ -24,6 +24,22 @@ ROOT_VALUES = {"--color": "color"}
 CAMPAIGN = {"-C": "campaign", "--campaign": "campaign"}
 
 
+def not_text(args: Sequence[str]) -> str | None:
+    """A refusal of the first argument that is not UTF-8 text (Python keeps such a byte as a
+    lone surrogate, which no log can hold): said before any command runs, so nothing is written."""
+    for number, arg in enumerate(args, start=1):
+        if any("\ud800" <= ch <= "\udfff" for ch in arg):
+            try:
+                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            except UnicodeEncodeError:
+                shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
+            return (
+                f"argument {number} ('{shown}') holds a byte that is not UTF-8 text; "
+                "type it again in UTF-8 (nothing was done)"
+            )
+    return None
+
+
 @dataclass(frozen=True)
 class Command:
     """A command a plain line may run without Typer: its options with a value and its flags,

@@ -138,7 +138,9 @@ def append(
     shown = display_path(path)
     if stamp(path) != expected:
         raise Refused(Problem(shown, None, "the event log changed while this command ran; run it again"))
-    block = "".join(to_yaml(e) for e in ([events] if isinstance(events, EventBase) else events))
+    given = [events] if isinstance(events, EventBase) else list(events)
+    block = "".join(to_yaml(e) for e in given)
+    _reads_back(block, given, shown)
     if item_column:
         pad = " " * item_column
         block = "".join(pad + line for line in block.splitlines(keepends=True))
@@ -167,6 +169,33 @@ def append(
         ) from None
     journal.unlink()
     return data
+
+
+def _reads_back(block: str, events: Sequence[EventBase], shown: str) -> None:
+    """Refuse a block that would not read back as these events (text UTF-8 cannot hold, which
+    no reader accepts): once in the log, it would make every command fail on it."""
+    from cok.core.write import as_written, not_text
+    from cok.core.yamlfile import parse
+
+    written = [as_written(e) for e in events]
+    for fields in written:
+        bad = not_text(fields)
+        if bad is not None:
+            raise Refused(
+                Problem(
+                    shown,
+                    None,
+                    f"nothing was recorded: `{bad}` holds a character that is not text (a byte that is "
+                    "not UTF-8, or a lone surrogate); type it again",
+                )
+            )
+    try:
+        block.encode("utf-8")
+        again = parse(block, shown)
+    except (UnicodeError, Refused) as error:
+        raise Refused(Problem(shown, None, f"nothing was recorded: the events would not read back ({error})")) from None
+    if again != written:
+        raise Refused(Problem(shown, None, "nothing was recorded: the events would not read back as they were given"))
 
 
 def _end_of(path: Path) -> tuple[int, bytes]:

@@ -152,7 +152,10 @@ def record_all(
                 campaign.state = work.state
             done = [replace(d, campaign=campaign) for d in done]
         done = [replace(d, appended=appended) for d in done]
-        _grown(done, use_cache, None if now is None else now.hashed, appended, state=not state_later)
+        try:
+            _grown(done, use_cache, None if now is None else now.hashed, appended, state=not state_later)
+        except Exception:  # the events are written: never a failure now; the files are read again
+            _restore(campaign, use_cache=False)
         if after is not None:
             after(done)
         return done

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -30,12 +31,39 @@ def to_yaml(event: EventBase) -> str:
       players: [tim, matt]
       location: Starfall
     """
+    lines = [f"{key}: {_inline(value)}" for key, value in as_written(event).items()]
+    return "- " + "\n  ".join(lines) + "\n"
+
+
+def as_written(event: EventBase) -> dict[str, Any]:
+    """The event's fields in the order `to_yaml` writes them: what reading its block back
+    must give (the append checks it before writing)."""
     data = event.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
     data.pop("type", None)
     meta: dict[str, Any] = {k: data.pop(k) for k in ("rolled", "id", "at", "by", "note") if k in data}
-    fields: dict[str, Any] = {"type": getattr(event, "type", None), **data, **meta}
-    lines = [f"{key}: {_inline(value)}" for key, value in fields.items()]
-    return "- " + "\n  ".join(lines) + "\n"
+    return {"type": getattr(event, "type", None), **data, **meta}
+
+
+def not_text(value: Any, name: str = "") -> str | None:
+    """The field (`note`, `vp.tim`) of the first string UTF-8 cannot hold — a lone surrogate,
+    which is how Python keeps a byte that was not UTF-8 (a terminal's argument) — else None.
+    Written, it would be an escape no YAML reader accepts, and the whole log unreadable."""
+    if isinstance(value, str):
+        return name if any("\ud800" <= ch <= "\udfff" for ch in value) else None
+    items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list | tuple) else ()
+    for key, item in items:
+        inner = f"{name}.{shown_key(key)}" if name else shown_key(key)
+        if not_text(key, inner) is not None:
+            return inner
+        found = not_text(item, inner if isinstance(value, Mapping) else name)
+        if found is not None:
+            return found
+    return None
+
+
+def shown_key(key: Any) -> str:
+    """A key as a message may print it: a byte that was not UTF-8 as its escape."""
+    return str(key).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _inline(value: Any) -> str:

@@ -12,6 +12,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from cok.core.write import not_text
+from cok.serve.once import Replies
 from cok.serve.server import version_of
 from cok.serve.table import Asked, Draft, Refused, Who
 
@@ -22,12 +24,36 @@ if TYPE_CHECKING:
 METADATA = ("id", "at", "by")
 
 
+#: Deeper than this is never an event (a No True King resolve, the deepest, is five levels).
+MAX_DEPTH = 16
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether JSON nests deeper than `limit`, looked at without recursion."""
+    level = [value]
+    for _ in range(limit):
+        level = (
+            [
+                v
+                for item in level
+                for v in (item.values() if isinstance(item, dict) else item)
+                if isinstance(v, (dict, list))
+            ]
+            if level
+            else []
+        )
+        if not level:
+            return False
+    return bool(level)
+
+
 def _problem(status: int, message: str, **more: Any) -> JSONResponse:
     return JSONResponse({"problems": [{"message": message}], **more}, status)
 
 
 def routes(server: Server) -> list[BaseRoute]:
     table = server.table
+    replies = Replies()
 
     async def standings(request: Request) -> Response:
         view = await run_in_threadpool(table.view)
@@ -80,8 +106,32 @@ def routes(server: Server) -> list[BaseRoute]:
             given = json.loads(body)
         except (ValueError, UnicodeDecodeError):
             return _problem(400, "the body is not JSON: send one event as a JSON object")
+        except RecursionError:  # nested deeper than any event: not one event
+            return _problem(400, "send one event: a JSON object with its `type` and fields, as in events.yaml")
         if not isinstance(given, dict) or not isinstance(given.get("type"), str):
             return _problem(400, "send one event: a JSON object with its `type` and fields, as in events.yaml")
+        if _deeper_than(given, MAX_DEPTH):
+            return _problem(400, f"send one event: nested at most {MAX_DEPTH} levels deep, as in events.yaml")
+        garbled = not_text(given)
+        if garbled is not None:
+            return _problem(400, f"`{garbled}` holds a lone surrogate (\\ud800–\\udfff), which is not text: send UTF-8")
+        key = request.headers.get("idempotency-key")
+        if key is not None and not (0 < len(key) <= 200 and key.isprintable() and key.isascii()):
+            return _problem(400, "Idempotency-Key: up to 200 printable ASCII characters")
+        sent_before = replies.first(link.name, key, body) if key is not None else None
+        if sent_before is not None:
+            return sent_before
+        answer: Response | None = None
+        try:
+            answer = await one_event(request, link, given)
+        finally:
+            if key is not None and answer is not None and answer.status_code == 201:
+                replies.keep(link.name, key, body, answer)
+            elif key is not None:
+                replies.release(link.name, key)  # nothing was recorded: the key may be sent again
+        return answer
+
+    async def one_event(request: Request, link: Any, given: dict[str, Any]) -> Response:
         who = Who(link.name, link.organiser)
         fields = {k: v for k, v in given.items() if k != "type"}
         draft = Draft(given["type"], fields)

@@ -21,9 +21,10 @@ from starlette.routing import BaseRoute, Mount, Route
 from cok.serve import api, verdicts
 from cok.serve.guards import Guard
 from cok.serve.kit import Visit
+from cok.serve.once import Shown
 from cok.serve.server import Server, root, secure, with_bar
 from cok.serve.sessions import COOKIE, LIFETIME, Session
-from cok.serve.table import Asked, Draft, Recording, Refused, Who
+from cok.serve.table import Asked, Draft, Recording, Refused, Voiding, Who
 
 TYPES = {".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".css": "text/css", ".json": "application/json"}
 
@@ -102,10 +103,19 @@ def routes(server: Server) -> list[BaseRoute]:
             answers = json.loads(form.get("answers", "") or "{}")
             if not isinstance(answers, dict):
                 raise TypeError
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, RecursionError):
             raise HTTPException(400, "this form's events are not readable: start again from its page") from None
         answers.update(_answers(form))
         return await record_drafts(server, request, session, drafts, answers, again=form.get("again") == "1")
+
+    async def recorded_page(request: Request) -> Response:
+        """What a recording showed, read again (a reload records nothing): the recorder's own."""
+        session = server.session(request)
+        shown = server.sent.pages.get(request.path_params["key"])
+        who = server.who(session)
+        if shown is None or who is None or shown.who != who.name:
+            raise HTTPException(404, "no such recording to show (a restarted server forgets them): see Activity")
+        return await run_in_threadpool(lambda: server.render(request, session, "recorded.html", recording=shown))
 
     async def void_form(request: Request) -> Response:
         """The organiser voids an event: first what it takes with it, then the void."""
@@ -140,13 +150,42 @@ def routes(server: Server) -> list[BaseRoute]:
                     problems=["give the event's id and a reason"],
                 )
             )
+        once = await _once(request)
         try:
             voiding = await run_in_threadpool(table.voiding, target, reason, who)
-            if form.get("confirm") != "1":
+            if form.get("confirm") != "1" or form.get("previewed") != _takes(voiding):
+                # a confirmation voids only what its preview showed: another id, or a log that
+                # changed what the void takes with it, is shown again instead of voided
+                changed = [
+                    "what this void takes changed since it was shown (another event, or the log changed): "
+                    "here is what it takes now; nothing was voided"
+                    if form.get("previewed")
+                    else "see what this void takes with it first; nothing was voided"
+                ]
+                again = form.get("confirm") == "1"
                 return await run_in_threadpool(
-                    lambda: server.render(request, session, "void.html", target=target, voiding=voiding, reason=reason)
+                    lambda: server.render(
+                        request,
+                        session,
+                        "void.html",
+                        409 if again else 200,
+                        target=target,
+                        voiding=voiding,
+                        reason=reason,
+                        takes=_takes(voiding),
+                        **({"problems": changed} if again else {}),
+                    )
                 )
-            done = await run_in_threadpool(table.void, voiding, reason, who)
+            if once and server.sent.claim(once) is not None:
+                sent = ["this void was sent already (Back and send again?): see Activity"]
+                return await run_in_threadpool(
+                    lambda: server.render(request, session, "refused.html", 409, problems=sent)
+                )
+            try:
+                done = await run_in_threadpool(table.void, voiding, reason, who)
+            except BaseException:
+                server.sent.released(once)
+                raise
         except Refused as refused:
             problems = [p.message for p in refused.problems]
             return await run_in_threadpool(
@@ -154,7 +193,7 @@ def routes(server: Server) -> list[BaseRoute]:
                     request, session, "void.html", 422, target=target, voiding=None, reason=reason, problems=problems
                 )
             )
-        return await run_in_threadpool(lambda: server.render(request, session, "recorded.html", recording=done))
+        return _recorded(server, request, who, done, once)
 
     def game_route(form: Any) -> Route:
         async def endpoint(request: Request) -> Response:
@@ -192,6 +231,7 @@ def routes(server: Server) -> list[BaseRoute]:
         Route("/signout", signout, methods=["POST"]),
         Route("/activity", activity),
         Route("/record", recorded_form, methods=["POST"]),
+        Route("/recorded/{key}", recorded_page),
         Route("/void", void_form, methods=["GET", "POST"]),
         verdicts.route(server),  # docs/confirm.md: the other side's word, an organiser's ruling
         Route("/_cok/serve.css", serve_css),
@@ -200,6 +240,12 @@ def routes(server: Server) -> list[BaseRoute]:
         Mount("/play", routes=game),
         Route("/{path:path}", site_page),
     ]
+
+
+def _takes(voiding: Voiding) -> str:
+    """What a void's preview showed, as its confirmation carries it: the target, then every
+    event it takes with it."""
+    return " ".join([voiding.target, *(ref for ref, _, _ in voiding.following)])
 
 
 def _text(value: Any) -> str | None:
@@ -265,21 +311,80 @@ async def record_drafts(
     if who is None:
         raise HTTPException(401, "open your personal link first (ask the organiser for one: cok invite)")
     table = server.table
+    if len(drafts) > MAX_DRAFTS:
+        problem = f"one form records at most {MAX_DRAFTS} events; this one holds {len(drafts)}: nothing was recorded"
+        return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 413, problems=[problem]))
     barred = await run_in_threadpool(table.refusal, drafts, who, answers)
     if barred is not None:
         return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 403, problems=[barred]))
+    once = await _once(request)
+    before = server.sent.claim(once) if once else None
+    sent = _sent(drafts, answers)
+    if before is None and not await _confirmed(request):
+        before = await run_in_threadpool(server.sent.repeated, who.name, sent, lambda: table.view().signature)
+        if before is not None:
+            server.sent.released(once)
+    if before is not None:  # this form was sent before: asked, as the same battle twice is
+        carried = _carried(drafts, answers)
+        return await run_in_threadpool(
+            lambda: server.render(request, session, "sent-again.html", 409, before=before, **carried)
+        )
     try:
         done = await run_in_threadpool(lambda: table.record(drafts, who, answers=answers, again=again))
     except Asked as asked:
+        server.sent.released(once)
         question = asked.question
-        carried = _carried(drafts, answers)
+        carried = {**_carried(drafts, answers), "carried_once": once or ""}
         return await run_in_threadpool(
             lambda: server.render(request, session, "question.html", 409, question=question, **carried)
         )
     except Refused as refused:
+        server.sent.released(once)
         problems = [p.message for p in refused.problems]
         return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 422, problems=problems))
-    return await run_in_threadpool(lambda: server.render(request, session, "recorded.html", recording=done))
+    except BaseException:
+        server.sent.released(once)
+        raise
+    response = _recorded(server, request, who, done, once)
+    signature = await run_in_threadpool(lambda: table.view().signature)
+    server.sent.last_of(who.name, sent, signature, server.sent.tokens.get(once or "") or _shown(who, done))
+    return response
+
+
+def _sent(drafts: Sequence[Draft], answers: dict[str, Any]) -> str:
+    """What a form sent, as one text: the same form sent again sends the same."""
+    return json.dumps([[d.type, d.fields] for d in drafts] + [answers], sort_keys=True, default=str)
+
+
+async def _confirmed(request: Request) -> bool:
+    """Whether the form is the "record it again" of a form sent twice."""
+    return request.method == "POST" and (await request.form()).get("sent_again") == "1"
+
+
+def _shown(who: Who, done: Recording) -> Shown:
+    after = done.document.get("next_turn")
+    return Shown(who.name, tuple(done.told), tuple(done.warnings), after if isinstance(after, str) else None)
+
+
+#: The most events one form may record (a form makes one today; a void's cascade, made by the
+#: server from the log, is not a form's and has no such bound).
+MAX_DRAFTS = 20
+
+
+async def _once(request: Request) -> str | None:
+    """The one-time token a POSTed form carries (`once`), None without one (a script's form)."""
+    if request.method != "POST":
+        return None
+    value = (await request.form()).get("once")
+    return value if isinstance(value, str) and 0 < len(value) <= 64 else None
+
+
+def _recorded(server: Server, request: Request, who: Who, done: Recording, once: str | None) -> Response:
+    """After a recording, the phone is sent to a page that shows it (303): reloading that page
+    reads it again and records nothing; the form's token is spent."""
+    shown = _shown(who, done)
+    server.sent.spent(once, shown)
+    return RedirectResponse(f"{root(request)}/recorded/{server.sent.page(shown)}", 303)
 
 
 def _carried(drafts: Sequence[Draft], answers: dict[str, Any]) -> dict[str, str]:

@@ -16,6 +16,8 @@ from cok.core.text import for_markup
 from cok.serve.invites import Keys
 from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
+from cok.serve.once import Sent
+from cok.serve.once import token as once_token
 from cok.serve.sessions import COOKIE, Session, Sessions
 from cok.serve.table import Recording, Table, View, Who
 from cok.serve.verdicts import asking
@@ -36,6 +38,7 @@ class Server:
         self.keys = Keys(folder)
         self.sessions = Sessions()
         self.limiter = Limiter()
+        self.sent = Sent()  # the forms' one-time tokens spent, and the recordings' pages
         self._web: Web | None = None
         self._env: Environment | None = None
 
@@ -80,6 +83,7 @@ class Server:
                 lstrip_blocks=True,
                 finalize=_finalize,
             )
+            self._env.globals["once"] = once_token  # a form's one-time token: serve/once.py
         return self._env
 
     def bar(self, request: Request, session: Session | None, view: View | None = None) -> str:

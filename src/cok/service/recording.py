@@ -93,6 +93,7 @@ def record(
     opened.valid()
     if not drafts:
         raise Refused(Problem(opened.shown, None, "nothing to record: no event was given"))
+    given_text(opened.shown, drafts)
     table = fair.dice_of(opened, answered) if dice is None else None
     if table is not None and not dry_run and fair.reveal_ended(opened, table, by_name(by)):
         opened = open_campaign(opened.folder, use_cache=use_cache) if campaign is None else opened
@@ -180,6 +181,61 @@ def _built(
         since = len(table.dice.rolls)
         events.append(with_rolled(table, since, build(opened.ruleset, opened.state, draft, answered, table.dice)))
     return events
+
+
+#: The longest free text one field may hold (a note, a reason, an override, an army list's
+#: name): a paragraph, which the site and `cok log` show whole. Any other text (names, ids,
+#: choices) is shorter still. Both keep a log of thousands of events quick to read.
+MAX_NOTE = 2000
+MAX_NAME = 200
+FREE_TEXT = ("note", "reason", "override", "list")
+
+
+def given_text(shown: str, drafts: Sequence[Draft]) -> None:
+    """Refuse, before anything is decided, text that could not be written or is too long: a
+    character that is not text (a byte that was not UTF-8, a lone surrogate in JSON) and any
+    text over its bound, for every interface alike."""
+    from cok.core.write import not_text, shown_key
+
+    for draft in drafts:
+        bad = not_text(draft.fields)
+        if bad is not None:
+            raise Refused(
+                Problem(
+                    shown,
+                    None,
+                    f"`{bad}` holds a character that is not text (a byte that is not UTF-8, or a lone "
+                    "surrogate): type it again; nothing was recorded",
+                )
+            )
+        for key, text in _texts(draft.fields, ""):
+            bound = MAX_NOTE if key.split(".")[0] in FREE_TEXT else MAX_NAME
+            if len(text) > bound:
+                raise Refused(
+                    Problem(
+                        shown,
+                        None,
+                        f"`{shown_key(key)}` is {len(text):,} characters long: at most {bound:,} "
+                        f"({'a note, reason or override' if bound == MAX_NOTE else 'a name or choice'}); "
+                        "nothing was recorded",
+                    )
+                )
+
+
+def _texts(value: Any, name: str) -> list[tuple[str, str]]:
+    """Every string in a draft's fields (keys too), with the field it is in."""
+    if isinstance(value, str):
+        return [(name, value)]
+    found: list[tuple[str, str]] = []
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            inner = f"{name}.{key}" if name else str(key)
+            found += [(inner, str(key))] if isinstance(key, str) else []
+            found += _texts(item, inner)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found += _texts(item, name)
+    return found
 
 
 def _recording(done: Sequence[Recorded]) -> Recording:

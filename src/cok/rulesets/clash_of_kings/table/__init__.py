@@ -142,6 +142,10 @@ async def week(visit: Visit) -> Any:
     if visit.request.method == "GET":
         step = state.settings.step if hasattr(state.settings, "step") else None
         return visit.render("week.html", week=state.week, limit=state.limit, step=step)
+    starts = visit.form.get("week", "").strip()
+    if starts and starts != str(state.week + 1):  # the form of a week already started, sent again
+        said = f"week {starts} was started already (the campaign is at week {state.week}): nothing was recorded"
+        return visit.render("refused.html", 409, problems=[said])
     fields: dict[str, Any] = {}
     if (limit := _number(visit.form, "limit")) is not None:
         fields["limit"] = limit
