@@ -156,11 +156,15 @@ def _agrees_with_the_score(event: Battle, winner: str | None) -> None:
     if event.winner is None or loser is None or event.override or not {event.winner, loser} <= set(vp):
         return
     if vp[event.winner] < vp[loser]:
-        raise RuleError(
+        contradicts = RuleError(
             f"{event.winner} is given as the winner with {vp[event.winner]} victory points against {loser}'s "
-            f"{vp[loser]}: correct the score or the winner, or give the organiser's reason with `override`. "
-            "A battle recorded before cok checked this: void it (`cok void {ref}`) and record it again with --override"
+            f"{vp[loser]}: correct the score or the winner, or give the organiser's reason with `override`"
         )
+        # `{ref}` is the logged event's id, filled by the replay; a new battle's refusal never says it
+        contradicts.logged = (
+            "A battle recorded before cok checked this: void it (`cok void {ref}`) and record it again with `override`"
+        )
+        raise contradicts
 
 
 def decide_occupation(

@@ -83,6 +83,7 @@ async def plan_battle(visit: Visit) -> Any:
         where=STEP_WORDS.get(found["step"] or "none", ""),
         modes=allowed_modes(state.settings.modes),
         limit=state.limit,
+        every=[name for name, loc in state.geo.locations.items() if not loc.is_region] if who.organiser else [],
     )
 
 
@@ -109,6 +110,11 @@ async def record_battle(visit: Visit) -> Any:
         fields["points"] = points
     if form.get("note", "").strip():
         fields["note"] = form["note"].strip()
+    if visit.who is not None and visit.who.organiser:  # an organiser's ruling, with its reason
+        if form.get("override", "").strip():
+            fields["override"] = form["override"].strip()
+        if form.get("ruled_location", "").strip():
+            fields["location"] = form["ruled_location"].strip()
     from cok.serve.table import Draft
 
     return await visit.record([Draft("battle", fields)])
@@ -172,7 +178,8 @@ async def join(visit: Visit) -> Any:
     if visit.request.method == "GET":
         from cok.rulesets.clash_of_kings.site.views import FACTION_COLOURS
 
-        return visit.render("join.html", factions=list(FACTION_COLOURS))
+        state = (await visit.campaign()).state
+        return visit.render("join.html", factions=list(FACTION_COLOURS), week=state.week)
     form = visit.form
     fields: dict[str, Any] = {"player": form.get("player", "").strip(), "faction": form.get("faction", "").strip()}
     for key in ("name", "castle"):

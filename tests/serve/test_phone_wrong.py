@@ -1,0 +1,63 @@
+"""Issue #35, "Wrong": what the phone (and the terminal) said that was not true or not filled."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import Cok
+from tests.serve.conftest import Table
+from tests.serve.test_pages import main_of
+
+
+def test_a_winner_with_fewer_victory_points_is_refused_without_an_unfilled_ref(table: Table) -> None:
+    csrf = table.sign_in(table.tim)
+    form = {"csrf": csrf, "a": "tim", "b": "matt", "location": "Ghost Hill", "winner": "tim"}
+    answer = table.client.post("/play/battle", data={**form, "vp:tim": "3", "vp:matt": "9"})
+    assert answer.status_code == 422
+    assert "{ref}" not in answer.text and "correct the score or the winner" in main_of(answer.text)
+    typed = Cok(table.folder)(
+        "battle", "tim", "matt", "--at", "Ghost Hill", "--winner", "tim", "--vp", "tim=3", "--vp", "matt=9"
+    )
+    assert typed.exit_code == 1 and "{ref}" not in typed.stdout + typed.stderr
+
+
+def test_the_organisers_battle_form_asks_the_rulings_reason_and_records_it(table: Table) -> None:
+    csrf = table.sign_in(table.organiser)
+    page = table.client.get("/play/battle?player=tim&opponent=matt").text
+    assert 'name="override"' in page and 'name="ruled_location"' in page
+    form = {"csrf": csrf, "a": "tim", "b": "matt", "winner": "tim", "vp:tim": "3", "vp:matt": "9"}
+    done = table.client.post("/play/battle", data={**form, "ruled_location": "Ghost Hill", "override": "matt conceded"})
+    assert done.status_code == 200, main_of(done.text)
+    assert "override: matt conceded" in table.log().decode().rsplit("- type:", 1)[1]
+
+
+def test_a_players_battle_form_has_no_ruling_and_a_sent_one_is_ignored(table: Table) -> None:
+    csrf = table.sign_in(table.tim)
+    page = table.client.get("/play/battle?opponent=matt").text
+    assert 'name="override"' not in page
+    form = {"csrf": csrf, "a": "tim", "b": "matt", "location": "Ghost Hill", "winner": "tim"}
+    answer = table.client.post("/play/battle", data={**form, "vp:tim": "3", "vp:matt": "9", "override": "me"})
+    assert answer.status_code == 422
+
+
+def test_add_a_player_id_pattern_is_valid_with_the_v_flag(table: Table) -> None:
+    table.sign_in(table.organiser)
+    page = table.client.get("/play/join").text
+    pattern = re.search(r'name="player"[^>]*pattern="([^"]+)"', page)
+    assert pattern
+    # Chromium compiles `pattern` with the v flag, where a bare `-` in a class is a syntax error
+    assert re.fullmatch(r"\[[^\]]*\]\+", pattern[1]) and "_-]" not in pattern[1]
+
+
+def test_add_a_player_after_week_one_does_not_promise_the_factions_home(table: Table) -> None:
+    table.sign_in(table.organiser)
+    page = main_of(table.client.get("/play/join").text)
+    assert "week 1" not in page  # the example is past week 1
+    assert "faction's home" not in page and "free" in page
+
+
+def test_the_lower_limit_confirmation_asks_its_question(table: Table) -> None:
+    csrf = table.sign_in(table.organiser)
+    asked = table.client.post("/play/week", data={"csrf": csrf, "limit": "5"})
+    assert asked.status_code == 409
+    assert "Record it anyway?" in main_of(asked.text)
