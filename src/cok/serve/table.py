@@ -123,6 +123,7 @@ class Voiding:
 
     target: str
     following: list[tuple[str, int | None, str]]  # reference, line, why it would be refused
+    words: str = ""  # the target as the log tells it ("week 5 — Sara beat Dany at Hornwood")
 
 
 class Table:
@@ -179,7 +180,12 @@ class Table:
 
     def voiding(self, target: str, reason: str, who: Who) -> Voiding:
         """What a void of `target` would take with it (nothing written): the events the
-        core's `Dependants` lists, as `cok void --dry-run` shows them."""
+        core's `Dependants` lists, as `cok void --dry-run` shows them; the target in words."""
+        found = self._voiding(target, reason, who)
+        words = next((t.text for t in self.view().campaign.told() if target in (t.ref, t.id)), "")
+        return Voiding(found.target, found.following, words)
+
+    def _voiding(self, target: str, reason: str, who: Who) -> Voiding:
         try:
             with self._busy:
                 self.ledger.record([Draft("void", {"target": target, "reason": reason})], by=who, dry_run=True)
