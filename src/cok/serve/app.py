@@ -106,7 +106,8 @@ def routes(server: Server) -> list[BaseRoute]:
         except (ValueError, TypeError, KeyError):
             raise HTTPException(400, "this form's events are not readable: start again from its page") from None
         answers.update(_answers(form))
-        return await record_drafts(server, request, session, drafts, answers, again=form.get("again") == "1")
+        again, preview = form.get("again") == "1", form.get("preview") == "1"
+        return await record_drafts(server, request, session, drafts, answers, again=again, preview=preview)
 
     async def void_form(request: Request) -> Response:
         """The organiser voids an event: first what it takes with it, then the void."""
@@ -177,7 +178,7 @@ def routes(server: Server) -> list[BaseRoute]:
                     request, session, template, status, **values
                 ),
                 record=lambda drafts, answers=None: record_drafts(
-                    server, request, session, drafts, dict(answers or {})
+                    server, request, session, drafts, dict(answers or {}), preview=fields.get("preview") == "1"
                 ),
                 form=fields,
             )
@@ -258,9 +259,11 @@ async def record_drafts(
     drafts: Sequence[Draft],
     answers: dict[str, Any],
     again: bool = False,
+    preview: bool = False,
 ) -> Response:
     """Record the events a form made: who may is decided first; a question of the rules becomes
-    a form (nothing written until it is answered); a refusal is shown in `cok check`'s words."""
+    a form (nothing written until it is answered); a refusal is shown in `cok check`'s words.
+    `preview`: what it would change (`--dry-run`), with a form that records it."""
     who = server.who(session)
     if who is None:
         raise HTTPException(401, "open your personal link first (ask the organiser for one: cok invite)")
@@ -276,7 +279,7 @@ async def record_drafts(
             )
         )
     try:
-        done = await run_in_threadpool(lambda: table.record(drafts, who, answers=answers, again=again))
+        done = await run_in_threadpool(lambda: table.record(drafts, who, answers=answers, again=again, dry_run=preview))
     except Asked as asked:
         question = asked.question
         carried = _carried(drafts, answers)
@@ -286,6 +289,11 @@ async def record_drafts(
     except Refused as refused:
         problems = [p.message for p in refused.problems]
         return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 422, problems=problems))
+    if preview:
+        carried = {**_carried(drafts, answers), "again": "1" if again else ""}
+        return await run_in_threadpool(
+            lambda: server.render(request, session, "preview.html", 200, recording=done, **carried)
+        )
     return await run_in_threadpool(lambda: server.render(request, session, "recorded.html", recording=done))
 
 
