@@ -70,3 +70,11 @@ def test_a_kingdom_without_a_capital_gets_its_map_opened_on_its_tiles(mk: Table)
     on_its_tiles = {str(board(campaign.name, state, [], None, around=t)) for t in state.tiles_of("ana")}
     far = str(board(campaign.name, state, [], None, around=next(iter(state.map.tiles))))
     assert opened in on_its_tiles and opened != far
+
+
+def test_a_refusal_on_a_kingdoms_page_names_the_forms_dice_not_the_logs_field() -> None:
+    from cok.core.text import in_page_words
+    from cok.rulesets.mighty_kingdoms.table import web
+
+    said = in_page_words("ana-1 moves into unexplored 2,0: give the 2D6 `roll`", web().words, {"ana": "Ana"})
+    assert said.endswith("give the 2D6 roll (First die and Second die)") and "roll:" not in said

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from tests.conftest import Cok
@@ -61,3 +62,31 @@ def test_the_lower_limit_confirmation_asks_its_question(table: Table) -> None:
     asked = table.client.post("/play/week", data={"csrf": csrf, "limit": "5"})
     assert asked.status_code == 409
     assert "Record it anyway?" in main_of(asked.text)
+
+
+def test_a_tie_asks_in_the_games_words_with_names_and_offers_no_missing_winner(table: Table) -> None:
+    csrf = table.sign_in(table.tim)
+    tie = {"csrf": csrf, "a": "tim", "b": "matt", "location": "Ghost Hill", "vp:tim": "5", "vp:matt": "5"}
+    asked = html.unescape(main_of(table.client.post("/play/battle", data=tie).text))
+    assert "<legend>Points remaining on the battlefield</legend>" in asked
+    labels = re.findall(r"<label>([^<]+)<input", asked)
+    assert sorted(labels) == ["Matt", "Tim"]
+    said = re.search(r'<div class="asked"><p>([^<]+)</p>', asked)
+    assert said and said[1].startswith("Tim and Matt tied")
+    assert "`" not in said[1] and "winner" not in said[1] and "remaining:" not in said[1]
+
+
+def test_a_refusal_on_a_page_speaks_the_pages_words(table: Table) -> None:
+    csrf = table.sign_in(table.tim)
+    form = {"csrf": csrf, "a": "tim", "b": "matt", "location": "Ghost Hill", "winner": "tim"}
+    refused = html.unescape(
+        main_of(table.client.post("/play/battle", data={**form, "vp:tim": "3", "vp:matt": "9"}).text)
+    )
+    assert "override:" not in refused and "`" not in refused
+    assert "the organiser's ruling" in refused
+
+
+def test_the_bar_names_the_player_by_name_not_id(table: Table) -> None:
+    table.sign_in(table.tim)
+    bar = table.client.get("/").text.split("</nav>")[0]
+    assert '<span class="who">Tim</span>' in bar

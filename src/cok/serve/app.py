@@ -18,12 +18,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
+from cok.core.text import in_page_words
 from cok.serve import api
 from cok.serve.guards import Guard
 from cok.serve.kit import Visit
 from cok.serve.server import Server, root, secure, with_bar
 from cok.serve.sessions import COOKIE, LIFETIME, Session
-from cok.serve.table import Asked, Draft, Recording, Refused, Who
+from cok.serve.table import Asked, Draft, Recording, Refusal, Refused, Who
 
 TYPES = {".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".css": "text/css", ".json": "application/json"}
 
@@ -283,11 +284,24 @@ async def record_drafts(
     except Asked as asked:
         question = asked.question
         carried = _carried(drafts, answers)
+        people = await run_in_threadpool(lambda: table.view().people())
+        said = in_page_words(question.words, server.web().words, people)
         return await run_in_threadpool(
-            lambda: server.render(request, session, "question.html", 409, question=question, **carried)
+            lambda: server.render(
+                request, session, "question.html", 409, question=question, said=said, people=people, **carried
+            )
         )
     except Refused as refused:
-        problems = [p.message for p in refused.problems]
+        rule = refused.rule if isinstance(refused, Refusal) else None  # the rules' words, for the page's
+        problems = (
+            [
+                in_page_words(
+                    rule.with_hint(), server.web().words, await run_in_threadpool(lambda: table.view().people())
+                )
+            ]
+            if rule
+            else [p.message for p in refused.problems]
+        )
         return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 422, problems=problems))
     if preview:
         carried = {**_carried(drafts, answers), "again": "1" if again else ""}

@@ -24,8 +24,9 @@ from cok.core.campaign import Campaign
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
 from cok.service import Asked, Draft, Ledger, Question, Recording, Who, may_record, queries
+from cok.service.recording import Refusal
 
-__all__ = ["Asked", "Draft", "Question", "Recording", "Refused", "Table", "View", "Who"]
+__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Table", "View", "Who"]
 
 #: The pages kept per version of the campaign, in characters: a 100,000-event campaign's site
 #: fits; past it, a page is made again each time it is asked for.
@@ -65,6 +66,14 @@ class View:
             if self._standings is None:
                 self._standings = queries.standings(self.campaign)
             return self._standings
+
+    def people(self) -> dict[str, str]:
+        """Every player's (kingdom's) id with their name, from the standings: pages name people."""
+        named: dict[str, str] = {}
+        for rows in self.standings().values():
+            if isinstance(rows, list):
+                named.update({r["id"]: r["name"] for r in rows if isinstance(r, dict) and "id" in r and "name" in r})
+        return named
 
     def standings_json(self) -> bytes:
         """The standings as the API sends them: encoded once per version of the campaign."""

@@ -32,6 +32,22 @@ def web() -> Web:
         templates="cok.rulesets.clash_of_kings.table",
         status="where",
         status_args=where_args,
+        words={
+            "remaining": "the points remaining",
+            "winner": "who won",
+            "vp": "the victory points",
+            "override": "the organiser's ruling (its reason)",
+            "castle": "a starting castle",
+            "attacker": "who attacks",
+            "abandon": "the location the winner gives up",
+            "location": "where",
+            "occupy": "occupy",
+            "territories": "three territories",
+            "limit": "the points limit",
+            "cp": "the CP",
+            "mode": "the game mode",
+            "points": "the army points",
+        },
     )
 
 

@@ -41,6 +41,17 @@ def web() -> Web:
             Form("/artefact", artefact, ("GET", "POST")),
         ),
         templates="cok.rulesets.mighty_kingdoms.table",
+        words={
+            "roll": "roll (First die and Second die)",
+            "reroll": "roll after the double (its first and second die)",
+            "order": "the roll-off's order",
+            "result": "the result",
+            "override": "the organiser's reason",
+            "army": "the army",
+            "tower": "the tower",
+            "to": "where it goes",
+            "tile": "the tile",
+        },
     )
 
 
