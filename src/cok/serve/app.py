@@ -49,6 +49,10 @@ def routes(server: Server) -> list[BaseRoute]:
         css = resources.files("cok.serve").joinpath("templates/serve.css").read_text(encoding="utf-8")
         return Response(css, media_type="text/css")
 
+    async def favicon(request: Request) -> Response:
+        """The crown the pages link to, for a browser that asks for /favicon.ico all the same."""
+        return Response(FAVICON, media_type="image/svg+xml", headers={"cache-control": "max-age=86400"})
+
     async def live_js(request: Request) -> Response:
         script = resources.files("cok.serve").joinpath("templates/live.js").read_text(encoding="utf-8")
         return Response(script, media_type="text/javascript", headers={"cache-control": "no-cache"})
@@ -198,10 +202,18 @@ def routes(server: Server) -> list[BaseRoute]:
         Route("/void", void_form, methods=["GET", "POST"]),
         Route("/_cok/serve.css", serve_css),
         Route("/_cok/live.js", live_js),
+        Route("/favicon.ico", favicon),
         Mount("/api", routes=api.routes(server)),
         Mount("/play", routes=game),
         Route("/{path:path}", site_page),
     ]
+
+
+#: The site's icon (the same crown as the pages' `<link rel="icon">`).
+FAVICON = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2b2118"/>'
+    b'<path d="M6 24h20l-2-12-5 5-3-9-3 9-5-5z" fill="#e9b949"/></svg>'
+)
 
 
 def _text(value: Any) -> str | None:

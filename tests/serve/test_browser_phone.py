@@ -1,0 +1,66 @@
+"""Issue #35, made for a thumb: at 390 px (and 1280) every tap target of the served pages is at
+least 44 × 44 CSS px, the organiser's bar is two lines at most, no page asks for a favicon in
+vain. Screenshots go to $COK_SHOTS (default: the system's temporary folder)/cok-phone-shots."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from cok.serve import invites
+from tests.browser import DESKTOP, PHONE, browser, flaws, small_taps
+from tests.serve.process import serving
+
+SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-phone-shots"
+PAGES = {
+    "home": "/",
+    "activity": "/activity",
+    "battle": "/play/battle",
+    "plan": "/play/battle?player=tim&opponent=matt",
+    "week": "/play/week",
+    "join": "/play/join",
+    "modes": "/play/modes",
+    "locations": "/play/locations?free=1",
+    "void": "/void",
+}
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser() as launched:
+        yield launched
+
+
+def _look(page: Any, name: str, size: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_every_tap_target_of_the_organisers_pages_is_44_px_and_the_bar_two_lines(
+    chromium: Any, example: Path, size: str
+) -> None:
+    token = invites.invite(example, "Ann", organiser=True)
+    with serving(example) as served:
+        context = chromium.new_context(viewport=PHONE if size == "phone" else DESKTOP)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(f"{served.url}/join/{token}")
+        found = {}
+        for name, path in PAGES.items():
+            page.goto(served.url + path)
+            _look(page, name, size)
+            found[name] = small_taps(page) + flaws(page)
+        bar = page.locator(".cok-bar").bounding_box()
+        assert bar is not None and bar["height"] <= 2 * 44 + 40, f"the bar is {bar} tall"
+        assert {k: v for k, v in found.items() if v} == {}
+        assert errors == []
+        assert httpx.get(f"{served.url}/favicon.ico").status_code == 200
+        context.close()
