@@ -64,3 +64,23 @@ def test_every_tap_target_of_the_organisers_pages_is_44_px_and_the_bar_two_lines
         assert errors == []
         assert httpx.get(f"{served.url}/favicon.ico").status_code == 200
         context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_map_opened_on_its_own_is_a_page_keeping_it_at_its_own_size(
+    chromium: Any, example: Path, size: str
+) -> None:
+    """Issue #35: the site's "Open the map on its own" (and the header's Map) open map.html, where
+    the map keeps its own size in a frame: its labels as readable as on the home page."""
+    with serving(example) as served:
+        context = chromium.new_context(viewport=PHONE if size == "phone" else DESKTOP)
+        page = context.new_page()
+        page.goto(served.url + "/")
+        assert page.locator("a", has_text="Open the map on its own").get_attribute("href") == "map.html"
+        page.goto(served.url + "/map.html")
+        _look(page, "map", size)
+        assert flaws(page) == [] and small_taps(page) == []
+        drawn = page.locator(".map-frame svg").bounding_box()
+        natural = page.evaluate("document.querySelector('.map-frame svg').viewBox.baseVal.width")
+        assert drawn is not None and abs(drawn["width"] - natural) < 1  # its own size, not shrunk
+        context.close()
