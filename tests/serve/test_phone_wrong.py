@@ -90,3 +90,17 @@ def test_the_bar_names_the_player_by_name_not_id(table: Table) -> None:
     table.sign_in(table.tim)
     bar = table.client.get("/").text.split("</nav>")[0]
     assert '<span class="who">Tim</span>' in bar
+
+
+def test_going_back_and_sending_a_recorded_tie_again_says_it_was_recorded(table: Table) -> None:
+    csrf = table.sign_in(table.tim)
+    tie = {"csrf": csrf, "a": "tim", "b": "matt", "location": "Ghost Hill", "vp:tim": "5", "vp:matt": "5"}
+    asked = table.client.post("/play/battle", data=tie)
+    hidden = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', asked.text)
+    answer = {k: html.unescape(v) for k, v in hidden} | {"number:remaining:tim": "10", "number:remaining:matt": "4"}
+    assert table.client.post("/record", data=answer).status_code == 200
+    recorded = table.log()
+    for again in (table.client.post("/play/battle", data=tie), table.client.post("/record", data=answer)):
+        page = main_of(again.text)
+        assert "Already recorded" in page and "roll off" not in page, page
+    assert table.log() == recorded

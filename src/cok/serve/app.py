@@ -294,6 +294,9 @@ async def record_drafts(
     try:
         done = await run_in_threadpool(lambda: table.record(drafts, who, answers=answers, again=again, dry_run=preview))
     except Asked as asked:
+        repeated = asked.question.kind == "repeated"  # the rules' own question: record the same again?
+        if not repeated and (already := await run_in_threadpool(lambda: table.view().recorded_like(drafts))):
+            return await run_in_threadpool(lambda: server.render(request, session, "already.html", 409, told=already))
         question = asked.question
         carried = _carried(drafts, answers)
         people = await run_in_threadpool(lambda: table.view().people())
@@ -304,16 +307,12 @@ async def record_drafts(
             )
         )
     except Refused as refused:
+        if (already := await run_in_threadpool(lambda: table.view().recorded_like(drafts))) is not None:
+            return await run_in_threadpool(lambda: server.render(request, session, "already.html", 409, told=already))
         rule = refused.rule if isinstance(refused, Refusal) else None  # the rules' words, for the page's
-        problems = (
-            [
-                in_page_words(
-                    rule.with_hint(), server.web().words, await run_in_threadpool(lambda: table.view().people())
-                )
-            ]
-            if rule
-            else [p.message for p in refused.problems]
-        )
+        named = await run_in_threadpool(lambda: table.view().people())
+        words = server.web().words
+        problems = [in_page_words(rule.with_hint(), words, named)] if rule else [p.message for p in refused.problems]
         return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 422, problems=problems))
     if preview:
         carried = {**_carried(drafts, answers), "again": "1" if again else ""}

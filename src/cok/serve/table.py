@@ -100,6 +100,26 @@ class View:
                 self._activity = list(reversed(latest))
             return self._activity
 
+    def recorded_like(self, drafts: Sequence[Draft], within: float = 900.0) -> Told | None:
+        """The event just recorded (among the latest, in the last `within` seconds) holding
+        every field the one draft gives: the same form sent again (going back), whose rules'
+        question or refusal would only confuse; None when there is none."""
+        from datetime import UTC, datetime
+
+        if len(drafts) != 1:
+            return None
+        draft, now = drafts[0], datetime.now(UTC)
+        for told in self.activity()[:10]:
+            at = told.event.get("at")
+            try:
+                recent = isinstance(at, str) and (now - datetime.fromisoformat(at)).total_seconds() <= within
+            except ValueError:
+                recent = False
+            same = all(told.event.get(k) == v for k, v in draft.fields.items())
+            if recent and same and told.type == draft.type and not told.voided:
+                return told
+        return None
+
     def page(self, path: str) -> str | None:
         """A page of `cok site` by its path, made only as far as needed: the site's pages
         come one at a time, and those made on the way are kept (within PAGE_BUDGET)."""
