@@ -84,3 +84,24 @@ def test_the_map_opened_on_its_own_is_a_page_keeping_it_at_its_own_size(
         natural = page.evaluate("document.querySelector('.map-frame svg').viewBox.baseVal.width")
         assert drawn is not None and abs(drawn["width"] - natural) < 1  # its own size, not shrunk
         context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_every_tap_target_of_a_kingdoms_pages_is_44_px(chromium: Any, tmp_path: Path, size: str) -> None:
+    from tests.serve.kingdoms import begun
+
+    folder = tmp_path / "mk"
+    tokens = begun(folder)
+    with serving(folder) as served:
+        context = chromium.new_context(viewport=PHONE if size == "phone" else DESKTOP)
+        page = context.new_page()
+        found = {}
+        for who, paths in (("ana", ("/play/kingdom", "/play/quest", "/play/artefact")), ("Ann", ("/play/organiser",))):
+            page.goto(f"{served.url}/join/{tokens[who]}")
+            for path in paths:
+                page.goto(served.url + path)
+                name = "mk-" + path.rsplit("/", 1)[1]
+                _look(page, name, size)
+                found[name] = small_taps(page) + flaws(page)
+        assert {k: v for k, v in found.items() if v} == {}
+        context.close()
