@@ -83,7 +83,7 @@ def test_a_refusal_on_a_page_speaks_the_pages_words(table: Table) -> None:
         main_of(table.client.post("/play/battle", data={**form, "vp:tim": "3", "vp:matt": "9"}).text)
     )
     assert "override:" not in refused and "`" not in refused
-    assert "the organiser's ruling" in refused
+    assert "a ruling with its reason" in refused
 
 
 def test_the_bar_names_the_player_by_name_not_id(table: Table) -> None:
@@ -104,3 +104,11 @@ def test_going_back_and_sending_a_recorded_tie_again_says_it_was_recorded(table:
         page = main_of(again.text)
         assert "Already recorded" in page and "roll off" not in page, page
     assert table.log() == recorded
+
+
+def test_a_stale_location_tells_of_the_ruling_the_organisers_form_asks(table: Table) -> None:
+    csrf = table.sign_in(table.organiser)
+    form = {"csrf": csrf, "a": "tim", "b": "matt", "location": "Winterfell", "vp:tim": "7", "vp:matt": "5"}
+    page = html.unescape(main_of(table.client.post("/play/battle", data=form).text))
+    assert "is not a legal location" in page
+    assert "REASON" not in page and "override:" not in page and "on the organiser's battle form" in page

@@ -84,6 +84,10 @@ def in_file_words(message: str) -> str:
     return _FIELD.sub(lambda m: f"{m[1]}: {m[2]}" if m[2] else f"{m[1]}:", message)
 
 
+#: A field followed by the command line's placeholder for its value (`override` REASON).
+_PLACEHOLDER = re.compile(_FIELD.pattern + r" [A-Z][A-Z_]+\b")
+
+
 def in_page_words(message: str, words: Mapping[str, str], people: Mapping[str, str] | None = None) -> str:
     """A rule's message on a page (`cok serve`): each field in the words its form uses
     (`roll` becomes "the dice"), else the field's name in plain letters; a player's id, a
@@ -93,6 +97,7 @@ def in_page_words(message: str, words: Mapping[str, str], people: Mapping[str, s
         name = words.get(match[1], match[1].replace("_", " "))
         return f"{name} ({match[2]})" if match[2] and match[2] not in ("true", "false") else name
 
+    message = _PLACEHOLDER.sub(said, message)  # `override` REASON: the page asks for it by name
     message = _FIELD.sub(said, message)
     if people:
         ids = sorted(people, key=len, reverse=True)

@@ -36,7 +36,7 @@ def web() -> Web:
             "remaining": "the points remaining",
             "winner": "who won",
             "vp": "the victory points",
-            "override": "the organiser's ruling (its reason)",
+            "override": "a ruling with its reason, on the organiser's battle form",
             "castle": "a starting castle",
             "attacker": "who attacks",
             "abandon": "the location the winner gives up",
