@@ -105,3 +105,29 @@ def test_every_tap_target_of_a_kingdoms_pages_is_44_px(chromium: Any, tmp_path: 
                 found[name] = small_taps(page) + flaws(page)
         assert {k: v for k, v in found.items() if v} == {}
         context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_board_opened_on_its_own_is_a_page_keeping_it_at_its_own_size(
+    chromium: Any, tmp_path: Path, size: str
+) -> None:
+    """Issue #35: No True King's "The board on its own" opens board.html, the board at its own size."""
+    from cok.core.campaign import open_campaign
+    from cok.rulesets.no_true_king.site import site_pages
+
+    root = Path(__file__).resolve().parents[2]
+    campaign = open_campaign(root / "campaigns" / "no-true-king-example", use_cache=False)
+    for name, text in site_pages(campaign):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    context = chromium.new_context(viewport=PHONE if size == "phone" else DESKTOP)
+    page = context.new_page()
+    page.goto((tmp_path / "index.html").as_uri())
+    assert page.locator("a", has_text="The board on its own").get_attribute("href") == "board.html"
+    page.goto((tmp_path / "board.html").as_uri())
+    _look(page, "board", size)
+    assert flaws(page) == [] and small_taps(page) == []
+    drawn = page.locator(".map-frame svg").bounding_box()
+    natural = page.evaluate("document.querySelector('.map-frame svg').viewBox.baseVal.width")
+    assert drawn is not None and abs(drawn["width"] - natural) < 1
+    context.close()
