@@ -91,3 +91,14 @@ def flaws(page: Any) -> list[str]:
     """What a reader would find wrong on the page shown (see MEASURE)."""
     found: list[str] = page.evaluate(MEASURE, SMALLEST_TEXT)
     return found
+
+
+#: The smallest tap target, in CSS pixels each way (issue #35: made for a thumb).
+SMALLEST_TAP = 44.0
+TAPS = (Path(__file__).parent / "taps.js").read_text(encoding="utf-8")
+
+
+def small_taps(page: Any) -> list[str]:
+    """The links, buttons and fields on the page shown that a thumb would miss (see TAPS)."""
+    found: list[str] = page.evaluate(TAPS, SMALLEST_TAP)
+    return found

@@ -34,24 +34,87 @@ def test_every_later_event_must_still_be_valid_without_the_voided_one() -> None:
     assert [(p.line, "no battle recorded" in p.message) for p in result.problems] == [(4, True)]
 
 
-def test_a_void_cannot_target_a_void_an_unknown_id_or_an_event_already_voided() -> None:
+def test_a_void_cannot_target_an_unknown_id_or_an_event_already_voided() -> None:
     result = replayed(
         GEO,
         [
             *START,
             TAKE_B,
             {"type": "void", "target": "b1", "reason": "x", "id": "v1"},
-            {"type": "void", "target": "v1", "reason": "x"},
             {"type": "void", "target": "b1", "reason": "again"},
             {"type": "void", "target": "nope", "reason": "x"},
         ],
     )
     messages = [(p.line, p.message) for p in result.problems]
     assert messages == [
-        (5, "void: 'v1' is a void, which cannot be voided"),
-        (6, "void: 'b1' is already voided (on line 4)"),
-        (7, "void: no earlier event has the id 'nope'"),
+        (5, "void: 'b1' is already voided (on line 4)"),
+        (6, "void: no earlier event has the id 'nope'"),
     ]
+
+
+def test_a_voided_void_voids_nothing_and_its_target_comes_back() -> None:
+    """Issue #35: a mistaken void is undone by voiding it; the battle counts again."""
+    undone = replayed(
+        GEO,
+        [
+            *START,
+            TAKE_B,
+            {"type": "void", "target": "b1", "reason": "wrong battle", "id": "v1"},
+            {"type": "void", "target": "v1", "reason": "the battle was right", "id": "v2"},
+        ],
+    )
+    kept = replayed(GEO, [*START, TAKE_B])
+    assert undone.problems == []
+    assert undone.state.holder == kept.state.holder and undone.state.records["tim"].battles == 1
+    assert "b1" not in undone.voided and undone.voided["v1"].event.id == "v2"
+
+
+def test_voiding_the_void_of_a_void_voids_its_target_again() -> None:
+    voided = replayed(
+        GEO,
+        [
+            *START,
+            TAKE_B,
+            {"type": "void", "target": "b1", "reason": "x", "id": "v1"},
+            {"type": "void", "target": "v1", "reason": "undo", "id": "v2"},
+            {"type": "void", "target": "v2", "reason": "undo the undo", "id": "v3"},
+        ],
+    )
+    assert voided.problems == []
+    assert voided.state.records["tim"].battles == 0 and set(voided.voided) == {"b1", "v2"}
+
+
+def test_after_a_void_is_undone_its_target_may_be_voided_again() -> None:
+    result = replayed(
+        GEO,
+        [
+            *START,
+            TAKE_B,
+            {"type": "void", "target": "b1", "reason": "x", "id": "v1"},
+            {"type": "void", "target": "v1", "reason": "undo", "id": "v2"},
+            {"type": "void", "target": "b1", "reason": "after all", "id": "v3"},
+        ],
+    )
+    assert result.problems == [] and result.state.records["tim"].battles == 0
+
+
+def test_a_restored_event_is_checked_by_the_rules_as_any_event() -> None:
+    """B fought again once the first battle was voided; undoing the void brings the first
+    back, and the second is then refused as it would be without the void (Tim holds more)."""
+    again = {**TAKE_B, "id": "b2"}
+    result = replayed(
+        GEO,
+        [
+            *START,
+            TAKE_B,
+            {"type": "void", "target": "b1", "reason": "x", "id": "v1"},
+            again,
+            {"type": "void", "target": "v1", "reason": "undo", "id": "v2"},
+        ],
+    )
+    kept = replayed(GEO, [*START, TAKE_B, again])
+    assert [p.message for p in result.problems] == [p.message for p in kept.problems] != []
+    assert result.problems[0].line == 5
 
 
 def test_a_void_must_come_after_its_target() -> None:

@@ -126,6 +126,25 @@ class RulesetContract:
     @pytest.mark.slow
     @EXAMPLES
     @given(data=st.data())
+    def test_voiding_a_void_gives_the_state_of_the_log_with_its_target(
+        self, tmp_path_factory: Any, data: st.DataObject
+    ) -> None:
+        """Issue #35: a mistaken void undone by voiding it: the events come back, and the whole
+        log (a cached replay, or a folded list) is as if neither void were recorded."""
+        log = data.draw(self.logs.filter(bool))
+        target = data.draw(st.integers(0, len(log) - 1))
+        tmp = tmp_path_factory.mktemp("undo")
+        kept = self.folded(log, self.fresh(tmp))
+        void = {"type": "void", "target": log[target]["id"], "reason": "test", "id": "the-void"}
+        undo = {"type": "void", "target": "the-void", "reason": "undone", "id": "the-undo"}
+        undone = self.folded([*log, void, undo], self.fresh(tmp))
+        assert [p.message for p in undone.problems] == [p.message for p in kept.problems]
+        assert canonical(undone.state) == canonical(kept.state)
+        self.write_campaign(tmp / "read", [*log, void, undo])
+        assert canonical(open_campaign(tmp / "read", use_cache=False).state) == canonical(kept.state)
+
+    @EXAMPLES
+    @given(data=st.data())
     def test_events_round_trip_through_yaml(self, data: st.DataObject) -> None:
         for entry in data.draw(self.logs):
             event = self.parsed(entry)

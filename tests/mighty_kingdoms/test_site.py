@@ -229,7 +229,15 @@ def test_names_are_escaped_everywhere(site: Path) -> None:
 
 def test_the_pages_exist_and_link_up(site: Path) -> None:
     names = sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file() and p.name != ".cok-site")
-    assert names == ["index.html", "kingdoms/ana.html", "kingdoms/bo.html", "log.html", "map.svg", "style.css"]
+    assert names == [
+        "index.html",
+        "kingdoms/ana.html",
+        "kingdoms/bo.html",
+        "log.html",
+        "map.html",
+        "map.svg",
+        "style.css",
+    ]
     home = (site / "index.html").read_text()
     assert home.count("<svg") == 1 and 'class="campaign-map"' in home
     assert "source names no winner" in home

@@ -51,7 +51,7 @@ def test_a_player_plans_records_and_sees_the_standings_change(browser: object, e
         context = browser.new_context(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
         page = context.new_page()
         page.goto(f"{served.url}/join/{token}")
-        assert page.locator(".cok-bar .who").inner_text().startswith("tim")
+        assert page.locator(".cok-bar .who").inner_text().startswith("Tim")  # by name (issue #35)
         fits(page, "home", size)
         page.get_by_role("link", name="Plan a battle").click()
         fits(page, "opponent", size)

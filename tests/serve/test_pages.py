@@ -54,7 +54,7 @@ def test_opening_the_link_signs_in_with_an_httponly_strict_cookie(table: Table) 
     assert answer.status_code == 303
     cookie = answer.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie and "secure" not in cookie
-    assert "tim" in table.client.get("/").text.split("</nav>")[0]
+    assert "Tim" in table.client.get("/").text.split("</nav>")[0]  # by name (issue #35)
 
 
 def test_the_cookie_is_secure_over_https(example: Path) -> None:

@@ -171,7 +171,8 @@ def void(
     """Cancel an earlier event, as if it had never been recorded.
 
     Later events that only stood because of it are listed; --cascade voids them with it, as
-    one change (at a terminal, cok asks). With --dry-run, see what would be voided.
+    one change (at a terminal, cok asks). With --dry-run, see what would be voided. Voiding
+    a void undoes it: the event it voided counts again, checked by the rules.
 
     Example: cok void 3fa9c1d2e4b7 --reason "wrong winner"
     """

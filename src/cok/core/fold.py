@@ -8,7 +8,8 @@ voiding is a property of the log, handled here. A refused event is reported with
 The events are taken one at a time (`Replay.take`), so that a long log can be replayed as
 it is read, never held whole. A void names an event before it, so which events are voided
 must be known before they are applied: the replay is given the voids' targets beforehand
-(`planned`), and checks every void it meets against them.
+(`planned`), and checks every void it meets against them. A void may itself be voided (a
+mistaken void undone): it then voids nothing, and its target is applied as any event.
 """
 
 from __future__ import annotations
@@ -86,13 +87,42 @@ class _Naming:
 Planned = Mapping[str, Sequence[float]]
 
 
-def planned(entries: Sequence[Entry]) -> dict[str, list[float]]:
+class Plan(dict[str, list[float]]):
+    """The voids' targets, each with the places of its voids, and (`own`) each void's own id
+    by its place: a void may be voided, and then voids nothing (its target comes back)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.own: dict[float, str] = {}
+
+    def add(self, void: Void, place: float) -> None:
+        self.setdefault(void.target, []).append(place)
+        if void.id is not None:
+            self.own[place] = void.id
+
+
+def planned(entries: Sequence[Entry]) -> Plan:
     """The targets of the voids among these entries, each with the places of its voids."""
-    out: dict[str, list[float]] = {}
+    out = Plan()
     for index, entry in enumerate(entries):
         if isinstance(entry.event, Void):
-            out.setdefault(entry.event.target, []).append(index)
+            out.add(entry.event, index)
     return out
+
+
+def in_force(plan: Planned) -> dict[str, list[float]]:
+    """The voids that void something: a void voided by a later void in force voids nothing,
+    so the voids are read from the last (a void names only an earlier event): the targets
+    of those in force, each with their places."""
+    own = plan.own if isinstance(plan, Plan) else {}
+    voids = sorted(((place, target) for target, places in plan.items() for place in places), reverse=True)
+    cancelled: dict[str, list[float]] = {}
+    for place, target in voids:
+        mine = own.get(place)
+        if mine is not None and any(p > place for p in cancelled.get(mine, ())):
+            continue  # itself voided by a later void in force
+        cancelled.setdefault(target, []).append(place)
+    return cancelled
 
 
 class Replay:
@@ -123,6 +153,7 @@ class Replay:
         self.naming = _Naming()
         self.seen: dict[str, tuple[int | None, bool]] = {}  # id or ref -> (line, is a void) of the first
         self.doomed: set[str] = set()  # refs that a void later in the log voids
+        self.force = in_force(plan)  # the targets of the voids that void something, with their places
         self.met = 0  # voids met that were planned
         self.blamed: dict[str, int] = {}  # a player -> the line of the first refused event about them
         self.advance: Advance | None = None
@@ -149,14 +180,16 @@ class Replay:
                 done.problems.append(self._used_twice(entry, earlier))
             else:
                 self.seen[key] = (entry.line, isinstance(event, Void))
-                if not isinstance(event, Void) and any(p > place for p in self.plan.get(key, ())):
+                if any(p > place for p in self.force.get(key, ())):
                     self.doomed.add(key)
         elif event.id is not None:
             done.problems.append(self._used_twice(entry, self.seen[key][0]))
         if event.id is not None and event.id not in done.ids:
             done.ids[event.id] = entry.line or 0
         is_voided = ref in self.doomed
-        if is_voided:
+        if is_voided and isinstance(event, Void):
+            text = f"void of {event.target} (itself voided: {event.target} stands): {event.reason}"
+        elif is_voided:
             text = ruleset.untold(done.state, event)
         elif isinstance(event, Void):
             effective = done.voided.get(event.target) is entry
@@ -190,10 +223,8 @@ class Replay:
         target = self.seen.get(event.target)
         if target is None:
             problems.append(Problem(shown, entry.line, f"void: no earlier event has the id {quoted(event.target)}"))
-        elif target[1]:
-            problems.append(
-                Problem(shown, entry.line, f"void: {quoted(event.target)} is a void, which cannot be voided")
-            )
+        elif place not in self.force.get(event.target, ()):
+            pass  # itself voided by a later void: it voids nothing
         elif event.target in self.done.voided:
             line = self.done.voided[event.target].line
             problems.append(

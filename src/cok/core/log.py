@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core.errors import Problem, Refused
 from cok.core.events import Entry, EventBase, Void
+from cok.core.fold import Plan
 from cok.core.names import did_you_mean
 from cok.core.position import Position
 from cok.core.text import quoted
@@ -129,13 +130,13 @@ def parse_event(
     return event, [f"{kind}: {e}" for e in errors]
 
 
-def planned_voids(text: str, shown: str, ruleset: Ruleset) -> dict[str, list[float]] | None:
+def planned_voids(text: str, shown: str, ruleset: Ruleset) -> Plan | None:
     """The targets of the log's voids, each with the lines its voids start on, found before
     the log is read (a replay must know what is voided before it applies it): every item of
     the list that has the word `void` in it is read on its own. None when the log is not a
     plain block list. A void written so that this misses it (an escaped `type`) is met
     during the replay, which then starts again from the whole list (`fold.Unplanned`)."""
-    found: dict[str, list[float]] = {}
+    found = Plan()
     at = text.find("void")
     if at < 0:
         return found
@@ -163,7 +164,7 @@ def planned_voids(text: str, shown: str, ruleset: Ruleset) -> dict[str, list[flo
         for item, item_line in items:
             event, _ = parse_event(item, types, ruleset)
             if isinstance(event, Void):
-                found.setdefault(event.target, []).append(item_line + line - 1)
+                found.add(event, item_line + line - 1)
     return found
 
 

@@ -5,6 +5,7 @@ are not allowed at all, even escaped)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 #: The bidirectional controls (marks, embeddings, overrides, isolates): in a name or a note,
@@ -105,6 +106,28 @@ _FIELD = re.compile(r"`([a-z][a-z0-9_]*)(?:: ([a-z0-9_-]+))?`")
 def in_file_words(message: str) -> str:
     """A rule's message for a mistake in the log: `winner` becomes `winner:`, as in the file."""
     return _FIELD.sub(lambda m: f"{m[1]}: {m[2]}" if m[2] else f"{m[1]}:", message)
+
+
+#: A field followed by the command line's placeholder for its value (`override` REASON).
+_PLACEHOLDER = re.compile(_FIELD.pattern + r" [A-Z][A-Z_]+\b")
+
+
+def in_page_words(message: str, words: Mapping[str, str], people: Mapping[str, str] | None = None) -> str:
+    """A rule's message on a page (`cok serve`): each field in the words its form uses
+    (`roll` becomes "the dice"), else the field's name in plain letters; a player's id, a
+    whole word, as their name (`people`: id -> name)."""
+
+    def said(match: re.Match[str]) -> str:
+        name = words.get(match[1], match[1].replace("_", " "))
+        return f"{name} ({match[2]})" if match[2] and match[2] not in ("true", "false") else name
+
+    message = _PLACEHOLDER.sub(said, message)  # `override` REASON: the page asks for it by name
+    message = _FIELD.sub(said, message)
+    if people:
+        ids = sorted(people, key=len, reverse=True)
+        pattern = re.compile(r"(?<![\w'-])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
+        message = pattern.sub(lambda m: people[m[1]], message)
+    return message
 
 
 def in_command_line_words(message: str) -> str:

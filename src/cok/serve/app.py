@@ -18,13 +18,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
+from cok.core.text import in_page_words
 from cok.serve import api, verdicts
 from cok.serve.guards import Guard
 from cok.serve.kit import Visit
 from cok.serve.once import Shown
 from cok.serve.server import Server, root, secure, with_bar
 from cok.serve.sessions import COOKIE, LIFETIME, Session
-from cok.serve.table import Asked, Draft, Recording, Refused, Voiding, Who
+from cok.serve.table import Asked, Draft, Recording, Refusal, Refused, Voiding, Who
 
 TYPES = {".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".css": "text/css", ".json": "application/json"}
 
@@ -48,6 +49,10 @@ def routes(server: Server) -> list[BaseRoute]:
     async def serve_css(request: Request) -> Response:
         css = resources.files("cok.serve").joinpath("templates/serve.css").read_text(encoding="utf-8")
         return Response(css, media_type="text/css")
+
+    async def favicon(request: Request) -> Response:
+        """The crown the pages link to, for a browser that asks for /favicon.ico all the same."""
+        return Response(FAVICON, media_type="image/svg+xml", headers={"cache-control": "max-age=86400"})
 
     async def live_js(request: Request) -> Response:
         script = resources.files("cok.serve").joinpath("templates/live.js").read_text(encoding="utf-8")
@@ -106,7 +111,8 @@ def routes(server: Server) -> list[BaseRoute]:
         except (ValueError, TypeError, KeyError, RecursionError):
             raise HTTPException(400, "this form's events are not readable: start again from its page") from None
         answers.update(_answers(form))
-        return await record_drafts(server, request, session, drafts, answers, again=form.get("again") == "1")
+        again, preview = form.get("again") == "1", form.get("preview") == "1"
+        return await record_drafts(server, request, session, drafts, answers, again=again, preview=preview)
 
     async def recorded_page(request: Request) -> Response:
         """What a recording showed, read again (a reload records nothing): the recorder's own."""
@@ -215,7 +221,7 @@ def routes(server: Server) -> list[BaseRoute]:
                     request, session, template, status, **values
                 ),
                 record=lambda drafts, answers=None: record_drafts(
-                    server, request, session, drafts, dict(answers or {})
+                    server, request, session, drafts, dict(answers or {}), preview=fields.get("preview") == "1"
                 ),
                 form=fields,
             )
@@ -236,6 +242,7 @@ def routes(server: Server) -> list[BaseRoute]:
         verdicts.route(server),  # docs/confirm.md: the other side's word, an organiser's ruling
         Route("/_cok/serve.css", serve_css),
         Route("/_cok/live.js", live_js),
+        Route("/favicon.ico", favicon),
         Mount("/api", routes=api.routes(server)),
         Mount("/play", routes=game),
         Route("/{path:path}", site_page),
@@ -246,6 +253,13 @@ def _takes(voiding: Voiding) -> str:
     """What a void's preview showed, as its confirmation carries it: the target, then every
     event it takes with it."""
     return " ".join([voiding.target, *(ref for ref, _, _ in voiding.following)])
+
+
+#: The site's icon (the same crown as the pages' `<link rel="icon">`).
+FAVICON = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2b2118"/>'
+    b'<path d="M6 24h20l-2-12-5 5-3-9-3 9-5-5z" fill="#e9b949"/></svg>'
+)
 
 
 def _text(value: Any) -> str | None:
@@ -304,9 +318,11 @@ async def record_drafts(
     drafts: Sequence[Draft],
     answers: dict[str, Any],
     again: bool = False,
+    preview: bool = False,
 ) -> Response:
     """Record the events a form made: who may is decided first; a question of the rules becomes
-    a form (nothing written until it is answered); a refusal is shown in `cok check`'s words."""
+    a form (nothing written until it is answered); a refusal is shown in `cok check`'s words.
+    `preview`: what it would change (`--dry-run`), with a form that records it."""
     who = server.who(session)
     if who is None:
         raise HTTPException(401, "open your personal link first (ask the organiser for one: cok invite)")
@@ -317,10 +333,10 @@ async def record_drafts(
     barred = await run_in_threadpool(table.refusal, drafts, who, answers)
     if barred is not None:
         return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 403, problems=[barred]))
-    once = await _once(request)
+    once = None if preview else await _once(request)  # a preview records nothing: its form's token stays
     before = server.sent.claim(once) if once else None
     sent = _sent(drafts, answers)
-    if before is None and not await _confirmed(request):
+    if before is None and not preview and not await _confirmed(request):
         before = await run_in_threadpool(server.sent.repeated, who.name, sent, lambda: table.view().signature)
         if before is not None:
             server.sent.released(once)
@@ -330,21 +346,40 @@ async def record_drafts(
             lambda: server.render(request, session, "sent-again.html", 409, before=before, **carried)
         )
     try:
-        done = await run_in_threadpool(lambda: table.record(drafts, who, answers=answers, again=again))
+        done = await run_in_threadpool(lambda: table.record(drafts, who, answers=answers, again=again, dry_run=preview))
     except Asked as asked:
         server.sent.released(once)
+        repeated = asked.question.kind == "repeated"  # the rules' own question: record the same again?
+        if not repeated and (already := await run_in_threadpool(lambda: table.view().recorded_like(drafts))):
+            return await run_in_threadpool(lambda: server.render(request, session, "already.html", 409, told=already))
         question = asked.question
         carried = {**_carried(drafts, answers), "carried_once": once or ""}
+        people = await run_in_threadpool(lambda: table.view().people())
+        said = in_page_words(question.words, server.web().words, people)
         return await run_in_threadpool(
-            lambda: server.render(request, session, "question.html", 409, question=question, **carried)
+            lambda: server.render(
+                request, session, "question.html", 409, question=question, said=said, people=people, **carried
+            )
         )
     except Refused as refused:
         server.sent.released(once)
-        problems = [p.message for p in refused.problems]
+        if (already := await run_in_threadpool(lambda: table.view().recorded_like(drafts))) is not None:
+            return await run_in_threadpool(lambda: server.render(request, session, "already.html", 409, told=already))
+        rule = refused.rule if isinstance(refused, Refusal) else None  # the rules' words, for the page's
+        named = await run_in_threadpool(lambda: table.view().people())
+        words = server.web().words
+        told = (rule.with_hint() if who.organiser else str(rule)) if rule else None  # a ruling: an organiser's
+        problems = [in_page_words(told, words, named)] if told else [p.message for p in refused.problems]
         return await run_in_threadpool(lambda: server.render(request, session, "refused.html", 422, problems=problems))
     except BaseException:
         server.sent.released(once)
         raise
+    if preview:  # what would change, then "Record it" with the form's own token: nothing written yet
+        form_once = await _once(request)
+        carried = {**_carried(drafts, answers), "again": "1" if again else "", "carried_once": form_once or ""}
+        return await run_in_threadpool(
+            lambda: server.render(request, session, "preview.html", 200, recording=done, **carried)
+        )
     response = _recorded(server, request, who, done, once)
     signature = await run_in_threadpool(lambda: table.view().signature)
     server.sent.last_of(who.name, sent, signature, server.sent.tokens.get(once or "") or _shown(who, done))

@@ -45,6 +45,8 @@ class Web:
     templates: str | None = None  # the package holding its templates (they may extend "frame.html")
     status: str = "status"  # the API's path for the game's status: /api/<status>
     status_args: Callable[[Mapping[str, str]], dict[str, Any]] = field(default=lambda query: {})
+    #: an event's fields in the words its forms use, for the rules' messages on a page
+    words: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass

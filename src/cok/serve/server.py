@@ -99,6 +99,9 @@ class Server:
             .render(
                 root=root(request),
                 who=who,
+                name=(view or self.table.view()).people().get(who.name, who.name)
+                if who and not who.organiser
+                else None,
                 actions=actions,
                 csrf=session.csrf if session else "",
                 version=version_of(view.signature) if live and view is not None else None,

@@ -24,8 +24,9 @@ from cok.core.campaign import Campaign
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
 from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, queries
+from cok.service.recording import Refusal
 
-__all__ = ["Asked", "Draft", "Question", "Recording", "Refused", "Table", "View", "Who"]
+__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Table", "View", "Who"]
 
 #: The pages kept per version of the campaign, in characters: a 100,000-event campaign's site
 #: fits; past it, a page is made again each time it is asked for.
@@ -67,6 +68,14 @@ class View:
                 self._standings = queries.standings(self.campaign)
             return self._standings
 
+    def people(self) -> dict[str, str]:
+        """Every player's (kingdom's) id with their name, from the standings: pages name people."""
+        named: dict[str, str] = {}
+        for rows in self.standings().values():
+            if isinstance(rows, list):
+                named.update({r["id"]: r["name"] for r in rows if isinstance(r, dict) and "id" in r and "name" in r})
+        return named
+
     def standings_json(self) -> bytes:
         """The standings as the API sends them: encoded once per version of the campaign."""
         with self._lock:
@@ -103,6 +112,26 @@ class View:
                 self._results = (found, bool(found) and confirming.required(self.campaign))
             return self._results
 
+    def recorded_like(self, drafts: Sequence[Draft], within: float = 900.0) -> Told | None:
+        """The event just recorded (among the latest, in the last `within` seconds) holding
+        every field the one draft gives: the same form sent again (going back), whose rules'
+        question or refusal would only confuse; None when there is none."""
+        from datetime import UTC, datetime
+
+        if len(drafts) != 1:
+            return None
+        draft, now = drafts[0], datetime.now(UTC)
+        for told in self.activity()[:10]:
+            at = told.event.get("at")
+            try:
+                recent = isinstance(at, str) and (now - datetime.fromisoformat(at)).total_seconds() <= within
+            except ValueError:
+                recent = False
+            same = all(told.event.get(k) == v for k, v in draft.fields.items())
+            if recent and same and told.type == draft.type and not told.voided:
+                return told
+        return None
+
     def page(self, path: str) -> str | None:
         """A page of `cok site` by its path, made only as far as needed: the site's pages
         come one at a time, and those made on the way are kept (within PAGE_BUDGET)."""
@@ -135,6 +164,7 @@ class Voiding:
 
     target: str
     following: list[tuple[str, int | None, str]]  # reference, line, why it would be refused
+    words: str = ""  # the target as the log tells it ("week 5 — Sara beat Dany at Hornwood")
 
 
 class Table:
@@ -199,7 +229,12 @@ class Table:
 
     def voiding(self, target: str, reason: str, who: Who) -> Voiding:
         """What a void of `target` would take with it (nothing written): the events the
-        core's `Dependants` lists, as `cok void --dry-run` shows them."""
+        core's `Dependants` lists, as `cok void --dry-run` shows them; the target in words."""
+        found = self._voiding(target, reason, who)
+        words = next((t.text for t in self.view().campaign.told() if target in (t.ref, t.id)), "")
+        return Voiding(found.target, found.following, words)
+
+    def _voiding(self, target: str, reason: str, who: Who) -> Voiding:
         try:
             with self._busy:
                 self.ledger.record([Draft("void", {"target": target, "reason": reason})], by=who, dry_run=True)

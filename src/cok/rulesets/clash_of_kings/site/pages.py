@@ -53,6 +53,13 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
         env.get_template("index.html").render(site=site, root="", m=picture, latest=site.latest, built=site.built),
     )
     yield "map.svg", _svg(picture, env)  # the picture on the home page, placed once
+    # opened on its own on a phone: a page keeping it at its own size in a frame (issue #35)
+    yield (
+        "map.html",
+        env.get_template("picture.html").render(
+            site=site, root="", m=picture, svg="map.svg", heading="The map", focus=picture.focus, built=site.built
+        ),
+    )
     yield "style.css", engine.stylesheet("cok.rulesets.clash_of_kings.site")
     logs = log_pages(site.week_entries)
     players = {p.id: (p, log_pages(p.battle_weeks, LOG_PAGE_ENTRIES, f"players/{p.id}.html")) for p in site.players}

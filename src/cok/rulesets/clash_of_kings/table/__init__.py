@@ -26,10 +26,28 @@ def web() -> Web:
             Form("/week", week, ("GET", "POST"), organiser=True),
             Form("/adjust", adjust, ("GET", "POST"), organiser=True),
             Form("/join", join, ("GET", "POST"), organiser=True),
+            Form("/modes", modes),
+            Form("/locations", locations),
         ),
         templates="cok.rulesets.clash_of_kings.table",
         status="where",
         status_args=where_args,
+        words={
+            "remaining": "the points remaining",
+            "winner": "who won",
+            "vp": "the victory points",
+            "override": "a ruling with its reason, on the organiser's battle form",
+            "castle": "a starting castle",
+            "attacker": "who attacks",
+            "abandon": "the location the winner gives up",
+            "location": "where",
+            "occupy": "occupy",
+            "territories": "three territories",
+            "limit": "the points limit",
+            "cp": "the CP",
+            "mode": "the game mode",
+            "points": "the army points",
+        },
     )
 
 
@@ -62,14 +80,18 @@ async def plan_battle(visit: Visit) -> Any:
     names = dict(_players(state))
     if not me or me not in names or not them or them not in names or them == me:
         return visit.render("battle.html", step="opponent", players=_players(state), me=me if me in names else None)
-    found = await visit.status(players=[me, them])
+    # `--brotherhood`: who fights as the Brotherhood Without Banners (asked with the opponent)
+    asked = {"me": me, "them": them}
+    said = {asked[k] for k in ("me", "them") if query.get(f"bwb_{k}")} | set(query.get("brotherhood", "").split(","))
+    brotherhood = [p for p in (me, them) if p in said]
+    found = await visit.status(players=[me, them], brotherhood=brotherhood)
     chosen = query.get("attacker")
     rolled = found["decided_by"] == "roll-needed"
     if rolled and chosen in (me, them):
         found = next(o for o in found["options"] if o["attacker"] == chosen)
     elif rolled:
-        return visit.render("battle.html", step="roll-off", me=me, them=them, names=names)
-    from cok.rulesets.clash_of_kings.modes import allowed_modes
+        return visit.render("battle.html", step="roll-off", me=me, them=them, names=names, brotherhood=brotherhood)
+    from cok.rulesets.clash_of_kings.modes import allowed_modes, catalogue
 
     return visit.render(
         "battle.html",
@@ -83,7 +105,36 @@ async def plan_battle(visit: Visit) -> Any:
         where=STEP_WORDS.get(found["step"] or "none", ""),
         modes=allowed_modes(state.settings.modes),
         limit=state.limit,
+        every=[name for name, loc in state.geo.locations.items() if not loc.is_region] if who.organiser else [],
+        brotherhood=brotherhood,
+        week=state.week,
+        mode_names={m: mode.name for m, mode in catalogue().items()},
     )
+
+
+async def modes(visit: Visit) -> Any:
+    """`cok modes`: the game modes this campaign's battles may be played in, each in full."""
+    from cok.rulesets.clash_of_kings.modes import allowed_modes, catalogue
+
+    state = (await visit.campaign()).state
+    known = catalogue()
+    allowed = allowed_modes(state.settings.modes)
+    return visit.render(
+        "modes.html", modes=[known[m] for m in allowed if m in known], house=[m for m in allowed if m not in known]
+    )
+
+
+async def locations(visit: Visit) -> Any:
+    """`cok locations [--free]`: the map's locations, kind, value and who holds each."""
+    from cok.rulesets.clash_of_kings.rules.locations import listed
+
+    state = (await visit.campaign()).state
+    free = visit.request.query_params.get("free") == "1"
+    rows = [
+        (n, state.geo.locations[n], state.players[h].name if (h := state.holder.get(n)) in state.players else h)
+        for n in listed(state, free=free)
+    ]
+    return visit.render("locations.html", rows=rows, free=free)
 
 
 def _number(form: Mapping[str, str], name: str) -> int | None:
@@ -98,6 +149,10 @@ async def record_battle(visit: Visit) -> Any:
     fields: dict[str, Any] = {"players": [a, b], "location": form.get("location", "")}
     if form.get("attacker"):
         fields["attacker"] = form["attacker"]
+    if brotherhood := [p for p in (a, b) if form.get(f"bwb:{p}")]:
+        fields["brotherhood"] = brotherhood
+    if (week := _number(form, "week")) is not None:
+        fields["week"] = week  # `--week`: a battle of an earlier week
     if form.get("winner") in (a, b):
         fields["winner"] = form["winner"]
     vp = {p: n for p in (a, b) if (n := _number(form, f"vp:{p}")) is not None}
@@ -109,6 +164,11 @@ async def record_battle(visit: Visit) -> Any:
         fields["points"] = points
     if form.get("note", "").strip():
         fields["note"] = form["note"].strip()
+    if visit.who is not None and visit.who.organiser:  # an organiser's ruling, with its reason
+        if form.get("override", "").strip():
+            fields["override"] = form["override"].strip()
+        if form.get("ruled_location", "").strip():
+            fields["location"] = form["ruled_location"].strip()
     from cok.serve.table import Draft
 
     return await visit.record([Draft("battle", fields)])
@@ -176,7 +236,8 @@ async def join(visit: Visit) -> Any:
     if visit.request.method == "GET":
         from cok.rulesets.clash_of_kings.site.views import FACTION_COLOURS
 
-        return visit.render("join.html", factions=list(FACTION_COLOURS))
+        state = (await visit.campaign()).state
+        return visit.render("join.html", factions=list(FACTION_COLOURS), week=state.week)
     form = visit.form
     fields: dict[str, Any] = {"player": form.get("player", "").strip(), "faction": form.get("faction", "").strip()}
     for key in ("name", "castle"):

@@ -54,6 +54,13 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     now = when(site.state)
     yield "index.html", env.get_template("index.html").render(site=site, root="", m=m, now=now)
     yield "map.svg", _svg(m, env)
+    # opened on its own on a phone: a page keeping it at its own size in a frame (issue #35)
+    yield (
+        "map.html",
+        env.get_template("picture.html").render(
+            site=site, root="", m=m, svg="map.svg", heading="The map", focus=None, now=now
+        ),
+    )
     yield "style.css", engine.stylesheet("cok.rulesets.mighty_kingdoms.site")
     logs = log_pages(site.period_entries)
     kingdoms = {k.id: (k, log_pages(k.periods, f"kingdoms/{k.id}.html")) for k in site.kingdoms}

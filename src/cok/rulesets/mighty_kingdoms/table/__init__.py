@@ -37,8 +37,21 @@ def web() -> Web:
             Form("/feed", winter_step, ("POST",)),
             Form("/deploy", winter_step, ("POST",)),
             Form("/organiser", organiser, ("GET", "POST"), organiser=True),
+            Form("/quest", quest, ("GET", "POST")),
+            Form("/artefact", artefact, ("GET", "POST")),
         ),
         templates="cok.rulesets.mighty_kingdoms.table",
+        words={
+            "roll": "roll (First die and Second die)",
+            "reroll": "roll after the double (its first and second die)",
+            "order": "the roll-off's order",
+            "result": "the result",
+            "override": "the organiser's reason",
+            "army": "the army",
+            "tower": "the tower",
+            "to": "where it goes",
+            "tile": "the tile",
+        },
     )
 
 
@@ -84,7 +97,9 @@ def _board(campaign: Any, state: State, player: str, army: str | None, chosen: s
     if found is not None and found.player == player and found.order is None and found.upright:
         targets = [(t, "?" + urlencode({"army": found.id, "to": t, "player": player})) for t in moves(state, found)]
     kingdom = state.kingdoms.get(player)
+    # the capital, else (a kingdom that lost it) one of its tiles or armies: never far from them
     home = kingdom.capital if kingdom is not None else None
+    home = home or next(iter(state.tiles_of(player)), None) or next((a.tile for a in state.armies_of(player)), None)
     around = found.tile if targets and found is not None else home or next(iter(state.map.tiles), None)
     return board(campaign.name, state, targets, chosen, around=around)
 
@@ -99,6 +114,8 @@ async def kingdom(visit: Visit) -> Any:
         return mine
     campaign, me, offer = mine
     state = campaign.state
+    from cok.rulesets.mighty_kingdoms.documents import army_doc
+
     return visit.render(
         "kingdom.html",
         offer=offer,
@@ -107,6 +124,7 @@ async def kingdom(visit: Visit) -> Any:
         kow=state.settings.kings_of_war,
         towers=state.settings.towers,
         board=_board(campaign, state, me, None, None) if offer.phase != "setup" else None,
+        armies=[army_doc(state, a) for a in state.armies_of(me)],
     )
 
 
@@ -323,3 +341,61 @@ async def organiser(visit: Visit) -> Any:
         kingdoms=_kingdoms(state),
         player_order=list(state.order),
     )
+
+
+# ---------------------------------------------------------------- wizard's towers
+
+
+async def quest(visit: Visit) -> Any:
+    """`cok mk quest`: a hero sent to a wizard's tower next to the kingdom, its d6 typed or
+    rolled by the server (5.7)."""
+    from cok.rulesets.mighty_kingdoms.intents import ROLL
+    from cok.rulesets.mighty_kingdoms.table.offers import place
+
+    mine = await _mine(visit)
+    if not isinstance(mine, tuple):
+        return mine
+    campaign, me, _ = mine
+    state = campaign.state
+    if visit.request.method == "GET":
+        near = sorted(t for t in state.towers if any(state.control.get(n) == me for n in state.map.neighbours(t)))
+        return visit.render(
+            "quest.html",
+            player=me,
+            name=state.kingdoms[me].name,
+            towers=[place(state, t) for t in near],
+            armies=[a.id for a in state.armies_of(me)],
+            kow=state.settings.kings_of_war,
+        )
+    form = visit.form
+    fields: dict[str, Any] = {
+        "player": me,
+        "tower": form.get("tower", ""),
+        "army": form.get("army") or None,
+        "hero": form.get("hero", "").strip(),
+        "points": int(p) if (p := form.get("points", "").strip()).isdigit() else 0,
+        "artefact": form.get("artefact", "").strip() or None,
+    }
+    if form.get("roll") == "server":
+        return await visit.record([_draft("quest", fields)], {ROLL: True})
+    if form.get("die", "").isdigit():
+        fields["roll"] = int(form["die"])
+    return await visit.record([_draft("quest", fields)])
+
+
+async def artefact(visit: Visit) -> Any:
+    """`cok mk artefact ART --to P|pool [--override REASON]`: an artefact changes hands, or is
+    lost to the pool; the organiser's reason when the ledger sees no cause."""
+    campaign = await visit.campaign()
+    state = campaign.state
+    who = visit.who
+    assert who is not None
+    if visit.request.method == "GET":
+        held = [a for a in state.artefacts.values() if who.organiser or a.holder == who.name]
+        names = dict(_kingdoms(state))
+        return visit.render("artefact.html", held=held, kingdoms=_kingdoms(state), names=names)
+    form = visit.form
+    fields: dict[str, Any] = {"artefact": form.get("artefact", ""), "to": form.get("to", "")}
+    if who.organiser and form.get("override", "").strip():
+        fields["override"] = form["override"].strip()
+    return await visit.record([_draft("artefact", fields)])

@@ -58,4 +58,8 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     yield "index.html", index_page(site, env)
     yield "log.html", log_page(site, campaign, env)
     yield "board.svg", board_svg(site.state, site.name, env)
+    # opened on its own on a phone: a page keeping it at its own size in a frame (issue #35)
+    picture = env.get_template("picture.html")
+    b = board_picture(site.state, site.name)
+    yield "board.html", picture.render(site=site, root="", b=b, svg="board.svg", heading="The board", focus=None)
     yield "style.css", engine.stylesheet(GAME)
