@@ -24,6 +24,12 @@ class CampaignSettings(BaseModel):
     name: str = Field(min_length=1, description="The campaign's name.")
     map: str = Field(min_length=1, description="The map file, relative to campaign.yaml.")
     ruleset: str = Field(default=registry.DEFAULT, description="The game this campaign plays.")
+    id: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{16,64}$",
+        description="The campaign's identity (written by the first `cok invite`): its links and sessions are "
+        "kept under it, so they follow the campaign when its folder moves.",
+    )
 
 
 def read_settings(text: str, shown: str) -> tuple[Ruleset, Any, dict[str, int]]:

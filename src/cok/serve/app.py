@@ -21,8 +21,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from cok.serve import api
 from cok.serve.guards import Guard
 from cok.serve.kit import Visit
-from cok.serve.server import Server, root, secure, with_bar
-from cok.serve.sessions import COOKIE, LIFETIME, Session
+from cok.serve.server import Server, from_elsewhere, root, same_origin, secure, with_bar
+from cok.serve.sessions import COOKIE, LIFETIME, NoStore, Session
 from cok.serve.table import Asked, Draft, Recording, Refused, Who
 
 TYPES = {".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".css": "text/css", ".json": "application/json"}
@@ -53,15 +53,31 @@ def routes(server: Server) -> list[BaseRoute]:
         return Response(script, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def join(request: Request) -> Response:
+        """A link opened: signs the phone in, but asks first when it would replace a signed-in
+        person, or when another site sent the phone here (its strict cookie unseen)."""
         address = server.address(request)
         wait = server.limiter.wait(address)
         if wait:
             return HTMLResponse("Too many wrong links from here: wait a minute.", 429, {"retry-after": str(wait)})
-        link = await run_in_threadpool(server.keys.find, request.path_params["token"])
+        token = request.path_params["token"]
+        link = await run_in_threadpool(server.keys.find, token)
         if link is None:
             server.limiter.failed(address)
             session = server.session(request)
             return await run_in_threadpool(lambda: server.render(request, session, "unknown-link.html", 401))
+        current = server.session(request)
+        if request.method == "POST":
+            if not same_origin(request):
+                raise HTTPException(403, "this sign-in was sent from another site: open your link again")
+        elif from_elsewhere(request) or (current is not None and current.link != link):
+            shown = None if current is None else current.link.name
+            answer = await run_in_threadpool(
+                lambda: server.render(
+                    request, current, "join.html", token=token, name=link.name, organiser=link.organiser, current=shown
+                )
+            )
+            answer.headers["cache-control"] = "no-store"
+            return answer
         server.sessions.end(request.cookies.get(COOKIE))
         sid = server.sessions.start(link)
         response = RedirectResponse(f"{root(request)}/", 303)
@@ -189,7 +205,7 @@ def routes(server: Server) -> list[BaseRoute]:
     game = [game_route(f) for f in server.web().forms]
     return [
         Route("/", site_page),
-        Route("/join/{token}", join),
+        Route("/join/{token}", join, methods=["GET", "POST"]),
         Route("/signout", signout, methods=["POST"]),
         Route("/activity", activity),
         Route("/record", recorded_form, methods=["POST"]),
@@ -311,6 +327,7 @@ def create_app(folder: Path, *, after: Callable[[Recording, Who], None] | None =
             lambda: server.render(request, session, "refused.html", exc.status_code, problems=[exc.detail])
         )
 
-    app = Starlette(routes=routes(server), middleware=[Middleware(Guard)], exception_handlers={HTTPException: problem})
+    middleware = [Middleware(Guard), Middleware(NoStore)]
+    app = Starlette(routes=routes(server), middleware=middleware, exception_handlers={HTTPException: problem})
     app.state.server = server
     return app

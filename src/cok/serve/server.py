@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from cok.core.text import for_markup
-from cok.serve.invites import Keys
+from cok.serve.invites import Keys, sessions_store
 from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
 from cok.serve.sessions import COOKIE, Session, Sessions
@@ -33,7 +33,7 @@ class Server:
     def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
         self.table = Table(folder, after)
         self.keys = Keys(folder)
-        self.sessions = Sessions()
+        self.sessions = Sessions(sessions_store(folder))
         self.limiter = Limiter()
         self._web: Web | None = None
         self._env: Environment | None = None
@@ -133,6 +133,23 @@ def root(request: Request) -> str:
 def secure(request: Request) -> bool:
     """Https as the phone sees it (a reverse proxy saying so in X-Forwarded-Proto, when trusted)."""
     return request.url.scheme == "https"
+
+
+def from_elsewhere(request: Request) -> bool:
+    """Whether another site sent the phone here (a link on a web page, a form posted from it):
+    the browser says so in Sec-Fetch-Site; a link opened from a message or typed says `none`."""
+    return request.headers.get("sec-fetch-site", "none") in ("cross-site", "same-site")
+
+
+def same_origin(request: Request) -> bool:
+    """A POST sent by this server's own page: Sec-Fetch-Site, else its Origin, says so."""
+    if from_elsewhere(request):
+        return False
+    origin = request.headers.get("origin")
+    if origin is None or origin == "null":
+        return origin is None
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
 
 
 def with_bar(page: str, bar: str, css: str) -> str:
