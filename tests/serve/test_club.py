@@ -1,0 +1,191 @@
+"""Issue 38 (a club runs it for a season) and issue 34's slow clients: the addresses printed and
+checked, links kept by the campaign's identity, a port in use and `--commit` without git said in
+words, forwarded headers from an untrusted address warned of, slow clients cut off."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from cok.serve import addresses, deadline, invites
+from cok.serve.app import create_app
+from cok.serve.forwarded import Untrusted
+from tests.conftest import Cok
+from tests.serve.process import COK, free_port, serving
+
+
+def test_invite_url_refuses_0_0_0_0_and_a_url_without_a_scheme(example: Path) -> None:
+    for bad in ("http://0.0.0.0:8000", "192.168.1.20:8000", "club.example/cok"):
+        run = Cok(example)("invite", "tim", "--url", bad)
+        assert run.exit_code == 1 and "--url" in run.stderr, (bad, run.stderr)
+    assert invites.links(example) == []  # nothing written
+
+
+def test_invite_warns_that_127_0_0_1_opens_on_this_machine_alone(example: Path) -> None:
+    run = Cok(example)("invite", "tim", "--url", "http://127.0.0.1:8000")
+    assert run.exit_code == 0 and "this machine alone" in run.stderr
+
+
+def test_the_campaign_remembers_its_public_url_once(example: Path) -> None:
+    first = Cok(example)("invite", "tim", "--url", "https://club.example/cok/", "--json")
+    assert json.loads(first.stdout)["url"].startswith("https://club.example/cok/join/")
+    later = Cok(example)("invite", "matt", "--json")
+    assert json.loads(later.stdout)["url"].startswith("https://club.example/cok/join/")
+    assert addresses.remembered(example) == "https://club.example/cok"
+
+
+def test_serve_on_every_address_prints_this_machines_network_addresses(example: Path) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [*COK, "serve", "-C", str(example), "--host", "0.0.0.0", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stdout.readline() if process.stdout else ""
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert "0.0.0.0" not in first
+    assert any(f"http://{a}:{port}/" in first for a in addresses.network_addresses()) or "localhost" in first
+
+
+def test_root_path_prints_an_address_that_works_and_redirects_the_bare_prefix(example: Path) -> None:
+    with serving(example, "--root-path=/cok") as served:
+        printed = served.process.stdout.readline() if served.process.stdout else ""
+        shown = printed.split(" at ", 1)[1].split()[0]
+        assert shown.endswith("/cok/")
+        assert httpx.get(shown.replace("localhost", "127.0.0.1")).status_code == 200
+        bare = httpx.get(served.url, follow_redirects=False)  # .../cok
+        assert bare.status_code in (301, 308) and bare.headers["location"].endswith("/cok/")
+        kept = httpx.get(f"{served.url}/api/standings")  # a proxy that keeps the prefix
+        assert kept.status_code == 200
+
+
+def test_the_server_says_at_start_how_many_links_it_knows_and_list_agrees(example: Path) -> None:
+    invites.invite(example, "tim")
+    invites.invite(example, "Ann", organiser=True)
+    listed = Cok(example)("invite", "--list")
+    assert "2 links known" in listed.stderr
+    with serving(example) as served:
+        served.process.terminate()
+        out, _ = served.process.communicate(timeout=10)
+    assert "2 links known" in out
+
+
+def test_a_port_in_use_is_said_in_words_with_exit_1(example: Path) -> None:
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        run = subprocess.run(
+            [*COK, "serve", "-C", str(example), "--port", str(port)], capture_output=True, text=True, timeout=60
+        )
+    assert run.returncode == 1
+    assert "already in use" in run.stderr and "Errno" not in run.stderr and "Traceback" not in run.stderr
+
+
+def test_commit_outside_a_git_repository_refuses_to_start_with_the_fix(example: Path) -> None:
+    run = subprocess.run(
+        [*COK, "serve", "-C", str(example), "--port", str(free_port()), "--commit"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=example,
+        env={"GIT_CEILING_DIRECTORIES": str(example.parent), **_env()},
+    )
+    assert run.returncode == 1 and "git init" in run.stderr, run.stderr
+
+
+def _env() -> dict[str, str]:
+    import os
+
+    return dict(os.environ)
+
+
+def test_forwarded_headers_from_an_untrusted_address_are_warned_of_once() -> None:
+    said: list[str] = []
+
+    async def app(scope: object, receive: object, send: object) -> None:
+        return None
+
+    guard = Untrusted(app, "127.0.0.1", said.append)  # type: ignore[arg-type]
+    headers = [(b"x-forwarded-proto", b"https")]
+    for client in ("192.0.2.7", "192.0.2.7", "127.0.0.1"):
+        scope = {"type": "http", "client": (client, 5000), "headers": headers}
+        asyncio.run(guard(scope, None, None))  # type: ignore[arg-type]
+    assert len(said) == 1 and "192.0.2.7" in said[0] and "--forwarded-allow-ips 192.0.2.7" in said[0]
+    asyncio.run(guard({"type": "http", "client": ("192.0.2.8", 1), "headers": []}, None, None))  # type: ignore[arg-type]
+    assert len(said) == 1  # no forwarded headers, nothing to say
+
+
+@contextmanager
+def _in_thread(example: Path, http: object) -> Iterator[int]:
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(example),
+        host="127.0.0.1",
+        port=port,
+        http=http,  # type: ignore[arg-type]
+        limit_concurrency=deadline.CONNECTIONS,
+        timeout_keep_alive=deadline.KEEP_ALIVE,
+        log_level="error",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(100):
+            if server.started:
+                break
+            time.sleep(0.1)
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def _trickle(port: int, seconds: float) -> bool:
+    """A client sending a header a byte at a time: whether the server closed it before `seconds`."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        end = time.monotonic() + seconds
+        try:
+            while time.monotonic() < end:
+                s.sendall(b"a")
+                s.settimeout(0.25)
+                try:
+                    if s.recv(1024) == b"":
+                        return True
+                except TimeoutError:
+                    pass
+        except OSError:
+            return True
+    return False
+
+
+def test_a_trickling_client_is_cut_off_and_twenty_phones_are_still_served(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(With uvicorn's own h11 protocol in place of Deadline, none of the 30 is cut off.)"""
+    monkeypatch.setattr(deadline, "REQUEST_WITHIN", 1.0)
+    with _in_thread(example, deadline.Deadline) as port, ThreadPoolExecutor(60) as pool:
+        slow = [pool.submit(_trickle, port, 4.0) for _ in range(30)]
+        time.sleep(0.3)
+        phones = [pool.submit(httpx.get, f"http://127.0.0.1:{port}/api/standings", timeout=10) for _ in range(20)]
+        assert all(p.result().status_code == 200 for p in phones)
+        cut = [s.result() for s in slow]
+    assert all(cut)
