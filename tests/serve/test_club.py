@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import shutil
 import socket
 import subprocess
 import threading
@@ -23,6 +25,7 @@ from cok.serve import addresses, deadline, invites
 from cok.serve.app import create_app
 from cok.serve.forwarded import Untrusted
 from tests.conftest import Cok
+from tests.serve.conftest import Table
 from tests.serve.process import COK, free_port, serving
 
 
@@ -189,3 +192,61 @@ def test_a_trickling_client_is_cut_off_and_twenty_phones_are_still_served(
         assert all(p.result().status_code == 200 for p in phones)
         cut = [s.result() for s in slow]
     assert all(cut)
+
+
+def _decoded_terminal(drawn: str) -> list[list[bool]]:
+    """The modules a terminal QR code shows (dark = True), read back from its half blocks."""
+    top = {"█": False, "▀": False, "▄": True, " ": True}
+    bottom = {"█": False, "▀": True, "▄": False, " ": True}
+    rows: list[list[bool]] = []
+    for line in drawn.splitlines():
+        rows.append([top[c] for c in line])
+        rows.append([bottom[c] for c in line])
+    return rows
+
+
+def test_invite_qr_shows_the_link_as_a_qr_code_and_writes_a_picture(example: Path, tmp_path: Path) -> None:
+    import segno
+
+    picture = tmp_path / "tim.png"
+    run = Cok(example)("invite", "tim", "--url", "http://192.168.1.20:8000", "--qr", "--qr-file", str(picture))
+    assert run.exit_code == 0, run.stderr
+    link = next(line for line in run.stdout.splitlines() if "/join/" in line)
+    drawn = "\n".join(line for line in run.stdout.splitlines() if set(line) <= set("█▀▄ ") and line)
+    assert max(len(line) for line in drawn.splitlines()) <= 80
+    modules = [[bool(m) for m in row] for row in segno.make(link, error="m", micro=False).matrix]
+    shown = _decoded_terminal(drawn)
+    border = 4
+    inner = [row[border : border + len(modules)] for row in shown[border : border + len(modules)]]
+    assert inner == modules
+    assert picture.read_bytes().startswith(b"\x89PNG") and picture.stat().st_mode & 0o077 == 0
+    if shutil.which("zbarimg"):
+        read = subprocess.run(["zbarimg", "-q", "--raw", str(picture)], capture_output=True, text=True)
+        assert read.stdout.strip() == link
+
+
+def test_invite_qr_file_is_refused_inside_the_campaign_folder(example: Path) -> None:
+    run = Cok(example)("invite", "tim", "--qr-file", str(example / "tim.png"))
+    assert run.exit_code == 1 and not (example / "tim.png").exists()
+    assert invites.links(example) == []
+
+
+def test_the_organisers_page_makes_a_players_new_link_and_shows_it_as_a_qr_code(table: Table) -> None:
+    csrf = table.sign_in(table.organiser)
+    page = table.client.get("/links")
+    assert page.status_code == 200 and "Make a new link" in page.text
+    made = table.client.post("/links", data={"csrf": csrf, "player": "tim"})
+    assert made.status_code == 200 and "<svg" in made.text and made.headers["cache-control"] == "no-store"
+    link = re.search(r'<code class="link">([^<]+)</code>', made.text)
+    assert link and "/join/" in link[1]
+    token = link[1].rsplit("/", 1)[1]
+    assert invites.Keys(table.folder).find(token) is not None and invites.Keys(table.folder).find(table.tim) is None
+    unknown = table.client.post("/links", data={"csrf": csrf, "player": "nobody"})
+    assert unknown.status_code == 422
+
+
+def test_only_an_organiser_makes_links_on_the_page(table: Table) -> None:
+    csrf = table.sign_in(table.tim)
+    assert table.client.get("/links").status_code == 403
+    assert table.client.post("/links", data={"csrf": csrf, "player": "matt"}).status_code == 403
+    assert invites.Keys(table.folder).find(table.matt) is not None

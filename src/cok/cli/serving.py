@@ -44,6 +44,11 @@ def invite(
         bool,
         typer.Option("--new", help="PLAYER has not joined yet and joins from their phone (No True King: sealed)."),
     ] = False,
+    qr: Annotated[bool, typer.Option("--qr", help="Also show the link as a QR code to scan from this screen.")] = False,
+    qr_file: Annotated[
+        Path | None,
+        typer.Option("--qr-file", metavar="FILE", help="Write the link's QR code to print: FILE.png or FILE.svg."),
+    ] = None,
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -91,18 +96,45 @@ def invite(
         name = _newcomer(opened, player) if new else _player(opened, player)
         is_organiser = False
     base, warning = _base_url(folder, url)
+    if qr_file is not None:
+        _picture_may_go(qr_file, folder)
     token = invites.invite(folder, name, organiser=is_organiser)
     if url is not None:
         addresses.remember(folder, base)  # after the invite: kept under the campaign's identity
     if warning and not as_json:
         typer.echo(f"Warning: {warning}", err=True)
     link = f"{base}/join/{token}"
+    if qr_file is not None:
+        from cok.serve import qr as codes
+
+        codes.write(link, qr_file)
     if as_json:
-        emit_json({"player": name, "organiser": is_organiser, "url": link, "token": token})
+        shown: dict[str, object] = {"player": name, "organiser": is_organiser, "url": link, "token": token}
+        if qr_file is not None:
+            shown["qr_file"] = str(qr_file)
+        emit_json(shown)
         return
     role = "an organiser" if is_organiser else "this player"
     typer.echo(f"{name}'s personal link (it signs in as {role}: give it to {name} alone):")
     typer.echo(link)
+    if qr:
+        from cok.serve import qr as codes
+
+        typer.echo(codes.terminal(link))
+        typer.echo(f"(scan it with {name}'s phone camera)")
+    if qr_file is not None:
+        typer.echo(f"QR code written to {qr_file}: it signs in as {name}; delete it once printed", err=True)
+
+
+def _picture_may_go(path: Path, folder: Path) -> None:
+    """A QR code is the link itself: refused inside the campaign folder (git tracks it and every
+    player reads it), and refused for a kind of picture not made."""
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise RuleError(f"--qr-file writes a .png or an .svg, not {path.name!r}")
+    if path.resolve().is_relative_to(folder.resolve()):
+        raise RuleError(f"--qr-file {path}: not inside the campaign folder, which git tracks: write it elsewhere")
+    if not path.parent.is_dir():
+        raise RuleError(f"--qr-file {path}: no folder {path.parent}")
 
 
 @app.command()

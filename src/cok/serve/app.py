@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from cok.serve import api
+from cok.serve import api, links
 from cok.serve.guards import Guard
 from cok.serve.kit import Visit
 from cok.serve.server import Server, from_elsewhere, root, same_origin, secure, with_bar
@@ -214,6 +214,7 @@ def routes(server: Server) -> list[BaseRoute]:
         Route("/_cok/live.js", live_js),
         Mount("/api", routes=api.routes(server)),
         Mount("/play", routes=game),
+        *links.routes(server),
         Route("/{path:path}", site_page),
     ]
 
