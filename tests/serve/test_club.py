@@ -250,3 +250,12 @@ def test_only_an_organiser_makes_links_on_the_page(table: Table) -> None:
     assert table.client.get("/links").status_code == 403
     assert table.client.post("/links", data={"csrf": csrf, "player": "matt"}).status_code == 403
     assert invites.Keys(table.folder).find(table.matt) is not None
+
+
+def test_no_template_of_the_server_shadows_a_games_template() -> None:
+    """The server's templates are looked up first: one named as a game's hides the game's page
+    (a `join.html` here once made No True King's join page fail)."""
+    source = Path(deadline.__file__).parents[1]
+    served = {p.name for p in (source / "serve" / "templates").glob("*.html")}
+    games = {p.name for p in (source / "rulesets").rglob("*.html")}
+    assert not served & games, served & games

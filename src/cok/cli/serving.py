@@ -169,6 +169,14 @@ def serve(
             help="The address players open through a proxy (e.g. https://club.example/cok); remembered.",
         ),
     ] = None,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="Serve https with a certificate made for this machine (No True King seals only over https); "
+            "each phone accepts it once.",
+        ),
+    ] = False,
 ) -> None:
     """Serve the campaign to every phone at the table: pages to read, and forms to record.
 
@@ -205,6 +213,14 @@ def serve(
     proxied: Any = ProxyHeadersMiddleware(inner, trusted_hosts=forwarded_allow_ips)
     app = Untrusted(proxied, forwarded_allow_ips)
     shown = addresses.served_at(host, port, root)
+    tls: dict[str, str] = {}
+    if https:
+        from cok.serve import certificate
+
+        hosts = addresses.network_addresses() if host in addresses.EVERY else [host]
+        cert, private = certificate.made_for(folder, hosts)
+        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(private)}
+        shown = [s.replace("http://", "https://", 1) for s in shown]
     typer.echo(f"Serving {opened.name} at {shown[0]}  (Ctrl+C stops it)")
     for more in shown[1:]:
         typer.echo(f"  also at {more}")
@@ -213,6 +229,11 @@ def serve(
         typer.echo(f"  players open {remembered}/ (the public address, as cok invite gives it)")
     known = len(invites.links(folder))
     typer.echo(f"{_links_said(known)}{'' if known else ': cok invite PLAYER'} (kept in {invites.store(folder)})")
+    if https:
+        typer.echo(
+            "Each phone is warned once that the certificate is not trusted: Advanced, then Proceed "
+            f"(Safari: Show Details, visit this website). Its SHA-256 fingerprint: {certificate.fingerprint(cert)}"
+        )
     if host in addresses.EVERY:
         typer.echo(
             "Warning: listening on every network address: anyone on the network can read the campaign "
@@ -231,6 +252,7 @@ def serve(
             limit_concurrency=CONNECTIONS,
             log_level="warning",
             server_header=False,
+            **tls,  # type: ignore[arg-type]
         )
     except OSError as failed:
         raise Refused(f"cannot listen on {host}:{port}: {failed.strerror or failed}") from None

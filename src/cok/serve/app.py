@@ -73,7 +73,13 @@ def routes(server: Server) -> list[BaseRoute]:
             shown = None if current is None else current.link.name
             answer = await run_in_threadpool(
                 lambda: server.render(
-                    request, current, "join.html", token=token, name=link.name, organiser=link.organiser, current=shown
+                    request,
+                    current,
+                    "switch.html",
+                    token=token,
+                    name=link.name,
+                    organiser=link.organiser,
+                    current=shown,
                 )
             )
             answer.headers["cache-control"] = "no-store"
