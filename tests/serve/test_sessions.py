@@ -113,3 +113,14 @@ def test_links_kept_under_the_path_before_ids_are_read_and_moved_at_the_next_inv
     invites.invite(example, "matt")
     assert not legacy.exists() and invites.Keys(example).find(token) is not None
     assert invites.identity(example) not in (None, identity)
+
+
+def test_a_form_sent_after_the_session_ended_says_to_open_the_same_link_again(table: Table) -> None:
+    csrf = table.sign_in(table.tim)
+    sid = table.client.cookies[COOKIE]
+    with TestClient(create_app(table.folder)) as restarted:
+        restarted.cookies.set(COOKIE, "a-session-that-ended")
+        sent = restarted.post("/play/paint", data={"csrf": csrf, "units": "1"})
+        assert sent.status_code == 401 and "open the same personal link again" in sent.text
+        restarted.cookies.set(COOKIE, sid)  # the session itself survived the restart
+        assert restarted.get("/play/paint").status_code == 200

@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from cok.serve import api, links
 from cok.serve.guards import Guard
 from cok.serve.kit import Visit
-from cok.serve.server import Server, from_elsewhere, root, same_origin, secure, with_bar
+from cok.serve.server import Server, ended, from_elsewhere, root, same_origin, secure, with_bar
 from cok.serve.sessions import COOKIE, LIFETIME, NoStore, Session
 from cok.serve.table import Asked, Draft, Recording, Refused, Who
 
@@ -330,8 +330,9 @@ def create_app(folder: Path, *, after: Callable[[Recording, Who], None] | None =
         if request.url.path.startswith(f"{root(request)}/api/") or request.url.path.startswith("/api/"):
             return JSONResponse({"problems": [{"message": exc.detail}]}, exc.status_code, headers=exc.headers)
         session = server.session(request)
+        detail = ended(request) if exc.status_code == 401 and session is None else None
         return await run_in_threadpool(
-            lambda: server.render(request, session, "refused.html", exc.status_code, problems=[exc.detail])
+            lambda: server.render(request, session, "refused.html", exc.status_code, problems=[detail or exc.detail])
         )
 
     middleware = [Middleware(Guard), Middleware(NoStore)]

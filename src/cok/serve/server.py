@@ -135,6 +135,17 @@ def secure(request: Request) -> bool:
     return request.url.scheme == "https"
 
 
+def ended(request: Request) -> str | None:
+    """What a phone whose cookie names no session any more is told (expired, signed out past a
+    person's bound, or its link replaced): to open the same link again, which signs it in."""
+    if not request.cookies.get(COOKIE):
+        return None
+    return (
+        "your session on this phone has ended (after 30 days, or the link was replaced): open the same "
+        "personal link again to sign in; if it no longer opens the campaign, ask the organiser for a new one"
+    )
+
+
 def from_elsewhere(request: Request) -> bool:
     """Whether another site sent the phone here (a link on a web page, a form posted from it):
     the browser says so in Sec-Fetch-Site; a link opened from a message or typed says `none`."""
