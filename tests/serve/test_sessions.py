@@ -124,3 +124,13 @@ def test_a_form_sent_after_the_session_ended_says_to_open_the_same_link_again(ta
         assert sent.status_code == 401 and "open the same personal link again" in sent.text
         restarted.cookies.set(COOKIE, sid)  # the session itself survived the restart
         assert restarted.get("/play/paint").status_code == 200
+
+
+def test_phones_signed_in_before_the_campaign_had_an_id_stay_signed_in_after_a_restart(example: Path) -> None:
+    with TestClient(create_app(example)) as before:  # started before anyone was invited
+        token = invites.invite(example, "tim")  # the first invite gives the campaign its id
+        before.post(f"/join/{token}")
+        sid = before.cookies[COOKIE]
+    with TestClient(create_app(example)) as restarted:
+        restarted.cookies.set(COOKIE, sid)
+        assert "Sign out" in restarted.get("/play/paint").text

@@ -90,8 +90,12 @@ def store(folder: Path) -> Path:
 
 
 def sessions_store(folder: Path) -> Path:
-    """The file of this campaign's sessions (hashes of their ids), beside its links."""
-    return data_dir() / "sessions" / f"{key(folder)}.json"
+    """The file of this campaign's sessions (hashes of their ids), beside its links; the one
+    named by the folder's path while the campaign's own is not made yet (a server started
+    before the first invite gave the campaign its id keeps its phones across a restart)."""
+    named = data_dir() / "sessions" / f"{key(folder)}.json"
+    legacy = _by_path(folder, "sessions")
+    return legacy if not named.exists() and legacy.exists() else named
 
 
 def hashed(token: str) -> str:
