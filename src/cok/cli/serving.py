@@ -230,10 +230,9 @@ def serve(
     known = len(invites.links(folder))
     typer.echo(f"{_links_said(known)}{'' if known else ': cok invite PLAYER'} (kept in {invites.store(folder)})")
     if https:
-        typer.echo(
-            "Each phone is warned once that the certificate is not trusted: Advanced, then Proceed "
-            f"(Safari: Show Details, visit this website). Its SHA-256 fingerprint: {certificate.fingerprint(cert)}"
-        )
+        typer.echo("Each phone is warned once that the certificate is not trusted: Advanced, then Proceed")
+        typer.echo("(Safari: Show Details, visit this website). The certificate's SHA-256 fingerprint:")
+        typer.echo(f"  {certificate.fingerprint(cert)}")
     if host in addresses.EVERY:
         typer.echo(
             "Warning: listening on every network address: anyone on the network can read the campaign "
