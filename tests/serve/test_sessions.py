@@ -4,6 +4,7 @@ signed-in pages kept by no cache."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 import warnings
@@ -73,14 +74,20 @@ def test_another_persons_link_asks_before_replacing_a_signed_in_session(table: T
     assert asked.status_code == 200 and "set-cookie" not in asked.headers
     assert "signed in as tim" in asked.text and f'action="/join/{table.matt}"' in asked.text
     assert table.client.cookies[COOKIE] == tim_sid
-    confirmed = table.client.post(f"/join/{table.matt}", follow_redirects=False)
+    confirm = re.search(r'name="confirm" value="([^"]+)"', asked.text)
+    assert confirm
+    unconfirmed = table.client.post(f"/join/{table.matt}", follow_redirects=False)
+    assert unconfirmed.status_code == 403 and table.client.cookies[COOKIE] == tim_sid
+    confirmed = table.client.post(f"/join/{table.matt}", data={"confirm": confirm[1]}, follow_redirects=False)
     assert confirmed.status_code == 303 and COOKIE in confirmed.headers["set-cookie"]
 
 
 def test_a_link_opened_from_another_site_asks_and_its_forged_post_is_refused(table: Table) -> None:
     asked = table.client.get(f"/join/{table.tim}", headers={"sec-fetch-site": "cross-site"}, follow_redirects=False)
     assert asked.status_code == 200 and "set-cookie" not in asked.headers and "Sign in as tim" in asked.text
-    forged = table.client.post(f"/join/{table.tim}", headers={"origin": "https://evil.example"})
+    forged = table.client.post(
+        f"/join/{table.tim}", data={"confirm": "guessed"}, headers={"origin": "https://evil.example"}
+    )
     assert forged.status_code == 403 and COOKIE not in table.client.cookies
     same = table.client.get(f"/join/{table.tim}", headers={"sec-fetch-site": "none"}, follow_redirects=False)
     assert same.status_code == 303  # a link opened from a message or typed signs in at once
@@ -129,8 +136,25 @@ def test_a_form_sent_after_the_session_ended_says_to_open_the_same_link_again(ta
 def test_phones_signed_in_before_the_campaign_had_an_id_stay_signed_in_after_a_restart(example: Path) -> None:
     with TestClient(create_app(example)) as before:  # started before anyone was invited
         token = invites.invite(example, "tim")  # the first invite gives the campaign its id
-        before.post(f"/join/{token}")
+        before.get(f"/join/{token}")
         sid = before.cookies[COOKIE]
     with TestClient(create_app(example)) as restarted:
         restarted.cookies.set(COOKIE, sid)
         assert "Sign out" in restarted.get("/play/paint").text
+
+
+def test_in_chromium_the_question_before_replacing_a_session_signs_in_when_answered(example: Path) -> None:
+    """The page's own POST carries no usable Origin (the pages' no-referrer policy makes it
+    `null`): what binds it to the page is the hidden field only the server's page holds."""
+    from tests.browser import browser as launch
+    from tests.serve.process import serving
+
+    tim, matt = invites.invite(example, "tim"), invites.invite(example, "matt")
+    with serving(example) as served, launch() as browser:
+        page = browser.new_page()
+        page.goto(f"{served.url}/join/{tim}")
+        page.goto(f"{served.url}/join/{matt}")
+        assert "You are signed in as tim" in page.locator("h1").inner_text()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Sign in as matt").click()
+        assert page.locator(".who").inner_text() == "matt"

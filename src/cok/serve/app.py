@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from cok.serve import api, links
 from cok.serve.guards import Guard
 from cok.serve.kit import Visit
-from cok.serve.server import Server, ended, from_elsewhere, root, same_origin, secure, with_bar
+from cok.serve.server import Server, ended, from_elsewhere, root, secure, with_bar
 from cok.serve.sessions import COOKIE, LIFETIME, NoStore, Session
 from cok.serve.table import Asked, Draft, Recording, Refused, Who
 
@@ -67,8 +67,9 @@ def routes(server: Server) -> list[BaseRoute]:
             return await run_in_threadpool(lambda: server.render(request, session, "unknown-link.html", 401))
         current = server.session(request)
         if request.method == "POST":
-            if not same_origin(request):
-                raise HTTPException(403, "this sign-in was sent from another site: open your link again")
+            form = await request.form()
+            if not server.confirms(token, _text(form.get("confirm"))):
+                raise HTTPException(403, "this sign-in was not sent from its own page: open your link again")
         elif from_elsewhere(request) or (current is not None and current.link != link):
             shown = None if current is None else current.link.name
             answer = await run_in_threadpool(
@@ -77,6 +78,7 @@ def routes(server: Server) -> list[BaseRoute]:
                     current,
                     "switch.html",
                     token=token,
+                    confirm=server.confirmation(token),
                     name=link.name,
                     organiser=link.organiser,
                     current=shown,

@@ -3,6 +3,9 @@ how its pages are made (the bar, the templates). The routes are in `app.py` and 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,6 +38,7 @@ class Server:
         self.keys = Keys(folder)
         self.sessions = Sessions(sessions_store(folder))
         self.limiter = Limiter()
+        self._confirming = secrets.token_bytes(32)  # this run's: a question asked before a restart is asked again
         self._web: Web | None = None
         self._env: Environment | None = None
 
@@ -49,6 +53,14 @@ class Server:
             return found
         self.sessions.end(request.cookies.get(COOKIE))
         return None
+
+    def confirmation(self, token: str) -> str:
+        """The hidden field of the page that asks before signing in with a link: only this
+        server's own page carries it, so another site cannot post the sign-in for the phone."""
+        return hmac.new(self._confirming, token.encode(), hashlib.sha256).hexdigest()
+
+    def confirms(self, token: str, given: str | None) -> bool:
+        return given is not None and hmac.compare_digest(given.encode(), self.confirmation(token).encode())
 
     @staticmethod
     def who(session: Session | None) -> Who | None:
@@ -150,17 +162,6 @@ def from_elsewhere(request: Request) -> bool:
     """Whether another site sent the phone here (a link on a web page, a form posted from it):
     the browser says so in Sec-Fetch-Site; a link opened from a message or typed says `none`."""
     return request.headers.get("sec-fetch-site", "none") in ("cross-site", "same-site")
-
-
-def same_origin(request: Request) -> bool:
-    """A POST sent by this server's own page: Sec-Fetch-Site, else its Origin, says so."""
-    if from_elsewhere(request):
-        return False
-    origin = request.headers.get("origin")
-    if origin is None or origin == "null":
-        return origin is None
-    host = request.headers.get("host", "")
-    return origin.split("://", 1)[-1] == host
 
 
 def with_bar(page: str, bar: str, css: str) -> str:
