@@ -24,7 +24,14 @@ def test_only_the_hash_is_kept_outside_the_campaign_folder(example: Path, _own_d
     before = {p: p.read_bytes() for p in example.rglob("*") if p.is_file()}
     token = json.loads(Cok(example)("invite", "tim", "--json").stdout)["token"]
     after = {p: p.read_bytes() for p in example.rglob("*") if p.is_file()}
-    assert after == before  # nothing written in the campaign folder
+    settings = example / "campaign.yaml"
+    identity = invites.identity(example)
+    assert identity is not None and token not in after[settings].decode()
+    assert (
+        after.pop(settings)
+        == before.pop(settings) + f"id: {identity}  # links and sessions are kept under it\n".encode()
+    )
+    assert after == before  # nothing else written in the campaign folder: only the campaign's id
     kept = invites.store(example)
     assert kept.is_relative_to(_own_data)
     text = kept.read_text()

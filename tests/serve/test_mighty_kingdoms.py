@@ -38,6 +38,7 @@ class Table:
 
     def sign_in(self, who: str) -> str:
         """Open the link; the session's CSRF token from the kingdom's page."""
+        self.client.cookies.clear()  # a phone not signed in: the link signs it in without asking
         self.client.get(f"/join/{self.tokens[who]}")
         found = re.search(r'name="csrf" value="([^"]+)"', self.client.get("/play/kingdom").text)
         assert found
@@ -315,6 +316,7 @@ def test_the_organiser_has_the_reform_roll_off_rolled_by_cok(table: Table) -> No
 def test_a_kingdom_not_in_the_battle_may_not_record_it(table: Table) -> None:
     meeting(table)
     table.tokens["cy"] = invites.invite(table.folder, "cy")
+    table.client.cookies.clear()
     table.client.get(f"/join/{table.tokens['cy']}")
     csrf = re.search(r'name="csrf" value="([^"]+)"', table.client.get("/play/kingdom").text)
     assert csrf

@@ -4,7 +4,7 @@ a phone in (see `cok.serve`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -33,12 +33,22 @@ def invite(
         bool, typer.Option("--list", help="Who has a link (the links themselves are not kept).")
     ] = False,
     url: Annotated[
-        str, typer.Option("--url", metavar="URL", help="Where players open the server (as `cok serve` prints it).")
-    ] = URL,
+        str | None,
+        typer.Option(
+            "--url",
+            metavar="URL",
+            help="Where players open the server (as `cok serve` prints it); remembered for the next links.",
+        ),
+    ] = None,
     new: Annotated[
         bool,
         typer.Option("--new", help="PLAYER has not joined yet and joins from their phone (No True King: sealed)."),
     ] = False,
+    qr: Annotated[bool, typer.Option("--qr", help="Also show the link as a QR code to scan from this screen.")] = False,
+    qr_file: Annotated[
+        Path | None,
+        typer.Option("--qr-file", metavar="FILE", help="Write the link's QR code to print: FILE.png or FILE.svg."),
+    ] = None,
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -49,7 +59,7 @@ def invite(
 
     Example: cok invite tim --url http://192.168.1.20:8000
     """
-    from cok.serve import invites
+    from cok.serve import addresses, invites
 
     opened = open_valid(campaign)
     folder = opened.folder
@@ -64,6 +74,7 @@ def invite(
             typer.echo(f"{k.name}{'  (organiser)' if k.organiser else ''}")
         if not kept:
             typer.echo("nobody has a link yet: cok invite PLAYER", err=True)
+        typer.echo(f"{_links_said(len(kept))}, kept in {invites.store(folder)}", err=True)
         return
     if revoke is not None:
         gone = invites.revoke(folder, revoke)
@@ -84,14 +95,46 @@ def invite(
         assert player is not None
         name = _newcomer(opened, player) if new else _player(opened, player)
         is_organiser = False
+    base, warning = _base_url(folder, url)
+    if qr_file is not None:
+        _picture_may_go(qr_file, folder)
     token = invites.invite(folder, name, organiser=is_organiser)
-    link = f"{url.rstrip('/')}/join/{token}"
+    if url is not None:
+        addresses.remember(folder, base)  # after the invite: kept under the campaign's identity
+    if warning and not as_json:
+        typer.echo(f"Warning: {warning}", err=True)
+    link = f"{base}/join/{token}"
+    if qr_file is not None:
+        from cok.serve import qr as codes
+
+        codes.write(link, qr_file)
     if as_json:
-        emit_json({"player": name, "organiser": is_organiser, "url": link, "token": token})
+        shown: dict[str, object] = {"player": name, "organiser": is_organiser, "url": link, "token": token}
+        if qr_file is not None:
+            shown["qr_file"] = str(qr_file)
+        emit_json(shown)
         return
     role = "an organiser" if is_organiser else "this player"
     typer.echo(f"{name}'s personal link (it signs in as {role}: give it to {name} alone):")
     typer.echo(link)
+    if qr:
+        from cok.serve import qr as codes
+
+        typer.echo(codes.terminal(link))
+        typer.echo(f"(scan it with {name}'s phone camera)")
+    if qr_file is not None:
+        typer.echo(f"QR code written to {qr_file}: it signs in as {name}; delete it once printed", err=True)
+
+
+def _picture_may_go(path: Path, folder: Path) -> None:
+    """A QR code is the link itself: refused inside the campaign folder (git tracks it and every
+    player reads it), and refused for a kind of picture not made."""
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise RuleError(f"--qr-file writes a .png or an .svg, not {path.name!r}")
+    if path.resolve().is_relative_to(folder.resolve()):
+        raise RuleError(f"--qr-file {path}: not inside the campaign folder, which git tracks: write it elsewhere")
+    if not path.parent.is_dir():
+        raise RuleError(f"--qr-file {path}: no folder {path.parent}")
 
 
 @app.command()
@@ -118,6 +161,22 @@ def serve(
             help="Proxies trusted for X-Forwarded-For/-Proto (comma-separated; default: this machine).",
         ),
     ] = "127.0.0.1",
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            metavar="URL",
+            help="The address players open through a proxy (e.g. https://club.example/cok); remembered.",
+        ),
+    ] = None,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="Serve https with a certificate made for this machine (No True King seals only over https); "
+            "each phone accepts it once.",
+        ),
+    ] = False,
 ) -> None:
     """Serve the campaign to every phone at the table: pages to read, and forms to record.
 
@@ -127,20 +186,54 @@ def serve(
     Example: cok serve --host 0.0.0.0 --port 8000
     """
     import uvicorn
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+    from cok.serve import addresses, invites
     from cok.serve.app import create_app
+    from cok.serve.deadline import CONNECTIONS, KEEP_ALIVE, Deadline
+    from cok.serve.forwarded import Untrusted
+    from cok.serve.prefix import Prefix
 
     opened = open_valid(campaign)
     folder: Path = opened.folder
-    after = None
-    if commit:
-        after = _committer(folder)
     if root_path and not root_path.startswith("/"):
         raise RuleError(f"--root-path is a path that starts with /, like /cok (got {root_path!r})")
-    app = create_app(folder, after=after)
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    typer.echo(f"Serving {opened.name} at http://{shown}:{port}{root_path.rstrip('/')}/  (Ctrl+C stops it)")
-    if host in ("0.0.0.0", "::", ""):
+    root = root_path.rstrip("/")
+    if public_url is not None:
+        public, warning = addresses.checked_url(public_url, "--public-url")
+        if warning:
+            typer.echo(f"Warning: {warning}", err=True)
+        addresses.remember(folder, public)
+    after = None
+    if commit:
+        _need_git(folder)
+        after = _committer(folder)
+    _need_port(host, port)
+    inner: Any = Prefix(create_app(folder, after=after), root)
+    proxied: Any = ProxyHeadersMiddleware(inner, trusted_hosts=forwarded_allow_ips)
+    app = Untrusted(proxied, forwarded_allow_ips)
+    shown = addresses.served_at(host, port, root)
+    tls: dict[str, str] = {}
+    if https:
+        from cok.serve import certificate
+
+        hosts = addresses.network_addresses() if host in addresses.EVERY else [host]
+        cert, private = certificate.made_for(folder, hosts)
+        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(private)}
+        shown = [s.replace("http://", "https://", 1) for s in shown]
+    typer.echo(f"Serving {opened.name} at {shown[0]}  (Ctrl+C stops it)")
+    for more in shown[1:]:
+        typer.echo(f"  also at {more}")
+    remembered = addresses.remembered(folder)
+    if remembered:
+        typer.echo(f"  players open {remembered}/ (the public address, as cok invite gives it)")
+    known = len(invites.links(folder))
+    typer.echo(f"{_links_said(known)}{'' if known else ': cok invite PLAYER'} (kept in {invites.store(folder)})")
+    if https:
+        typer.echo("Each phone is warned once that the certificate is not trusted: Advanced, then Proceed")
+        typer.echo("(Safari: Show Details, visit this website). The certificate's SHA-256 fingerprint:")
+        typer.echo(f"  {certificate.fingerprint(cert)}")
+    if host in addresses.EVERY:
         typer.echo(
             "Warning: listening on every network address: anyone on the network can read the campaign "
             "(recording still needs a personal link: cok invite)",
@@ -151,14 +244,84 @@ def serve(
             app,
             host=host,
             port=port,
-            root_path=root_path.rstrip("/"),
-            proxy_headers=True,
-            forwarded_allow_ips=forwarded_allow_ips,
+            root_path=root,
+            proxy_headers=False,  # applied above, inside the warning about untrusted ones
+            http=Deadline,
+            timeout_keep_alive=KEEP_ALIVE,
+            limit_concurrency=CONNECTIONS,
             log_level="warning",
             server_header=False,
+            **tls,  # type: ignore[arg-type]
         )
     except OSError as failed:
         raise Refused(f"cannot listen on {host}:{port}: {failed.strerror or failed}") from None
+    except SystemExit as stopped:
+        if stopped.code not in (0, None):
+            raise Refused(f"cok serve could not start on {host}:{port} (see the message above)") from None
+
+
+def _links_said(known: int) -> str:
+    return "nobody has a link yet" if known == 0 else f"{known} link{'s' if known != 1 else ''} known"
+
+
+def _base_url(folder: Path, url: str | None) -> tuple[str, str | None]:
+    """The address a link starts with: --url (checked), else the one the campaign remembers,
+    else this machine's, with a warning that only it can open that."""
+    from cok.serve import addresses
+
+    if url is not None:
+        return addresses.checked_url(url)
+    remembered = addresses.remembered(folder)
+    if remembered:
+        return remembered, None
+    return addresses.checked_url(URL)[0], (
+        f"{URL} opens on this machine alone: give the address phones open once, with --url "
+        "(cok serve prints it), and later links use it"
+    )
+
+
+def _need_port(host: str, port: int) -> None:
+    """A port another program holds is said in words before uvicorn says it as Errno 98."""
+    import errno
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host or "0.0.0.0", port))
+        except OSError as failed:
+            if failed.errno == errno.EADDRINUSE:
+                raise Refused(
+                    f"port {port} is already in use on {host} (another cok serve, or another program): "
+                    f"stop it, or choose another port with --port {port + 1}"
+                ) from None
+            if failed.errno == errno.EADDRNOTAVAIL:
+                raise Refused(f"--host {host} is not an address of this machine: use 0.0.0.0 or 127.0.0.1") from None
+            if failed.errno == errno.EACCES:
+                raise Refused(f"port {port} needs the administrator's rights here: choose one above 1023") from None
+            raise Refused(f"cannot listen on {host}:{port}: {failed.strerror or failed}") from None
+
+
+def _need_git(folder: Path) -> None:
+    """`--commit` needs the campaign in a git repository: said to the organiser at start, not to
+    each player at their first recording."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        raise RuleError("--commit needs git, which is not installed here: install it, or serve without --commit")
+    found = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--is-inside-work-tree"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode != 0 or found.stdout.strip() != "true":
+        raise RuleError(
+            f"--commit commits each recording to the campaign's git repository, and {folder} is in none: "
+            f"run `git init` there (then `git add . && git commit -m start`), or serve without --commit"
+        )
 
 
 def _committer(folder: Path):  # type: ignore[no-untyped-def]

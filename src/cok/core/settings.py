@@ -29,6 +29,12 @@ class CampaignSettings(BaseModel):
         description="`required`: a result (a battle) is shown as awaiting confirmation until the other side "
         "confirms it or an organiser rules (docs/confirm.md).",
     )
+    id: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{16,64}$",
+        description="The campaign's identity (written by the first `cok invite`): its links and sessions are "
+        "kept under it, so they follow the campaign when its folder moves.",
+    )
 
 
 def read_settings(text: str, shown: str) -> tuple[Ruleset, Any, dict[str, int]]:

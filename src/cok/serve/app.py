@@ -19,12 +19,12 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import BaseRoute, Mount, Route
 
 from cok.core.text import in_page_words
-from cok.serve import api, verdicts
+from cok.serve import api, links, verdicts
 from cok.serve.guards import Guard
 from cok.serve.kit import Visit
 from cok.serve.once import Shown
-from cok.serve.server import Server, root, secure, with_bar
-from cok.serve.sessions import COOKIE, LIFETIME, Session
+from cok.serve.server import Server, ended, from_elsewhere, root, secure, with_bar
+from cok.serve.sessions import COOKIE, LIFETIME, NoStore, Session
 from cok.serve.table import Asked, Draft, Recording, Refusal, Refused, Voiding, Who
 
 TYPES = {".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".css": "text/css", ".json": "application/json"}
@@ -59,14 +59,38 @@ def routes(server: Server) -> list[BaseRoute]:
         return Response(script, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def join(request: Request) -> Response:
+        """A link opened: signs the phone in, but asks first when it would replace a signed-in
+        person, or when another site sent the phone here (its strict cookie unseen)."""
         address = server.address(request)
         link = await run_in_threadpool(server.keys.find, request.path_params["token"])
         wait = server.limiter.judge(address, link is not None)  # only a wrong link counts, or waits
         if wait:
             return HTMLResponse("Too many wrong links from here: wait a minute.", 429, {"retry-after": str(wait)})
+        token = request.path_params["token"]
         if link is None:
             session = server.session(request)
             return await run_in_threadpool(lambda: server.render(request, session, "unknown-link.html", 401))
+        current = server.session(request)
+        if request.method == "POST":
+            form = await request.form()
+            if not server.confirms(token, _text(form.get("confirm"))):
+                raise HTTPException(403, "this sign-in was not sent from its own page: open your link again")
+        elif from_elsewhere(request) or (current is not None and current.link != link):
+            shown = None if current is None else current.link.name
+            answer = await run_in_threadpool(
+                lambda: server.render(
+                    request,
+                    current,
+                    "switch.html",
+                    token=token,
+                    confirm=server.confirmation(token),
+                    name=link.name,
+                    organiser=link.organiser,
+                    current=shown,
+                )
+            )
+            answer.headers["cache-control"] = "no-store"
+            return answer
         server.sessions.end(request.cookies.get(COOKIE))
         sid = server.sessions.start(link)
         response = RedirectResponse(f"{root(request)}/", 303)
@@ -233,7 +257,7 @@ def routes(server: Server) -> list[BaseRoute]:
     game = [game_route(f) for f in server.web().forms]
     return [
         Route("/", site_page),
-        Route("/join/{token}", join),
+        Route("/join/{token}", join, methods=["GET", "POST"]),
         Route("/signout", signout, methods=["POST"]),
         Route("/activity", activity),
         Route("/record", recorded_form, methods=["POST"]),
@@ -245,6 +269,7 @@ def routes(server: Server) -> list[BaseRoute]:
         Route("/favicon.ico", favicon),
         Mount("/api", routes=api.routes(server)),
         Mount("/play", routes=game),
+        *links.routes(server),
         Route("/{path:path}", site_page),
     ]
 
@@ -440,10 +465,12 @@ def create_app(folder: Path, *, after: Callable[[Recording, Who], None] | None =
         if request.url.path.startswith(f"{root(request)}/api/") or request.url.path.startswith("/api/"):
             return JSONResponse({"problems": [{"message": exc.detail}]}, exc.status_code, headers=exc.headers)
         session = server.session(request)
+        detail = ended(request) if exc.status_code == 401 and session is None else None
         return await run_in_threadpool(
-            lambda: server.render(request, session, "refused.html", exc.status_code, problems=[exc.detail])
+            lambda: server.render(request, session, "refused.html", exc.status_code, problems=[detail or exc.detail])
         )
 
-    app = Starlette(routes=routes(server), middleware=[Middleware(Guard)], exception_handlers={HTTPException: problem})
+    middleware = [Middleware(Guard), Middleware(NoStore)]
+    app = Starlette(routes=routes(server), middleware=middleware, exception_handlers={HTTPException: problem})
     app.state.server = server
     return app

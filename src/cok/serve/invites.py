@@ -1,19 +1,23 @@
 """The personal links of `cok invite`: each a random token (256 bits) that signs a phone in as
 a player or an organiser. Only the tokens' SHA-256 hashes are kept, in the user's data folder
-($COK_DATA_DIR moves it) under a name derived from the campaign folder: never in the campaign
-folder, which git tracks and the other players read."""
+($COK_DATA_DIR moves it) under the campaign's identity (the `id` of campaign.yaml, written by
+the first invite), so they follow the campaign when its folder moves: never in the campaign
+folder, which git tracks and the other players read. A campaign invited to before it had an id
+kept its links under its path: they are read from there, and moved at the next invite."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from cok.core.folders import data_dir
+from cok.core.folders import SETTINGS_FILE, data_dir
 
 TOKEN_BYTES = 32  # 256 random bits: well over the 128 the issue asks
 
@@ -27,10 +31,71 @@ class Link:
     hashed: str  # the token's SHA-256, hex
 
 
-def store(folder: Path) -> Path:
-    """The file of this campaign's links: one per campaign folder, named by its resolved path."""
+def identity(folder: Path) -> str | None:
+    """The campaign's `id` in campaign.yaml, if it has one yet (read again only when the file
+    changed: the server asks at every request)."""
+    import yaml
+
+    settings = folder / SETTINGS_FILE
+    try:
+        stat = settings.stat()
+        seen = (str(settings.resolve()), stat.st_mtime_ns, stat.st_size)
+        if seen in _identities:
+            return _identities[seen]
+        data = yaml.safe_load(settings.read_text(encoding="utf-8"))
+    except (OSError, ValueError, yaml.YAMLError):
+        return None
+    found = data.get("id") if isinstance(data, dict) else None
+    known = found if isinstance(found, str) and re.fullmatch(r"[0-9a-f]{16,64}", found) else None
+    _identities[seen] = known
+    return known
+
+
+_identities: dict[tuple[str, int, int], str | None] = {}
+
+
+def give_identity(folder: Path) -> str:
+    """The campaign's id, written at the end of campaign.yaml the first time (a line added,
+    the rest of the file as it was): not a secret, and it moves with the campaign."""
+    found = identity(folder)
+    if found is not None:
+        return found
+    made = secrets.token_hex(8)
+    settings = folder / SETTINGS_FILE
+    text = settings.read_text(encoding="utf-8")
+    line = f"id: {made}  # links and sessions are kept under it\n"
+    addition = ("" if text.endswith("\n") or not text else "\n") + line
+    with settings.open("a", encoding="utf-8") as handle:
+        handle.write(addition)
+    if identity(folder) != made:  # a file `id:` cannot be added to (flow style): leave it as it was
+        settings.write_text(text, encoding="utf-8")
+        raise OSError(f"could not add an id to {settings}")
+    return made
+
+
+def _by_path(folder: Path, kind: str) -> Path:
     key = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:24]
-    return data_dir() / "invites" / f"{key}.json"
+    return data_dir() / kind / f"{key}.json"
+
+
+def key(folder: Path) -> str:
+    """The name this campaign's files take in the data folder: its identity, else its path's hash."""
+    found = identity(folder)
+    return found if found is not None else _by_path(folder, "invites").stem
+
+
+def store(folder: Path) -> Path:
+    """The file of this campaign's links: named by the campaign's identity."""
+    return data_dir() / "invites" / f"{key(folder)}.json"
+
+
+def sessions_store(folder: Path) -> Path:
+    """The file of this campaign's sessions (hashes of their ids), beside its links; the one
+    named by the folder's path while the campaign's own is not made yet (a server started
+    before the first invite gave the campaign its id keeps its phones across a restart)."""
+    named = data_dir() / "sessions" / f"{key(folder)}.json"
+    legacy = _by_path(folder, "sessions")
+    return legacy if not named.exists() and legacy.exists() else named
 
 
 def hashed(token: str) -> str:
@@ -39,15 +104,21 @@ def hashed(token: str) -> str:
 
 def links(folder: Path) -> list[Link]:
     """The campaign's links (none when nobody was invited, or the file cannot be read)."""
+    path = store(folder)
+    if not path.exists() and _by_path(folder, "invites").exists():
+        path = _by_path(folder, "invites")  # invited to before the campaign had an id
     try:
-        data = json.loads(store(folder).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
         return [Link(str(d["name"]), bool(d["organiser"]), str(d["hash"])) for d in data["links"]]
     except (OSError, ValueError, KeyError, TypeError):
         return []
 
 
 def _keep(folder: Path, kept: list[Link]) -> None:
-    """Written whole to a new file readable by this user only, then moved over the old one."""
+    """Written whole to a new file readable by this user only, then moved over the old one
+    (the campaign given its identity first; a file kept under its path before then removed)."""
+    with contextlib.suppress(OSError):  # else kept under the folder's path, as before ids
+        give_identity(folder)
     path = store(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = {
@@ -60,6 +131,9 @@ def _keep(folder: Path, kept: list[Link]) -> None:
         json.dump(data, handle, indent=1)
         handle.write("\n")
     os.replace(temporary, path)
+    legacy = _by_path(folder, "invites")
+    if legacy != path:
+        legacy.unlink(missing_ok=True)
 
 
 def invite(folder: Path, name: str, organiser: bool = False) -> str:
@@ -105,7 +179,7 @@ class Keys:
 
     def _read(self) -> None:
         try:
-            stat = store(self.folder).stat()
+            stat = store(self.folder).stat() if store(self.folder).exists() else _by_path(self.folder, "invites").stat()
             seen: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
         except OSError:
             seen = None

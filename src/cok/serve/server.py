@@ -3,6 +3,9 @@ how its pages are made (the bar, the templates). The routes are in `app.py` and 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from cok.core.text import for_markup
-from cok.serve.invites import Keys
+from cok.serve.invites import Keys, sessions_store
 from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
 from cok.serve.once import Sent
@@ -36,9 +39,10 @@ class Server:
     def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
         self.table = Table(folder, after)
         self.keys = Keys(folder)
-        self.sessions = Sessions()
+        self.sessions = Sessions(sessions_store(folder))
         self.limiter = Limiter()
         self.sent = Sent()  # the forms' one-time tokens spent, and the recordings' pages
+        self._confirming = secrets.token_bytes(32)  # this run's: a question asked before a restart is asked again
         self._web: Web | None = None
         self._env: Environment | None = None
 
@@ -53,6 +57,14 @@ class Server:
             return found
         self.sessions.end(request.cookies.get(COOKIE))
         return None
+
+    def confirmation(self, token: str) -> str:
+        """The hidden field of the page that asks before signing in with a link: only this
+        server's own page carries it, so another site cannot post the sign-in for the phone."""
+        return hmac.new(self._confirming, token.encode(), hashlib.sha256).hexdigest()
+
+    def confirms(self, token: str, given: str | None) -> bool:
+        return given is not None and hmac.compare_digest(given.encode(), self.confirmation(token).encode())
 
     @staticmethod
     def who(session: Session | None) -> Who | None:
@@ -142,6 +154,23 @@ def root(request: Request) -> str:
 def secure(request: Request) -> bool:
     """Https as the phone sees it (a reverse proxy saying so in X-Forwarded-Proto, when trusted)."""
     return request.url.scheme == "https"
+
+
+def ended(request: Request) -> str | None:
+    """What a phone whose cookie names no session any more is told (expired, signed out past a
+    person's bound, or its link replaced): to open the same link again, which signs it in."""
+    if not request.cookies.get(COOKIE):
+        return None
+    return (
+        "your session on this phone has ended (after 30 days, or the link was replaced): open the same "
+        "personal link again to sign in; if it no longer opens the campaign, ask the organiser for a new one"
+    )
+
+
+def from_elsewhere(request: Request) -> bool:
+    """Whether another site sent the phone here (a link on a web page, a form posted from it):
+    the browser says so in Sec-Fetch-Site; a link opened from a message or typed says `none`."""
+    return request.headers.get("sec-fetch-site", "none") in ("cross-site", "same-site")
 
 
 def with_bar(page: str, bar: str, css: str) -> str:

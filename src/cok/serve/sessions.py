@@ -1,53 +1,160 @@
-"""Signed-in phones: a session per opened link, kept in the server's memory (a restart signs
-everyone out; the link signs them in again). The cookie holds only a random session id; each
-session has its own CSRF token, which every form carries in a hidden field."""
+"""Signed-in phones: a session per opened link. The cookie holds a random session id; the server
+keeps only its SHA-256 (in the user's data folder, beside the links), so a restart keeps every
+phone signed in and nothing kept signs one in. Each session's CSRF token is derived from its id,
+so it is never kept either. Sessions are bounded (a few phones a person, a few thousand in all)
+and the expired ones purged, so a link holder starting sessions in a loop fills nothing."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import json
+import os
 import secrets
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cok.serve.invites import Link
 
 COOKIE = "cok_session"
 LIFETIME = 30 * 24 * 3600  # a month of game nights
+PER_LINK = 8  # a person's phones, tablets and laptops; the oldest is signed out past it
+MOST = 4000  # every session of a campaign, whoever holds them
+
+
+def _hashed(sid: str) -> str:
+    return hashlib.sha256(sid.encode()).hexdigest()
+
+
+def _csrf_of(sid: str) -> str:
+    """The session's CSRF token: derived from its id, which only the phone's cookie holds."""
+    return hmac.new(sid.encode(), b"cok csrf", hashlib.sha256).hexdigest()
 
 
 @dataclass(frozen=True)
 class Session:
     link: Link
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.time)
 
     def checks(self, given: str | None) -> bool:
         """Whether a form's CSRF field is this session's, compared in constant time."""
         return given is not None and hmac.compare_digest(given.encode(), self.csrf.encode())
 
 
+@dataclass(frozen=True)
+class _Kept:
+    link: Link
+    started: float  # seconds since the epoch: a restart does not restart the month
+
+
 class Sessions:
-    def __init__(self) -> None:
-        self._by_id: dict[str, Session] = {}
+    """The sessions of one campaign, kept in `path` (none: in memory only, as tests use it)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self._by_hash: dict[str, _Kept] = {}
         self._lock = threading.Lock()
+        self._load()
+
+    def __len__(self) -> int:
+        return len(self._by_hash)
 
     def start(self, link: Link) -> str:
         sid = secrets.token_urlsafe(32)
+        now = time.time()
         with self._lock:
-            self._by_id[sid] = Session(link)
+            self._purge(now)
+            same = sorted((k for k in self._by_hash.items() if k[1].link == link), key=lambda k: k[1].started)
+            for gone, _ in same[: max(0, len(same) - PER_LINK + 1)]:
+                del self._by_hash[gone]
+            if len(self._by_hash) >= MOST:
+                oldest = min(self._by_hash, key=lambda h: self._by_hash[h].started)
+                del self._by_hash[oldest]
+            self._by_hash[_hashed(sid)] = _Kept(link, now)
+            self._save()
         return sid
 
     def find(self, sid: str | None) -> Session | None:
         if not sid:
             return None
+        key = _hashed(sid)
         with self._lock:
-            found = self._by_id.get(sid)
-            if found is not None and time.monotonic() - found.started > LIFETIME:
-                del self._by_id[sid]
+            found = self._by_hash.get(key)
+            if found is None:
                 return None
-        return found
+            if time.time() - found.started > LIFETIME:
+                del self._by_hash[key]
+                self._save()
+                return None
+        return Session(found.link, _csrf_of(sid), found.started)
 
     def end(self, sid: str | None) -> None:
+        if not sid:
+            return
         with self._lock:
-            self._by_id.pop(sid or "", None)
+            if self._by_hash.pop(_hashed(sid), None) is not None:
+                self._save()
+
+    def _purge(self, now: float) -> None:
+        for key in [k for k, v in self._by_hash.items() if now - v.started > LIFETIME]:
+            del self._by_hash[key]
+
+    def _load(self) -> None:
+        if self.path is None:
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            for d in data["sessions"]:
+                link = Link(str(d["name"]), bool(d["organiser"]), str(d["link"]))
+                self._by_hash[str(d["hash"])] = _Kept(link, float(d["started"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            self._by_hash.clear()  # none kept, or unreadable: every phone opens its link again
+        self._purge(time.time())
+
+    def _save(self) -> None:
+        """Written whole to a new file readable by this user only, then moved over the old one."""
+        if self.path is None:
+            return
+        rows = [
+            {"hash": h, "name": k.link.name, "organiser": k.link.organiser, "link": k.link.hashed, "started": k.started}
+            for h, k in self._by_hash.items()
+        ]
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = self.path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"sessions": rows}, handle)
+            os.replace(temporary, self.path)
+        except OSError:
+            pass  # the sessions still hold in memory; a restart then signs these phones out
+
+
+class NoStore:
+    """ASGI middleware: a page or answer made for a request that carries a session cookie is
+    never kept by the browser or a proxy (`Cache-Control: no-store`): it may show what only
+    that person sees, and the shared phone's Back button must not show it to the next."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        signed = scope["type"] == "http" and any(
+            name == b"cookie" and COOKIE.encode() + b"=" in value for name, value in scope.get("headers", [])
+        )
+        if not signed:
+            await self.app(scope, receive, send)
+            return
+
+        async def stored_nowhere(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
+                message["headers"] = [*headers, (b"cache-control", b"no-store")]
+            await send(message)
+
+        await self.app(scope, receive, stored_nowhere)

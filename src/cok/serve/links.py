@@ -1,0 +1,67 @@
+"""The organiser's links page (issue 38): a player's new link made at the table and shown as a
+QR code to scan from the organiser's screen, so nobody types 72 characters. A new link replaces
+the player's old one, as `cok invite` does; the page answering the POST is never kept (no-store)."""
+
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from cok.core.errors import RuleError
+from cok.serve import addresses, invites, qr
+from cok.serve.server import Server, root
+
+
+def routes(server: Server) -> list[BaseRoute]:
+    async def links_page(request: Request) -> Response:
+        session = server.session(request)
+        if session is None:
+            raise HTTPException(401, "open your personal link first (ask the organiser for one: cok invite)")
+        if not session.link.organiser:
+            raise HTTPException(403, "only an organiser may do this")
+        made: dict[str, str] = {}
+        problems: list[str] = []
+        status = 200
+        if request.method == "POST":
+            form = await request.form()
+            fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+            if not session.checks(fields.get("csrf")):
+                raise HTTPException(403, "this form is not from this signed-in page: open the page again")
+            try:
+                name = await run_in_threadpool(_player, server, fields.get("player", ""))
+            except RuleError as unknown:
+                problems, status = [str(unknown)], 422
+            else:
+                token = await run_in_threadpool(invites.invite, server.table.folder, name)
+                link = f"{_base(server, request)}/join/{token}"
+                made = {"name": name, "link": link, "svg": qr.svg(link)}
+        holders = sorted({k.name for k in invites.links(server.table.folder) if not k.organiser})
+        answer = await run_in_threadpool(
+            lambda: server.render(request, session, "links.html", status, holders=holders, made=made, problems=problems)
+        )
+        answer.headers["cache-control"] = "no-store"
+        return answer
+
+    return [Route("/links", links_page, methods=["GET", "POST"])]
+
+
+def _player(server: Server, typed: str) -> str:
+    """A player of the campaign, found as `cok invite` finds them."""
+    typed = typed.strip()
+    if not typed:
+        raise RuleError("choose a player")
+    view = server.table.view()
+    with server.table._busy:  # the state a recording changes in place
+        return str(view.ruleset.player(view.campaign.state, typed))
+
+
+def _base(server: Server, request: Request) -> str:
+    """The address the link starts with: the campaign's public URL when it has one, else the
+    address this page was opened at (the organiser's screen reaches the server there)."""
+    remembered = addresses.remembered(server.table.folder)
+    if remembered:
+        return remembered
+    return f"{request.url.scheme}://{request.url.netloc}{root(request)}"
