@@ -66,6 +66,10 @@ def build(only: str | None = None) -> typer.Typer:
     from cok.cli.serving import app as serving  # `cok serve` and `cok invite`: the campaign at the table
 
     app.registered_commands += serving.registered_commands
+    if only is None or only == "notify":  # `cok notify …`: the club's chat
+        from cok.cli.notify import app as notify
+
+        app.add_typer(notify, name="notify", help="Post the campaign's news in the club's chat.")
     commands = list(app.registered_commands)
     for games in app.registered_groups:
         commands += games.typer_instance.registered_commands if games.typer_instance else []

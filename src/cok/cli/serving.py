@@ -137,6 +137,9 @@ def serve(
         after = _committer(folder)
     if root_path and not root_path.startswith("/"):
         raise RuleError(f"--root-path is a path that starts with /, like /cok (got {root_path!r})")
+    from cok.notify.courier import serving as notifying
+
+    after, courier = notifying(folder, after)  # the club's chat: queued under the lock, sent off it
     app = create_app(folder, after=after)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     typer.echo(f"Serving {opened.name} at http://{shown}:{port}{root_path.rstrip('/')}/  (Ctrl+C stops it)")
@@ -146,6 +149,7 @@ def serve(
             "(recording still needs a personal link: cok invite)",
             err=True,
         )
+    courier.start()
     try:
         uvicorn.run(
             app,
@@ -159,6 +163,8 @@ def serve(
         )
     except OSError as failed:
         raise Refused(f"cannot listen on {host}:{port}: {failed.strerror or failed}") from None
+    finally:
+        courier.stop()
 
 
 def _committer(folder: Path):  # type: ignore[no-untyped-def]
