@@ -39,6 +39,10 @@ def invite(
         bool,
         typer.Option("--new", help="PLAYER has not joined yet and joins from their phone (No True King: sealed)."),
     ] = False,
+    mention: Annotated[
+        str | None,
+        typer.Option("--mention", metavar="HANDLE", help="How the club's chat mentions them in a nudge: '<@1234>'."),
+    ] = None,
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -85,6 +89,10 @@ def invite(
         name = _newcomer(opened, player) if new else _player(opened, player)
         is_organiser = False
     token = invites.invite(folder, name, organiser=is_organiser)
+    if mention is not None:  # kept in the data folder with the notify data (cok notify), never the campaign
+        from cok.notify.mentions import mention as keep_mention
+
+        keep_mention(folder, name, mention.strip())
     link = f"{url.rstrip('/')}/join/{token}"
     if as_json:
         emit_json({"player": name, "organiser": is_organiser, "url": link, "token": token})

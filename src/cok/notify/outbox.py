@@ -35,19 +35,36 @@ def _sent(folder: Path) -> Path:
 def enqueue(folder: Path, recording: Recording) -> int:
     """The recording's posts put in the outbox (the hook every recording path calls, under
     the lock: no network here); the number of posts queued. Nothing when no destination."""
-    kept = settings(folder)
+    try:
+        kept = settings(folder)
+    except Exception:  # no data folder (no home): then no destination was ever added
+        return 0
     if not kept.destinations or not recording.written:
         return 0
     queued = 0
     now = time.time()
-    for post in posts(recording.recorded, kept.server):
+    made = posts(recording.recorded, kept.server)
+    for post in made:
         to = [d.key for d in kept.destinations if post.kind in d.only]
+        if post.kind == "nudge" and not _newly_waiting(folder, post.waits_for):
+            continue  # the ledger still waits for the one already nudged: once, then the reminder
         if to:
             queued += _put(folder, post, to, now)
             if post.kind == "nudge":  # posted again after the organiser's delay if still waiting
                 again = Post(f"{post.key}.again", "nudge", post.text, post.waits_for)
                 queued += _put(folder, again, to, now + kept.remind)
+    if not any(p.kind == "nudge" for p in made):
+        _newly_waiting(folder, None)  # no one holds the ledger up: the next one waited for is nudged
     return queued
+
+
+def _newly_waiting(folder: Path, who: str | None) -> bool:
+    """Whether the ledger now waits for someone it did not wait for at the last nudge."""
+    path = campaign_home(folder) / "waiting.json"
+    if read_json(path) == {"who": who}:
+        return False
+    write_private(path, {"who": who})
+    return True
 
 
 def queue_posts(folder: Path) -> Callable[[Recording], None]:
