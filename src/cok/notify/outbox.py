@@ -82,6 +82,7 @@ def _put(folder: Path, post: Post, to: list[str], due: float) -> int:
         return 0  # at most once: this event's post is already queued or sent
     entry = {
         "key": post.key,
+        "queued": time.time_ns(),  # posts go out in the order they were queued
         "kind": post.kind,
         "text": post.text,
         "waits_for": post.waits_for,
@@ -149,10 +150,7 @@ def send(
     by_key = {d.key: d for d in settings(folder).destinations}
     sent = failed = 0
     box = _box(folder)
-    for path in sorted(box.glob("*.json")) if box.is_dir() else []:
-        entry: Any = read_json(path)
-        if not isinstance(entry, dict):
-            continue
+    for path, entry in _queued(box):
         who = entry.get("waits_for")
         due = min(t["due"] for t in entry["to"].values()) <= now()
         if entry["key"].endswith(".again") and due and who and still_waits is not None and not still_waits(who):
@@ -183,6 +181,14 @@ def send(
         elif changed:
             write_private(path, entry)
     return sent, failed
+
+
+def _queued(box: Path) -> list[tuple[Path, Any]]:
+    """The outbox's entries, oldest first (an unreadable one is left for `status` to show)."""
+    found = [(path, read_json(path)) for path in box.glob("*.json")] if box.is_dir() else []
+    return sorted(
+        ((p, e) for p, e in found if isinstance(e, dict)), key=lambda pe: (pe[1].get("queued", 0), pe[0].name)
+    )
 
 
 def _done(folder: Path, path: Path, key: str) -> None:
