@@ -74,7 +74,8 @@ def test_a_void_is_posted_naming_what_it_took_back(example: Path, fake: Fake) ->
     cok("notify", "add", fake.url)
     assert cok("void", battle, "--reason", "wrong table").exit_code == 0
     cok("notify", "send")
-    assert fake.bodies == [_log_lines(cok)[-1]] and battle in fake.bodies[0]
+    told = _log_lines(cok)
+    assert fake.bodies == [f"{told[-1]} (took back: {told[-2]})"] and battle in fake.bodies[0]
 
 
 def test_a_new_week_is_posted_with_a_summary_of_leaders_and_points_limit(example: Path, fake: Fake) -> None:

@@ -40,7 +40,7 @@ def posts(done: Sequence[Recorded], server: str | None = None) -> list[Post]:
         event = recorded.event
         kind = kind_of(recorded.campaign.ruleset, event.type)
         if kind is not None:
-            made.append(Post(f"{event.id}", kind, f"{recorded.text}{link}"))
+            made.append(Post(f"{event.id}", kind, f"{recorded.text}{_took_back(recorded)}{link}"))
     last = done[-1]
     if any(p.kind in BEGINNINGS for p in made):
         summary = _summary(last.campaign)
@@ -51,6 +51,18 @@ def posts(done: Sequence[Recorded], server: str | None = None) -> list[Post]:
         text = f"The ledger waits for {{who}}: {waits[1]}.{link}"  # {who}: their chat handle, at sending
         made.append(Post(f"{last.event.id}.nudge", "nudge", text, waits[0]))
     return made
+
+
+def _took_back(recorded: Recorded) -> str:
+    """A void's post names what it took back: the voided event as `cok log` tells it."""
+    target = getattr(recorded.event, "target", None)
+    if recorded.event.type != "void" or target is None:
+        return ""
+    try:
+        told = next((t for t in recorded.campaign.told() if target in (t.id, t.ref)), None)
+    except Exception:  # the void's own words already name it by id
+        return ""
+    return f" (took back: {told.text})" if told is not None else ""
 
 
 def waiting(campaign: Any) -> tuple[str, str] | None:
