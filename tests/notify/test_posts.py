@@ -139,3 +139,25 @@ def test_the_outbox_is_kept_across_a_restart(example: Path, fake: Fake, down: st
     fake.answer = 200  # a new process (the next `cok serve` or `cok notify send`) reads the outbox again
     assert outbox.send(example, now=lambda: time.time() + 3600) == (1, 0)
     assert len(fake.received) == 1
+
+
+def test_failures_show_on_the_organisers_activity_page(example: Path, down: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import warnings
+
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+    from cok.serve import invites
+    from cok.serve.app import create_app
+
+    cok = Cok(example)
+    cok("notify", "add", down)
+    cok("battle", "tim", "matt", "--at", "Sunspear", "--winner", "tim")
+    cok("notify", "send")
+    organiser = invites.invite(example, "Ann", organiser=True)
+    tim = invites.invite(example, "tim")
+    with TestClient(create_app(example)) as client:
+        client.get(f"/join/{tim}")
+        assert "cok notify status" not in client.get("/activity").text  # a player is not told
+        client.get(f"/join/{organiser}")
+        assert "1 post to the club's chat could not be sent yet" in client.get("/activity").text

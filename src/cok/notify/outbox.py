@@ -119,6 +119,14 @@ def pending(folder: Path) -> list[Waiting]:
     return found
 
 
+def failed_posts(folder: Path) -> int:
+    """How many posts have failed at least once and still wait (the organiser's Activity page)."""
+    try:
+        return sum(1 for w in pending(folder) if w.tries)
+    except Exception:  # the page never fails for the chat's sake
+        return 0
+
+
 Sender = Callable[[Destination, str], "bool | None"]
 
 
