@@ -4,6 +4,7 @@ handle given with their link, posted once and again after the organiser's delay;
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -74,3 +75,16 @@ def test_the_servers_hook_only_queues_and_wakes_the_courier(example: Path, fake:
     hook(seen[0], "tim")
     assert fake.received == [] and committed == ["tim"]  # nothing sent under the lock
     assert len(outbox.pending(example)) == 1
+
+
+def test_the_summary_at_the_start_of_a_month_names_the_leaders_the_month_and_whom_the_ledger_waits_for(
+    kow: Cok,
+) -> None:
+    from cok.core.campaign import open_campaign
+    from cok.notify.posts import _summary
+
+    standings = json.loads(kow("standings", "--json").stdout)
+    leader = next(k["name"] for k in standings["kingdoms"] if k["rank"] == 1)
+    said = _summary(open_campaign(kow.cwd))
+    assert f"month {standings['month']}" in said and f"Leading: {leader}." in said
+    assert said.endswith("Waiting for dag: an order.")

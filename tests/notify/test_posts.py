@@ -161,3 +161,24 @@ def test_failures_show_on_the_organisers_activity_page(example: Path, down: str,
         assert "cok notify status" not in client.get("/activity").text  # a player is not told
         client.get(f"/join/{organiser}")
         assert "1 post to the club's chat could not be sent yet" in client.get("/activity").text
+
+
+def test_test_posts_to_a_destination_now_and_remove_forgets_it(example: Path, fake: Fake, down: str) -> None:
+    cok = Cok(example)
+    cok("notify", "add", fake.url)
+    cok("notify", "add", down)
+    assert cok("notify", "test", "1").exit_code == 0 and len(fake.received) == 1
+    failed = cok("notify", "test", "2")
+    assert failed.exit_code == 1 and "127.0.0.1" not in failed.stderr
+    assert cok("notify", "test", "3").exit_code == 1
+    assert cok("notify", "remove", "2").exit_code == 0
+    assert json.loads(cok("notify", "list", "--json").stdout)["destinations"][0]["number"] == 1
+    assert len(json.loads(cok("notify", "list", "--json").stdout)["destinations"]) == 1
+
+
+def test_a_dry_run_posts_nothing(example: Path, fake: Fake) -> None:
+    cok = Cok(example)
+    cok("notify", "add", fake.url)
+    assert cok("battle", "tim", "matt", "--at", "Sunspear", "--winner", "tim", "--dry-run").exit_code == 0
+    cok("notify", "send")
+    assert fake.received == []
