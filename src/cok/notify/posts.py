@@ -42,6 +42,10 @@ def posts(done: Sequence[Recorded], server: str | None = None) -> list[Post]:
         if kind is not None:
             made.append(Post(f"{event.id}", kind, f"{recorded.text}{_took_back(recorded)}{link}"))
     last = done[-1]
+    ended = getattr(last.campaign.ruleset, "notify_ended", None)
+    over = ended(last) if ended is not None else None
+    if over:
+        made.append(Post(f"{last.event.id}.end", "end", over + link))
     if any(p.kind in BEGINNINGS for p in made):
         summary = _summary(last.campaign)
         if summary:

@@ -15,3 +15,13 @@ def waits(campaign: Any) -> tuple[str, str] | None:
     if state.active is None or state.phase == "over":
         return None
     return str(state.active), f"their turn ({state.phase})"
+
+
+def ended(recorded: Any) -> str | None:
+    """A game's end with its scores: posted by the event after which the game is over (the
+    last unseal, or the last exchange with open loyalty), when every card is public anyway."""
+    if recorded.event.type not in ("unseal", "exchange", "pass") or recorded.state.phase != "over":
+        return None
+    players = recorded.campaign.ruleset.standings(recorded.campaign).document["players"]
+    ranked = ", ".join(f"{p['rank']}. {p['name']} {p['score']}" for p in players)
+    return f"The game is over. Scores: {ranked}."
