@@ -182,7 +182,8 @@ def status(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     for w in waiting:
         when = "now" if w.due <= now else f"in {int(w.due - now)}s"
         failed = f", {w.tries} failed: {w.error}" if w.tries else ""
-        typer.echo(f"{w.key} ({w.kind}) to {w.destination}: next try {when}{failed}")
+        kind = "reminder, if the ledger still waits then" if w.key.endswith(".again") else w.kind
+        typer.echo(f"{w.key} ({kind}) to {w.destination}: next try {when}{failed}")
     if not waiting:
         typer.echo("nothing waiting: every post was sent")
 

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-#: event type → post kind (see cok.notify.destinations.KINDS)
-KINDS = {"kingdom": "join", "begin": "month", "battle": "battle", "winter": "season", "spring": "season"}
+#: event type → post kind (see cok.notify.destinations.KINDS): the organiser's reform closes a month
+#: and opens the next (the contract's Reform step), begin opens the first, winter and spring open the seasons.
+KINDS = {
+    "kingdom": "join",
+    "begin": "month",
+    "reform": "month",
+    "battle": "battle",
+    "winter": "season",
+    "spring": "season",
+}
 
 
 def waits(campaign: Any) -> tuple[str, str] | None:
