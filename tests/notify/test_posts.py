@@ -182,3 +182,24 @@ def test_a_dry_run_posts_nothing(example: Path, fake: Fake) -> None:
     assert cok("battle", "tim", "matt", "--at", "Sunspear", "--winner", "tim", "--dry-run").exit_code == 0
     cok("notify", "send")
     assert fake.received == []
+
+
+def test_a_server_and_notify_send_at_once_post_each_event_once(example: Path, fake: Fake) -> None:
+    import threading
+
+    cok = Cok(example)
+    cok("notify", "add", fake.url)
+    cok("battle", "tim", "matt", "--at", "Sunspear", "--winner", "tim")
+    posted = []
+
+    def slow(destination: object, text: str) -> bool:
+        posted.append(text)
+        time.sleep(0.3)
+        return True
+
+    both = [threading.Thread(target=lambda: outbox.send(example, sender=slow)) for _ in range(2)]
+    for thread in both:
+        thread.start()
+    for thread in both:
+        thread.join()
+    assert len(posted) == 1

@@ -152,6 +152,21 @@ def send(
     """Every post due sent to each destination not yet reached (off the lock); a failure is
     kept with its error and tried again later, each time waiting twice as long. A reminder
     whose person no longer holds up the ledger is dropped. (sent, failed)."""
+    from filelock import FileLock
+
+    home = campaign_home(folder)
+    home.mkdir(parents=True, exist_ok=True)
+    with FileLock(home / "sending.lock"):  # `cok serve` and `cok notify send` at once: each post sent once
+        return _send(folder, sender, now, mentions, still_waits)
+
+
+def _send(
+    folder: Path,
+    sender: Sender,
+    now: Callable[[], float],
+    mentions: dict[str, str] | None,
+    still_waits: Callable[[str], bool] | None,
+) -> tuple[int, int]:
     from cok.notify.mentions import mentions as known
 
     handles = known(folder) if mentions is None else mentions
