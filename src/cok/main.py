@@ -70,6 +70,10 @@ def build(only: str | None = None) -> typer.Typer:
         from cok.cli.dice import app as dice
 
         app.add_typer(dice, name="dice", help="The fair dice: every die cok rolled, verified or waiting.")
+    if only is None or only == "notify":  # `cok notify …`: the club's chat
+        from cok.cli.notify import app as notify
+
+        app.add_typer(notify, name="notify", help="Post the campaign's news in the club's chat.")
     commands = list(app.registered_commands)
     for games in app.registered_groups:
         commands += games.typer_instance.registered_commands if games.typer_instance else []

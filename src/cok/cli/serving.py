@@ -49,6 +49,10 @@ def invite(
         Path | None,
         typer.Option("--qr-file", metavar="FILE", help="Write the link's QR code to print: FILE.png or FILE.svg."),
     ] = None,
+    mention: Annotated[
+        str | None,
+        typer.Option("--mention", metavar="HANDLE", help="How the club's chat mentions them in a nudge: '<@1234>'."),
+    ] = None,
     campaign: CampaignOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -99,6 +103,10 @@ def invite(
     if qr_file is not None:
         _picture_may_go(qr_file, folder)
     token = invites.invite(folder, name, organiser=is_organiser)
+    if mention is not None:  # kept in the data folder with the notify data (cok notify), never the campaign
+        from cok.notify.mentions import mention as keep_mention
+
+        keep_mention(folder, name, mention.strip())
     if url is not None:
         addresses.remember(folder, base)  # after the invite: kept under the campaign's identity
     if warning and not as_json:
@@ -209,6 +217,9 @@ def serve(
         _need_git(folder)
         after = _committer(folder)
     _need_port(host, port)
+    from cok.notify.courier import serving as notifying
+
+    after, courier = notifying(folder, after)  # the club's chat: queued under the lock, sent off it
     inner: Any = Prefix(create_app(folder, after=after), root)
     proxied: Any = ProxyHeadersMiddleware(inner, trusted_hosts=forwarded_allow_ips)
     app = Untrusted(proxied, forwarded_allow_ips)
@@ -239,6 +250,7 @@ def serve(
             "(recording still needs a personal link: cok invite)",
             err=True,
         )
+    courier.start()
     try:
         uvicorn.run(
             app,
@@ -258,6 +270,9 @@ def serve(
     except SystemExit as stopped:
         if stopped.code not in (0, None):
             raise Refused(f"cok serve could not start on {host}:{port} (see the message above)") from None
+
+    finally:
+        courier.stop()
 
 
 def _links_said(known: int) -> str:

@@ -116,11 +116,20 @@ def routes(server: Server) -> list[BaseRoute]:
         return response
 
     async def activity(request: Request) -> Response:
+        from cok.notify.outbox import failed_posts
+
         session = server.session(request)
         view = await run_in_threadpool(table.view)
         entries = await run_in_threadpool(view.activity)
         return await run_in_threadpool(
-            lambda: server.render(request, session, "activity.html", entries=entries, organiser=_organiser(session))
+            lambda: server.render(
+                request,
+                session,
+                "activity.html",
+                entries=entries,
+                organiser=_organiser(session),
+                chat_failed=_organiser(session) and failed_posts(server.table.folder),  # cok notify status
+            )
         )
 
     async def recorded_form(request: Request) -> Response:

@@ -38,6 +38,8 @@ class ClashOfKings(Game):
     # upcasts: none yet, every event shape shipped is today's
 
     events = Lazy("events:EVENT_TYPES")
+    notify_kinds = Lazy("notify:KINDS")  # which events are posted in the club's chat
+    notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
     settings_model = Lazy("settings:ClashOfKingsSettings")
     map_model = Lazy("mapfile:MapSpec")
     load_map = Lazy("mapfile:read_map")

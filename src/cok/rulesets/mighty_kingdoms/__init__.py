@@ -51,6 +51,8 @@ class MightyKingdoms(Game):
 
     upcasts = Lazy("upcasts:UPCASTS")
     events = Lazy("events:EVENT_TYPES")
+    notify_kinds = Lazy("notify:KINDS")  # which events are posted in the club's chat
+    notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
     settings_model = Lazy("settings:MightyKingdomsSettings")
     map_model = Lazy("mapfile:MapSpec")
     load_map = Lazy("mapfile:read_map")

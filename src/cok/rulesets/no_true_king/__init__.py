@@ -41,6 +41,9 @@ class NoTrueKing(Game):
     new_settings: Mapping[str, Any] = {"loyalty": "sealed"}
 
     events = Lazy("events:EVENT_TYPES")
+    notify_kinds = Lazy("notify:KINDS")  # which events are posted in the club's chat
+    notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
+    notify_ended = Lazy("notify:ended")  # the game's end with its scores
     settings_model = Lazy("settings:NoTrueKingSettings")
     map_model = Lazy("mapfile:BoardSpec")
     load_map = Lazy("mapfile:read_board")

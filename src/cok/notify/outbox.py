@@ -1,0 +1,223 @@
+"""The outbox: posts waiting to be sent, one small file each in the user data folder, keyed
+by the event id, so that posting never slows or fails a recording, survives a restart and
+reaches each destination at most once. Filled under the campaign's lock (cheap: a file
+written), emptied by `send` off the lock (`cok serve`'s courier, or `cok notify send`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cok.notify.destinations import Destination, settings
+from cok.notify.home import campaign_home, read_json, write_private
+from cok.notify.posts import Post, posts
+
+if TYPE_CHECKING:
+    from cok.service.recording import Recording
+
+FIRST_WAIT = 10  # seconds before the first retry; doubled at each failure
+LONGEST_WAIT = 3600
+
+
+def _box(folder: Path) -> Path:
+    return campaign_home(folder) / "outbox"
+
+
+def _sent(folder: Path) -> Path:
+    return campaign_home(folder) / "sent"
+
+
+def enqueue(folder: Path, recording: Recording) -> int:
+    """The recording's posts put in the outbox (the hook every recording path calls, under
+    the lock: no network here); the number of posts queued. Nothing when no destination."""
+    try:
+        kept = settings(folder)
+    except Exception:  # no data folder (no home): then no destination was ever added
+        return 0
+    if not kept.destinations or not recording.written:
+        return 0
+    queued = 0
+    now = time.time()
+    made = posts(recording.recorded, kept.server)
+    for post in made:
+        to = [d.key for d in kept.destinations if post.kind in d.only]
+        if post.kind == "nudge" and not _newly_waiting(folder, post.waits_for):
+            continue  # the ledger still waits for the one already nudged: once, then the reminder
+        if to:
+            queued += _put(folder, post, to, now)
+            if post.kind == "nudge":  # posted again after the organiser's delay if still waiting
+                again = Post(f"{post.key}.again", "nudge", post.text, post.waits_for)
+                queued += _put(folder, again, to, now + kept.remind)
+    if not any(p.kind == "nudge" for p in made):
+        _newly_waiting(folder, None)  # no one holds the ledger up: the next one waited for is nudged
+    return queued
+
+
+def _newly_waiting(folder: Path, who: str | None) -> bool:
+    """Whether the ledger now waits for someone it did not wait for at the last nudge."""
+    path = campaign_home(folder) / "waiting.json"
+    if read_json(path) == {"who": who}:
+        return False
+    write_private(path, {"who": who})
+    return True
+
+
+def queue_posts(folder: Path) -> Callable[[Recording], None]:
+    """The recording hook of the command line: the same `enqueue` as `cok serve`'s."""
+
+    def hook(recording: Recording) -> None:
+        enqueue(folder, recording)
+
+    return hook
+
+
+def _put(folder: Path, post: Post, to: list[str], due: float) -> int:
+    path = _box(folder) / f"{post.key}.json"
+    if path.exists() or (_sent(folder) / post.key).exists():
+        return 0  # at most once: this event's post is already queued or sent
+    entry = {
+        "key": post.key,
+        "queued": time.time_ns(),  # posts go out in the order they were queued
+        "kind": post.kind,
+        "text": post.text,
+        "waits_for": post.waits_for,
+        "to": {k: {"sent": False, "tries": 0, "due": due, "error": None} for k in to},
+    }
+    write_private(path, entry)
+    return 1
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A post not yet sent to a destination, as `cok notify status` shows it."""
+
+    key: str
+    kind: str
+    destination: str  # masked
+    tries: int
+    due: float
+    error: str | None
+
+
+def pending(folder: Path) -> list[Waiting]:
+    by_key = {d.key: d for d in settings(folder).destinations}
+    found = []
+    for path in sorted(_box(folder).glob("*.json")) if _box(folder).is_dir() else []:
+        entry = read_json(path)
+        if not isinstance(entry, dict):
+            continue
+        for key, to in entry.get("to", {}).items():
+            if not to.get("sent") and key in by_key:
+                found.append(
+                    Waiting(entry["key"], entry["kind"], by_key[key].masked, to["tries"], to["due"], to.get("error"))
+                )
+    return found
+
+
+def failed_posts(folder: Path) -> int:
+    """How many posts have failed at least once and still wait (the organiser's Activity page)."""
+    try:
+        return sum(1 for w in pending(folder) if w.tries)
+    except Exception:  # the page never fails for the chat's sake
+        return 0
+
+
+Sender = Callable[[Destination, str], "bool | None"]
+
+
+def apprise_send(destination: Destination, text: str) -> bool:
+    """One post through Apprise: True when the service took it. Apprise answers only
+    success or failure (a json:// 429's Retry-After is not passed on: we back off)."""
+    import apprise
+
+    bell = apprise.Apprise()
+    if not bell.add(destination.url):
+        return False
+    return bool(bell.notify(body=text, title="", body_format=apprise.NotifyFormat.TEXT))
+
+
+def send(
+    folder: Path,
+    *,
+    sender: Sender = apprise_send,
+    now: Callable[[], float] = time.time,
+    mentions: dict[str, str] | None = None,
+    still_waits: Callable[[str], bool] | None = None,
+) -> tuple[int, int]:
+    """Every post due sent to each destination not yet reached (off the lock); a failure is
+    kept with its error and tried again later, each time waiting twice as long. A reminder
+    whose person no longer holds up the ledger is dropped. (sent, failed)."""
+    from filelock import FileLock
+
+    home = campaign_home(folder)
+    home.mkdir(parents=True, exist_ok=True)
+    with FileLock(home / "sending.lock"):  # `cok serve` and `cok notify send` at once: each post sent once
+        return _send(folder, sender, now, mentions, still_waits)
+
+
+def _send(
+    folder: Path,
+    sender: Sender,
+    now: Callable[[], float],
+    mentions: dict[str, str] | None,
+    still_waits: Callable[[str], bool] | None,
+) -> tuple[int, int]:
+    from cok.notify.mentions import mentions as known
+
+    handles = known(folder) if mentions is None else mentions
+    by_key = {d.key: d for d in settings(folder).destinations}
+    sent = failed = 0
+    box = _box(folder)
+    for path, entry in _queued(box):
+        who = entry.get("waits_for")
+        due = min(t["due"] for t in entry["to"].values()) <= now()
+        if entry["key"].endswith(".again") and due and who and still_waits is not None and not still_waits(who):
+            _done(folder, path, entry["key"])  # a reminder only while the ledger still waits for them
+            continue
+        text = str(entry["text"]).replace("{who}", handles.get(who, str(who)) if who else "")
+        changed = False
+        for key, to in entry["to"].items():
+            destination = by_key.get(key)
+            if to["sent"] or destination is None or to["due"] > now():
+                continue
+            changed = True
+            try:
+                ok = bool(sender(destination, text))
+                error = None if ok else "the service refused it or could not be reached"
+            except Exception as broken:  # a library's failure is a failed post, never a crash
+                ok, error = False, str(broken) or type(broken).__name__
+            if ok:
+                to.update(sent=True, error=None)
+                sent += 1
+            else:
+                to["tries"] += 1
+                to["due"] = now() + min(FIRST_WAIT * 2 ** (to["tries"] - 1), LONGEST_WAIT)
+                to["error"] = error
+                failed += 1
+        if all(t["sent"] or k not in by_key for k, t in entry["to"].items()):
+            _done(folder, path, entry["key"])
+        elif changed:
+            write_private(path, entry)
+    return sent, failed
+
+
+def _queued(box: Path) -> list[tuple[Path, Any]]:
+    """The outbox's entries, oldest first (an unreadable one is left for `status` to show)."""
+    found = [(path, read_json(path)) for path in box.glob("*.json")] if box.is_dir() else []
+    return sorted(
+        ((p, e) for p, e in found if isinstance(e, dict)), key=lambda pe: (pe[1].get("queued", 0), pe[0].name)
+    )
+
+
+def _done(folder: Path, path: Path, key: str) -> None:
+    """Sent everywhere: remembered as sent (so the same event is never queued again)."""
+    marker = _sent(folder) / key
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.touch()
+    with contextlib.suppress(OSError):
+        os.unlink(path)
