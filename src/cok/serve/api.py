@@ -87,7 +87,7 @@ def routes(server: Server) -> list[BaseRoute]:
         fields = {k: v for k, v in given.items() if k != "type"}
         draft = Draft(given["type"], fields)
         if not await run_in_threadpool(table.may_record, [draft], who):
-            return _problem(403, f"{who.name} may record only events they take part in; ask an organiser")
+            return _problem(403, await run_in_threadpool(table.refusal, draft, who))
         sent = [k for k in METADATA if k in fields]
         if sent:
             named = ", ".join(f"`{k}`" for k in sent)

@@ -158,6 +158,14 @@ class Table:
         with self._busy:
             return all(may_record(campaign, draft, who) for draft in drafts)
 
+    def refusal(self, draft: Draft, who: Who) -> str:
+        """Why `who` may not record this draft, in the game's words when it has them."""
+        from cok.service.access import refusal
+
+        campaign = self.view().campaign
+        with self._busy:
+            return refusal(campaign, draft, who)
+
     def record(
         self,
         drafts: Sequence[Draft],

@@ -39,6 +39,22 @@ def may_record(folder_or_campaign: Path | str | Campaign, draft: Draft, who: Who
     return player in named
 
 
+def refusal(folder_or_campaign: Path | str | Campaign, draft: Draft, who: Who) -> str:
+    """Why `who` may not record this draft: the game's own reason when it has one (its
+    `refusal(state, type, fields, player)`), else the general one."""
+    general = f"{who.name} may record only events they take part in; ask an organiser"
+    campaign = _opened(folder_or_campaign)
+    reason = getattr(campaign.ruleset, "refusal", None)
+    if not callable(reason) or not isinstance(draft.type, str) or not isinstance(draft.fields, Mapping):
+        return general
+    try:
+        player = campaign.ruleset.player(campaign.state, who.name)
+    except RuleError:
+        return general
+    said = reason(campaign.state, draft.type, draft.fields, player)
+    return str(said) if said else general
+
+
 def _named(campaign: Campaign, draft: Draft) -> frozenset[str]:
     """The players a draft is about: the game's own `named(state, type, fields)` when it has
     one (it reads only the player fields, so a mistake elsewhere is the rules' to say), else

@@ -29,7 +29,7 @@ def web() -> Web:
             Action("My conspiracy", "conspiracy"),
             Action("Join, sealed", "join"),
             Action("Unseal", "unseal"),
-            Action("Seats", "begin", organiser=True),
+            Action("Seats", "begin", organiser=True, when=_seating),
         ),
         forms=(
             Form("/conspiracy", conspiracy),
@@ -47,6 +47,11 @@ def web() -> Web:
         ),
         templates="cok.rulesets.no_true_king.table",
     )
+
+
+def _seating(state: State) -> bool:
+    """The table is seated once (§2 Setup): "Seats" leaves the bar when the game has begun."""
+    return not state.seats
 
 
 async def seal_js(visit: Visit) -> Response:
@@ -165,7 +170,10 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         "plan_words": plan_words,
         "cards": cards,
         "held_cards": {c for _, c in _playable(state, me)},
-        "lannister_agents": [s for (h, s), p in state.agents.items() if h == "lannister" and p is not None],
+        # Cersei removes an agent still unresolved: never the one resolving now (§4.4)
+        "lannister_agents": [
+            s for (h, s), p in state.agents.items() if h == "lannister" and p is not None and (h, s) != chosen
+        ],
         "opponents": [p for p in state.seats if p != me],
         "granted_offers": {h: offer(state, h, "lord") for h in ("greyjoy", "lannister") if h in state.board.houses},
         "board": board(state, found, house),
@@ -276,7 +284,7 @@ async def resolve(visit: Visit) -> Response:
         return await visit.record([_draft("card", opened)])
     fights = house in state.board.houses and empty_combat(state, house, actions(form)) is not None
     played = _cards(state, me, form) if fights else {}  # a card is played only where the move fights
-    effects = granted(form) if fights else {}
+    effects = granted(form, state, me) if fights else {}
     fight: dict[str, Any] = ({"cards": played} if played or effects else {}) | effects
     fields = {
         "player": me,
