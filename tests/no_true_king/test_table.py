@@ -483,3 +483,14 @@ def test_a_players_api_403_for_a_fight_before_the_others_cards_says_whose_card_i
     assert answer.status_code == 403 and phones.events() == before
     said = answer.text
     assert "then bo plays theirs" in said and "Winterfell" in said and "`card`" in said and "take part in" not in said
+
+
+def test_the_exchange_is_offered_only_in_its_turn_and_face_up_tokens_read_as_words(phones: Phones) -> None:
+    """Issue 35 (second pass, read at 390 px): "Face up: 1: face down · 2: face down…" read
+    as a contradiction, and the exchange form was offered in the middle of a round (refused)."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert "Shown to the table: none of your tokens yet." in page and "face down" not in page
+    _, page = phones.get("ana", "/play/exchange")
+    main = page.split("<main", 1)[1]
+    assert "at the end of each round" in main and "Exchange</button>" not in main and 'name="swap"' not in main

@@ -119,7 +119,7 @@ async def conspiracy(visit: Visit) -> Response:
         free=free_spaces(state) if turn and turn.what == "place" else [],
         resolvable=may_resolve(state, me) if turn and turn.what == "resolve" else [],
         held=state.cards_held(me),
-        shown=state.players[me].shown,
+        shown=shown_words(state.players[me].shown),
         seal=state.players[me].seal or "",
         swaps=_swaps(state, me),
         unsealed=state.players[me].unsealed,
@@ -178,6 +178,13 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         "granted_offers": {h: offer(state, h, "lord") for h in ("greyjoy", "lannister") if h in state.board.houses},
         "board": board(state, found, house),
     }
+
+
+def shown_words(shown: list[str]) -> str:
+    """The tokens turned face up by exchanges (§4.6), as the table sees them."""
+    places = ["position 1", "position 2", "position 3", "position 4", "the left-over token"]
+    up = [f"{where}, {house.capitalize()}" for where, house in zip(places, shown, strict=False) if house]
+    return "Shown to the table: " + ("; ".join(up) if up else "none of your tokens yet") + "."
 
 
 def _swaps(state: State, player: str) -> str:
@@ -360,6 +367,8 @@ async def join(visit: Visit) -> Response:
 async def exchange(visit: Visit) -> Response:
     """Swap two tokens and reveal one: the house shown is read from the card kept in this
     browser (the card itself is never sent), or chosen by hand."""
+    from cok.rulesets.no_true_king.rules.turns import waiting_for
+
     campaign = await visit.campaign()
     state = campaign.state
     if visit.request.method == "GET":
@@ -373,7 +382,8 @@ async def exchange(visit: Visit) -> Response:
             houses=list(state.board.houses),
             swaps=_swaps(state, me) if me else "[]",
             seal=state.players[me].seal or "" if me else "",
-            shown=state.players[me].shown if me else [],
+            shown=shown_words(state.players[me].shown) if me else "",
+            turn=bool(me) and any(w.player == me and w.what == "exchange" for w in waiting_for(state)),
         )
     form = visit.form
     me = _acting(visit, state, form.get("player", ""))
