@@ -455,6 +455,8 @@ def test_seats_leaves_the_bar_once_the_game_has_begun(phones: Phones) -> None:
     phones.post("Ann", "/play/begin", seats="ana bo", first="ana")
     _, page = phones.get("Ann", "/play/conspiracy")
     assert "/play/begin" not in page.split("<main", 1)[0]
+    _, page = phones.get("ana", "/play/conspiracy")  # nor joining, nor unsealing before the end
+    assert "/play/join" not in page.split("<main", 1)[0] and "/play/unseal" not in page.split("<main", 1)[0]
 
 
 def test_the_organiser_acting_for_a_player_is_told_the_card_is_on_the_players_phone(phones: Phones) -> None:

@@ -56,11 +56,11 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def signed_in(browser: Any, url: str, folder: Path, player: str, size: str) -> tuple[Any, Any]:
+def signed_in(browser: Any, url: str, folder: Path, player: str, size: str, organiser: bool = False) -> tuple[Any, Any]:
     width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    page.goto(f"{url}/join/{invites.invite(folder, player)}")
+    page.goto(f"{url}/join/{invites.invite(folder, player, organiser=organiser)}")
     return context, page
 
 
@@ -218,7 +218,7 @@ def test_every_ntk_page_fits_the_phone_and_its_tap_targets_are_44_px(browser: An
         page.locator("select[name=route]").select_option("Greywater Watch|Moat Cailin")
         page.get_by_role("button", name="See the combat first").click()
         found += looked_at(page, "combat-preview", size)
-        ann, organiser = signed_in(browser, served.url, game, "Ann", size)
+        ann, organiser = signed_in(browser, served.url, game, "Ann", size, organiser=True)
         for name, path in (("organiser", "conspiracy"), ("organiser-for-ana", "conspiracy?player=ana"),
                            ("seats-begun", "begin"), ("organiser-join", "join"),
                            ("organiser-exchange", "exchange"), ("organiser-unseal", "unseal")):  # fmt: skip

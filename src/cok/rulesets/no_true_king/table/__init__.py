@@ -27,8 +27,8 @@ def web() -> Web:
     return Web(
         actions=(
             Action("My conspiracy", "conspiracy"),
-            Action("Join, sealed", "join"),
-            Action("Unseal", "unseal"),
+            Action("Join", "join", when=_seating),
+            Action("Unseal", "unseal", when=_unsealing),
             Action("Seats", "begin", organiser=True, when=_seating),
         ),
         forms=(
@@ -52,6 +52,12 @@ def web() -> Web:
 def _seating(state: State) -> bool:
     """The table is seated once (§2 Setup): "Seats" leaves the bar when the game has begun."""
     return not state.seats
+
+
+def _unsealing(state: State) -> bool:
+    """Sealed cards are unsealed after the last round's exchanges (§4.6): "Unseal" is in the
+    bar only then."""
+    return state.loyalty == "sealed" and state.phase == "unseal"
 
 
 async def seal_js(visit: Visit) -> Response:
