@@ -496,3 +496,44 @@ def test_the_exchange_is_offered_only_in_its_turn_and_face_up_tokens_read_as_wor
     _, page = phones.get("ana", "/play/exchange")
     main = page.split("<main", 1)[1]
     assert "at the end of each round" in main and "Exchange</button>" not in main and 'name="swap"' not in main
+
+
+def _answered(phones: Phones, who: str, page: str, field: str, value: str) -> tuple[int, str]:
+    """The rules' question answered as its page's form does (the drafts carried back)."""
+    import html
+
+    hidden = {k: html.unescape(v) for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page)}
+    hidden.pop("csrf", None)
+    found = re.search(r'<form method="post" action="([^"]+)"', page.split("<main", 1)[1])
+    assert found, page
+    return phones.post(who, found[1], **hidden, **{f"answer:{field}": value})
+
+
+def test_ashas_move_that_fights_is_recorded_from_the_phone_with_its_tie_asked(phones: Phones) -> None:
+    """Issue 35 (second pass): an Asha-granted move that fights could not be recorded from the
+    phone (no combat for it: the rules refused); now its combat goes with it and the rules ask
+    its tie as the first's."""
+    placed(phones)
+    assert phones.post("ana", "/play/resolve", agent="greyjoy:maester", plan="draw")[0] == 200
+    bo_moves = {"agent": "stark:maester", "plan": "move", "route": "Winterfell|Moat Cailin", "footmen": "1"}
+    assert phones.post("bo", "/play/resolve", **bo_moves)[0] == 200  # bo holds no card: no table
+    form = {
+        "agent": "greyjoy:marshal",
+        "plan": "muster move",
+        "add:Greywater Watch": "1",
+        "route": "Greywater Watch|Moat Cailin",
+        "footmen": "2",
+        "card": "Asha Greyjoy",
+        "then": "move",
+        "then-route": "Ironman's Bay|The Golden Sound",
+        "then-ships": "2",
+    }
+    status, page = phones.post("ana", "/play/resolve", **form)
+    assert status == 409 and 'name="answer:winner"' in page, page  # the first combat's tie
+    status, page = _answered(phones, "ana", page, "winner", "greyjoy")
+    assert status == 409 and 'name="answer:then-winner"' in page, page  # the granted move's tie
+    status, page = _answered(phones, "ana", page, "then-winner", "greyjoy")
+    assert status == 200 and "Recorded" in page, page
+    resolved = phones.events()[-1]
+    (after,) = resolved["combat"]["after"]
+    assert after["move"]["to"] == "The Golden Sound" and after["combat"]["winner"] == "greyjoy"

@@ -176,6 +176,7 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         "plan_words": plan_words,
         "cards": cards,
         "held_cards": {c for _, c in _playable(state, me)},
+        "on_table": {c for _, c in state.table if c},  # played in the first combat already
         # Cersei removes an agent still unresolved: never the one resolving now (§4.4)
         "lannister_agents": [
             s for (h, s), p in state.agents.items() if h == "lannister" and p is not None and (h, s) != chosen
