@@ -537,3 +537,11 @@ def test_ashas_move_that_fights_is_recorded_from_the_phone_with_its_tie_asked(ph
     resolved = phones.events()[-1]
     (after,) = resolved["combat"]["after"]
     assert after["move"]["to"] == "The Golden Sound" and after["combat"]["winner"] == "greyjoy"
+
+
+def test_the_join_page_says_the_game_has_begun_once_it_has(phones: Phones) -> None:
+    """Issue 35 (second pass, read at 390 px): after the seating the join page still spoke of
+    joining (to the organiser: "each conspiracy joins from its own phone")."""
+    begun(phones)
+    _, page = phones.get("Ann", "/play/join")
+    assert "The game has begun" in page and "joins from its own phone" not in page

@@ -360,6 +360,7 @@ async def join(visit: Visit) -> Response:
             houses=",".join(state.board.houses),
             symbols=[s for s in SYMBOLS if s not in {p.symbol for p in state.players.values()}],
             sealed=state.loyalty == "sealed",
+            begun=bool(state.seats),
         )
     form = visit.form
     fields = {
