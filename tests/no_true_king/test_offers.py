@@ -43,3 +43,33 @@ def test_asha_moves_jaime_musters_cersei_removes_and_melisandre_discards() -> No
         "discard": {"player": "bo", "house": "greyjoy"},
     }
     assert granted({"then": "", "discard-player": "bo"}) == {}  # nothing chosen: nothing taken
+
+
+def test_ashas_move_that_fights_is_recorded_from_the_phone_with_its_own_combat() -> None:
+    """Issue 35 (second pass): Asha's move into troops had no combat from the phone, so the rules
+    refused it; the form's own card for that combat (`then-card`) goes with it."""
+    from cok.rulesets.no_true_king.rules.combat import ASHA
+    from tests.no_true_king.helpers import begun, give, put, rec, resolving
+
+    state = begun()
+    resolving(state, "ana", "greyjoy", "maester")
+    give(state, "ana", "greyjoy", 2)
+    put(state, "Greywater Watch", "greyjoy", f=3)
+    put(state, "Moat Cailin", "stark", f=1)
+    put(state, "The Golden Sound", "lannister", s=1)
+    form = {
+        "plan": "move",
+        "route": "Greywater Watch|Moat Cailin",
+        "footmen": "3",
+        "then": "move",
+        "then-route": "Ironman's Bay|The Golden Sound",
+        "then-ships": "2",
+        "then-card": "Balon Greyjoy",
+    }
+    effects = granted(form, state, "ana")
+    assert effects["after"][0]["combat"] == {"cards": {"ana": "Balon Greyjoy"}}
+    fight = {"cards": {"ana": ASHA}, **effects}
+    done = rec(
+        state, type="resolve", player="ana", house="greyjoy", space="maester", actions=actions(form), combat=fight
+    )
+    assert state.troops["The Golden Sound"][0] == "greyjoy" and done is not None

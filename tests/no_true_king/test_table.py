@@ -414,7 +414,9 @@ def test_a_lord_who_draws_before_moving_may_play_the_card_drawn(phones: Phones) 
     _, page = phones.get("ana", "/play/conspiracy?agent=lannister:lord")
     assert 'value="draw move"' in page and "Tywin Lannister (Lannister) — a card you draw first" in page
     assert "Ser Jaime Lannister: Lannister musters" in page and 'name="then-add:Lannisport"' in page
-    assert "Cersei Lannister: remove the agent on" in page and 'value="lannister:lord"' in page
+    # Cersei never removes the agent being resolved (the only Lannister agent here): not offered
+    assert "Cersei Lannister: no other agent stands on a Lannister space" in page
+    assert '<option value="lannister:lord">' not in page
     status, page = phones.post(
         "ana", "/play/resolve", agent="lannister:lord", plan="draw move", route="The Golden Sound|Ironman's Bay",
         footmen="0", ships="2", card="Tywin Lannister",
@@ -432,3 +434,115 @@ def test_a_card_chosen_for_a_move_that_does_not_fight_is_not_sent(phones: Phones
     )  # fmt: skip
     assert status == 200, page
     assert "combat" not in phones.events()[-1]
+
+
+def test_ashas_granted_move_offers_its_own_combats_card_where_it_fights(phones: Phones) -> None:
+    """Issue 35 (second pass): the resolve form had no field for the combat of Asha's move."""
+    placed(phones)
+    for who, agent in (("ana", "greyjoy:maester"), ("bo", "stark:maester")):
+        assert phones.post(who, "/play/resolve", agent=agent, plan="draw")[0] == 200
+    _, page = phones.get("ana", "/play/conspiracy?agent=greyjoy:marshal")
+    assert "Asha Greyjoy: Greyjoy moves" in page, page
+    granted_routes = page.split('name="then-route"')[1].split("</select>")[0]
+    assert "Ironman&#39;s Bay → The Golden Sound (fights Lannister)" in granted_routes
+    assert 'name="then-card"' in page and "The card you play if Greyjoy's move fights" in page
+
+
+def test_seats_leaves_the_bar_once_the_game_has_begun(phones: Phones) -> None:
+    """Issue 35 (second pass): "Seats" stayed in the organiser's bar after the game began."""
+    joined(phones)
+    _, page = phones.get("Ann", "/play/conspiracy")
+    assert 'href="/play/begin"' in page.split("<main", 1)[0]
+    phones.post("Ann", "/play/begin", seats="ana bo", first="ana")
+    _, page = phones.get("Ann", "/play/conspiracy")
+    assert "/play/begin" not in page.split("<main", 1)[0]
+    _, page = phones.get("ana", "/play/conspiracy")  # nor joining, nor unsealing before the end
+    assert "/play/join" not in page.split("<main", 1)[0] and "/play/unseal" not in page.split("<main", 1)[0]
+
+
+def test_the_organiser_acting_for_a_player_is_told_the_card_is_on_the_players_phone(phones: Phones) -> None:
+    """Issue 35 (second pass): an organiser's browser has no card; the page showed an empty space."""
+    begun(phones)
+    _, page = phones.get("Ann", "/play/conspiracy?player=ana")
+    main = page.split("<main", 1)[1]
+    assert "data-ntk-card" not in main and "sealed on their own phone" in main and "only they see it" in main
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert "data-ntk-card" in page and "sealed on their own phone" not in page
+
+
+def test_a_players_api_403_for_a_fight_before_the_others_cards_says_whose_card_it_waits_for(
+    phones: Phones, game: Path
+) -> None:
+    """Issue 35 (second pass): the API's 403 used the general "events they take part in"."""
+    placed(phones)
+    phones.post("ana", "/play/resolve", agent="greyjoy:maester", plan="move", route="Greywater Watch|Moat Cailin",
+                footmen="1")  # fmt: skip
+    phones.post("bo", "/play/resolve", agent="stark:maester", plan="draw")  # bo holds a Stark card
+    move = {"move": {"from": "Moat Cailin", "to": "Winterfell", "units": ["footman"]}}
+    resolve = {"type": "resolve", "player": "ana", "house": "greyjoy", "space": "marshal", "actions": [move]}
+    ana = invites.invite(game, "ana")
+    before = phones.events()
+    answer = phones.clients["ana"].post("/api/events", json=resolve, headers={"authorization": f"Bearer {ana}"})
+    assert answer.status_code == 403 and phones.events() == before
+    said = answer.text
+    assert "then bo plays theirs" in said and "Winterfell" in said and "`card`" in said and "take part in" not in said
+
+
+def test_the_exchange_is_offered_only_in_its_turn_and_face_up_tokens_read_as_words(phones: Phones) -> None:
+    """Issue 35 (second pass, read at 390 px): "Face up: 1: face down · 2: face down…" read
+    as a contradiction, and the exchange form was offered in the middle of a round (refused)."""
+    placed(phones)
+    _, page = phones.get("ana", "/play/conspiracy")
+    assert "Shown to the table: none of your tokens yet." in page and "face down" not in page
+    _, page = phones.get("ana", "/play/exchange")
+    main = page.split("<main", 1)[1]
+    assert "at the end of each round" in main and "Exchange</button>" not in main and 'name="swap"' not in main
+
+
+def _answered(phones: Phones, who: str, page: str, field: str, value: str) -> tuple[int, str]:
+    """The rules' question answered as its page's form does (the drafts carried back)."""
+    import html
+
+    hidden = {k: html.unescape(v) for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page)}
+    hidden.pop("csrf", None)
+    found = re.search(r'<form method="post" action="([^"]+)"', page.split("<main", 1)[1])
+    assert found, page
+    return phones.post(who, found[1], **hidden, **{f"answer:{field}": value})
+
+
+def test_ashas_move_that_fights_is_recorded_from_the_phone_with_its_tie_asked(phones: Phones) -> None:
+    """Issue 35 (second pass): an Asha-granted move that fights could not be recorded from the
+    phone (no combat for it: the rules refused); now its combat goes with it and the rules ask
+    its tie as the first's."""
+    placed(phones)
+    assert phones.post("ana", "/play/resolve", agent="greyjoy:maester", plan="draw")[0] == 200
+    bo_moves = {"agent": "stark:maester", "plan": "move", "route": "Winterfell|Moat Cailin", "footmen": "1"}
+    assert phones.post("bo", "/play/resolve", **bo_moves)[0] == 200  # bo holds no card: no table
+    form = {
+        "agent": "greyjoy:marshal",
+        "plan": "muster move",
+        "add:Greywater Watch": "1",
+        "route": "Greywater Watch|Moat Cailin",
+        "footmen": "2",
+        "card": "Asha Greyjoy",
+        "then": "move",
+        "then-route": "Ironman's Bay|The Golden Sound",
+        "then-ships": "2",
+    }
+    status, page = phones.post("ana", "/play/resolve", **form)
+    assert status == 409 and 'name="answer:winner"' in page, page  # the first combat's tie
+    status, page = _answered(phones, "ana", page, "winner", "greyjoy")
+    assert status == 409 and 'name="answer:then-winner"' in page, page  # the granted move's tie
+    status, page = _answered(phones, "ana", page, "then-winner", "greyjoy")
+    assert status == 200 and "Recorded" in page, page
+    resolved = phones.events()[-1]
+    (after,) = resolved["combat"]["after"]
+    assert after["move"]["to"] == "The Golden Sound" and after["combat"]["winner"] == "greyjoy"
+
+
+def test_the_join_page_says_the_game_has_begun_once_it_has(phones: Phones) -> None:
+    """Issue 35 (second pass, read at 390 px): after the seating the join page still spoke of
+    joining (to the organiser: "each conspiracy joins from its own phone")."""
+    begun(phones)
+    _, page = phones.get("Ann", "/play/join")
+    assert "The game has begun" in page and "joins from its own phone" not in page

@@ -56,11 +56,11 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def signed_in(browser: Any, url: str, folder: Path, player: str, size: str) -> tuple[Any, Any]:
+def signed_in(browser: Any, url: str, folder: Path, player: str, size: str, organiser: bool = False) -> tuple[Any, Any]:
     width, height = SIZES[size]
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    page.goto(f"{url}/join/{invites.invite(folder, player)}")
+    page.goto(f"{url}/join/{invites.invite(folder, player, organiser=organiser)}")
     return context, page
 
 
@@ -176,3 +176,54 @@ def test_each_player_plays_their_card_from_their_own_phone(browser: Any, game: P
         assert "Recorded" in told and "(bo plays" in told, told
         ana.close()
         bo.close()
+
+
+#: What a thumb taps inside a page's main part (the bar is the server's own): each at least
+#: 44 px tall, or its label when it is a radio or a checkbox. Links inside a sentence excepted.
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'main a, main button, main select, main input:not([type=hidden]), main summary, main textarea')]
+  .filter((e) => e.offsetParent !== null && !e.closest('svg'))
+  .filter((e) => !(e.tagName === 'A' && e.closest('p, li:not(.picks li)') && !e.classList.contains('go')
+                   && !e.closest('ul.picks')))
+  .map((e) => (e.type === 'radio' || e.type === 'checkbox') && e.closest('label') ? e.closest('label') : e)
+  .filter((e) => e.getBoundingClientRect().height < 44)
+  .map((e) => `${e.tagName.toLowerCase()} "${(e.innerText || e.name || '').trim().slice(0, 40)}" `
+              + `${Math.round(e.getBoundingClientRect().height)} px`)"""
+
+
+def looked_at(page: Any, name: str, size: str) -> list[str]:
+    """The page screenshotted (nothing wider than the window) and its targets under 44 px."""
+    shot(page, name, size)
+    small: list[str] = page.evaluate(SMALL_TARGETS)
+    return [f"{name}: {s}" for s in small]
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_ntk_page_fits_the_phone_and_its_tap_targets_are_44_px(browser: Any, game: Path, size: str) -> None:
+    """Issue 35 (second pass): every page of No True King read at 390 and 1280 px — nothing
+    wider than the window, every tap target inside the page at least 44 px tall."""
+    found: list[str] = []
+    with serving(game) as served:
+        ana, page = signed_in(browser, served.url, game, "ana", size)
+        for name, path in (("conspiracy", "conspiracy"), ("exchange", "exchange"), ("unseal", "unseal"),
+                           ("join", "join")):  # fmt: skip
+            page.goto(f"{served.url}/play/{path}")
+            found += looked_at(page, name, size)
+        page.goto(f"{served.url}/play/conspiracy")
+        page.get_by_label("Move troops").check()
+        page.locator("details.ntk-more").evaluate("(d) => d.open = true") if page.locator(
+            "details.ntk-more"
+        ).count() else None
+        found += looked_at(page, "resolve-move-open", size)
+        page.locator("select[name=route]").select_option("Greywater Watch|Moat Cailin")
+        page.get_by_role("button", name="See the combat first").click()
+        found += looked_at(page, "combat-preview", size)
+        ann, organiser = signed_in(browser, served.url, game, "Ann", size, organiser=True)
+        for name, path in (("organiser", "conspiracy"), ("organiser-for-ana", "conspiracy?player=ana"),
+                           ("seats-begun", "begin"), ("organiser-join", "join"),
+                           ("organiser-exchange", "exchange"), ("organiser-unseal", "unseal")):  # fmt: skip
+            organiser.goto(f"{served.url}/play/{path}")
+            found += looked_at(organiser, name, size)
+        ana.close()
+        ann.close()
+    assert not found, "\n".join(found)

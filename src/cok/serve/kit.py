@@ -24,6 +24,7 @@ class Action:
     label: str
     path: str  # under /play/
     organiser: bool = False  # shown to organisers only
+    when: Callable[[Any], bool] | None = None  # shown only while this holds of the campaign's state
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,7 @@ class Server:
         never: refreshing it would send the form again)."""
         who = self.who(session)
         actions = [a for a in self.web().actions if who is not None and (who.organiser or not a.organiser)]
+        actions = [a for a in actions if a.when is None or (view is not None and a.when(view.campaign.state))]
         live = view is not None and request.method in ("GET", "HEAD")
         return (
             self.env()

@@ -67,13 +67,13 @@ def refusal(
         named = ", ".join(f"`{k}`" for k in sent)
         return f"{named}: an organiser's to give in a {draft.type}, not a player's; ask an organiser"
     named_players = _named(campaign, draft)
-    if not named_players:
-        return theirs
     try:
         player = ruleset.player(campaign.state, who.name)
     except RuleError:  # invited, not yet in the game: a join that names them as themselves
         player = who.name
-    return None if player in named_players else theirs
+    if player in named_players:
+        return None
+    return _games_reason(campaign, draft, player) or theirs
 
 
 def _event_fields(ruleset: Any, type: str) -> set[str]:
@@ -84,6 +84,16 @@ def _event_fields(ruleset: Any, type: str) -> set[str]:
     if model is None:
         return set()
     return {*(f.alias or n for n, f in model.model_fields.items()), *model.model_fields}
+
+
+def _games_reason(campaign: Campaign, draft: Draft, player: str) -> str | None:
+    """The game's own reason a player may not record this draft (its `refusal(state, type,
+    fields, player)`: No True King's card waited for, a card not one's own), None without one."""
+    reason = getattr(campaign.ruleset, "refusal", None)
+    if not callable(reason):
+        return None
+    said = reason(campaign.state, draft.type, draft.fields, player)
+    return str(said) if said else None
 
 
 def _named(campaign: Campaign, draft: Draft) -> frozenset[str]:

@@ -53,6 +53,7 @@ class NoTrueKing(Game):
     period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)
     dice_agree = Lazy("intents:dice_agree")  # its fields say what the dice cok rolled gave
     named = Lazy("intents:named")  # the conspiracy a draft acts as (who may record it)
+    refusal = Lazy("intents:refusal")  # why a player may not record a draft, in the game's words
     player = Lazy("rules.places:find_player")
     involved = Lazy("events:involved")
     report = Lazy("reports:recording_report")

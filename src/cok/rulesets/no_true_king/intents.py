@@ -54,24 +54,59 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
 def _others_to_play(state: State, fields: Fields) -> bool:
     """A resolve whose move fights, with no cards played from the phones for it yet while
     another player could play one: recording it would play "none" for them."""
-    from cok.rulesets.no_true_king.rules.cards import others_could_play
+    return _waiting_cards(state, fields) is not None
 
-    if state.table:
-        return False  # the cards were played; the rules check they are this combat's
+
+def _waiting_cards(state: State, fields: Fields) -> tuple[str, str, list[str]] | None:
+    """(house, area, the players who could play, clockwise from the active one) of a resolve
+    whose move fights before the cards are played from the phones; None otherwise."""
+    from cok.rulesets.no_true_king.rules.cards import could_play, others_could_play
+
+    if state.table or state.active is None:
+        return None  # the cards were played; the rules check they are this combat's
     try:
         hid = house(state, fields.get("house"))
     except RuleError:
-        return False
+        return None
     fight = empty_combat(state, hid, fields.get("actions"))
     if fight is None and not isinstance(fields.get("combat"), Mapping):
-        return False
+        return None
     for action in fields.get("actions") or [] if isinstance(fields.get("actions"), list) else []:
         move = action.get("move") if isinstance(action, Mapping) else None
         if isinstance(move, Mapping) and isinstance(move.get("to"), str):
             with suppress(RuleError):
-                if others_could_play(state, hid, find_area(state.board, move["to"])):
-                    return True
-    return False
+                area = find_area(state.board, move["to"])
+                if others_could_play(state, hid, area):
+                    houses = (hid, state.troops[area][0])
+                    after = state.clockwise_from(state.active)[1:]
+                    return hid, area, [p for p in after if could_play(state, p, houses)]
+    return None
+
+
+def refusal(state: State, type: str, fields: Fields, who: str) -> str | None:
+    """Why a player may not record a resolve, in the game's words (the API's 403): its combat
+    waits for the others' cards, played in turn from their own phones (§4.4), or it names
+    another player's card. None: the general answer stands."""
+    if type != "resolve":
+        return None
+    names = {p: c.name for p, c in state.players.items()}
+    others = sorted(names.get(p, p.lstrip("?")) for p in card_players(state, fields) if p != who)
+    if others:
+        return (
+            f"a card is played only by its own player: {', '.join(others)} play{'s' if len(others) == 1 else ''} "
+            "theirs from their own phone (a `card` event), or an organiser records it"
+        )
+    waiting = _waiting_cards(state, fields)
+    if waiting is None:
+        return None
+    hid, area, players = waiting
+    said = ", then ".join(names.get(p, p) for p in players)
+    return (
+        f"{hid}'s move into {area} fights: the cards are played first, in turn from the active player "
+        f"— open the table with a `card` event (your card or none, the `house` {hid} and `to` {area}), "
+        f"then {said} play{'s' if len(players) == 1 else ''} theirs (or none) from their own phone; "
+        "then resolve the agent"
+    )
 
 
 def card_players(state: State, fields: Fields) -> set[str]:

@@ -27,9 +27,9 @@ def web() -> Web:
     return Web(
         actions=(
             Action("My conspiracy", "conspiracy"),
-            Action("Join, sealed", "join"),
-            Action("Unseal", "unseal"),
-            Action("Seats", "begin", organiser=True),
+            Action("Join", "join", when=_seating),
+            Action("Unseal", "unseal", when=_unsealing),
+            Action("Seats", "begin", organiser=True, when=_seating),
         ),
         forms=(
             Form("/conspiracy", conspiracy),
@@ -47,6 +47,17 @@ def web() -> Web:
         ),
         templates="cok.rulesets.no_true_king.table",
     )
+
+
+def _seating(state: State) -> bool:
+    """The table is seated once (§2 Setup): "Seats" leaves the bar when the game has begun."""
+    return not state.seats
+
+
+def _unsealing(state: State) -> bool:
+    """Sealed cards are unsealed after the last round's exchanges (§4.6): "Unseal" is in the
+    bar only then."""
+    return state.loyalty == "sealed" and state.phase == "unseal"
 
 
 async def seal_js(visit: Visit) -> Response:
@@ -114,7 +125,7 @@ async def conspiracy(visit: Visit) -> Response:
         free=free_spaces(state) if turn and turn.what == "place" else [],
         resolvable=may_resolve(state, me) if turn and turn.what == "resolve" else [],
         held=state.cards_held(me),
-        shown=state.players[me].shown,
+        shown=shown_words(state.players[me].shown),
         seal=state.players[me].seal or "",
         swaps=_swaps(state, me),
         unsealed=state.players[me].unsealed,
@@ -165,11 +176,22 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         "plan_words": plan_words,
         "cards": cards,
         "held_cards": {c for _, c in _playable(state, me)},
-        "lannister_agents": [s for (h, s), p in state.agents.items() if h == "lannister" and p is not None],
+        "on_table": {c for _, c in state.table if c},  # played in the first combat already
+        # Cersei removes an agent still unresolved: never the one resolving now (§4.4)
+        "lannister_agents": [
+            s for (h, s), p in state.agents.items() if h == "lannister" and p is not None and (h, s) != chosen
+        ],
         "opponents": [p for p in state.seats if p != me],
         "granted_offers": {h: offer(state, h, "lord") for h in ("greyjoy", "lannister") if h in state.board.houses},
         "board": board(state, found, house),
     }
+
+
+def shown_words(shown: list[str]) -> str:
+    """The tokens turned face up by exchanges (§4.6), as the table sees them."""
+    places = ["position 1", "position 2", "position 3", "position 4", "the left-over token"]
+    up = [f"{where}, {house.capitalize()}" for where, house in zip(places, shown, strict=False) if house]
+    return "Shown to the table: " + ("; ".join(up) if up else "none of your tokens yet") + "."
 
 
 def _swaps(state: State, player: str) -> str:
@@ -276,7 +298,7 @@ async def resolve(visit: Visit) -> Response:
         return await visit.record([_draft("card", opened)])
     fights = house in state.board.houses and empty_combat(state, house, actions(form)) is not None
     played = _cards(state, me, form) if fights else {}  # a card is played only where the move fights
-    effects = granted(form) if fights else {}
+    effects = granted(form, state, me) if fights else {}
     fight: dict[str, Any] = ({"cards": played} if played or effects else {}) | effects
     fields = {
         "player": me,
@@ -338,6 +360,7 @@ async def join(visit: Visit) -> Response:
             houses=",".join(state.board.houses),
             symbols=[s for s in SYMBOLS if s not in {p.symbol for p in state.players.values()}],
             sealed=state.loyalty == "sealed",
+            begun=bool(state.seats),
         )
     form = visit.form
     fields = {
@@ -352,6 +375,8 @@ async def join(visit: Visit) -> Response:
 async def exchange(visit: Visit) -> Response:
     """Swap two tokens and reveal one: the house shown is read from the card kept in this
     browser (the card itself is never sent), or chosen by hand."""
+    from cok.rulesets.no_true_king.rules.turns import waiting_for
+
     campaign = await visit.campaign()
     state = campaign.state
     if visit.request.method == "GET":
@@ -365,7 +390,8 @@ async def exchange(visit: Visit) -> Response:
             houses=list(state.board.houses),
             swaps=_swaps(state, me) if me else "[]",
             seal=state.players[me].seal or "" if me else "",
-            shown=state.players[me].shown if me else [],
+            shown=shown_words(state.players[me].shown) if me else "",
+            turn=bool(me) and any(w.player == me and w.what == "exchange" for w in waiting_for(state)),
         )
     form = visit.form
     me = _acting(visit, state, form.get("player", ""))

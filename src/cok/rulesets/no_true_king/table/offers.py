@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cok.rulesets.no_true_king.rules.actions import can_draw, check_move, muster_points
+from cok.rulesets.no_true_king.rules.combat import ASHA, GRANTS
 from cok.rulesets.no_true_king.rules.state import Game
 
 #: The plans each space allows (§4.2.2, §4.7 Actions left out): a maester takes one action, a
@@ -182,13 +183,20 @@ def actions(form: Mapping[str, str]) -> list[dict[str, Any]]:
     return [made[kind] for kind in plan_of(form)]
 
 
-def granted(form: Mapping[str, str]) -> dict[str, Any]:
+def granted(form: Mapping[str, str], state: Game | None = None, player: str | None = None) -> dict[str, Any]:
     """A card's effects when its house wins (§4.4): Asha's move, Jaime's muster (`after`),
-    Cersei's removal, Melisandre's discard; each left out when not chosen."""
+    Cersei's removal, Melisandre's discard; each left out when not chosen. Asha's move into
+    another house's troops fights a combat of its own: its cards (`then-card`, this player's
+    own) go with it, and the rules ask its winner on a tie and its loser's retreat."""
     found: dict[str, Any] = {}
     then = form.get("then", "")
     if then == "move" and form.get("then-route"):
-        found["after"] = [{"move": move_of(form, "then-")}]
+        move = move_of(form, "then-")
+        found["after"] = [{"move": move}]
+        holder = state.troops.get(move["to"]) if state is not None else None
+        if holder is not None and holder[0] != GRANTS[ASHA][0]:
+            card = form.get("then-card", "")
+            found["after"][0]["combat"] = {"cards": {player: card} if card and player else {}}
     elif then == "muster":
         spec = muster_spec(form, "then-")
         if spec:
