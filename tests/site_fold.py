@@ -56,3 +56,53 @@ def whole(campaign: Campaign, make: Callable[[], Any]) -> Any:
 
 def passes(campaign: Campaign) -> int:
     return fold_of(campaign).full_passes
+
+
+def plain(data: Any) -> Any:
+    """A game's site data as plain values to compare: its newest pages as pages, its deques
+    as lists, its other parts by their fields."""
+    from collections import deque
+
+    from cok.render.paging import Newest
+
+    if isinstance(data, Newest):
+        page = data.page()
+        return (page.file, page.groups, page.entries)
+    if isinstance(data, deque):
+        return list(data)
+    if isinstance(data, dict):
+        return {k: plain(v) for k, v in data.items()}
+    if hasattr(data, "__dict__") and not hasattr(data, "__dataclass_fields__"):
+        return {k: plain(v) for k, v in vars(data).items()}
+    return data
+
+
+def checked_event_by_event(example: Path, into: Path, make: Callable[[], Any], site_data: Callable[[Campaign], Any]) -> Campaign:
+    """After each event of the example: the site data folded (as the pages use it) is the
+    site data made from the whole log. Only the first event and each void cost a full pass."""
+    from cok.render.site import site_history
+
+    last = None
+    for campaign in grown(example, into):
+        site_data(campaign)
+        assert plain(site_history(campaign, make)) == plain(whole(campaign, make))
+        last = campaign
+    assert last is not None
+    voids = sum(1 for t in last.told() if t.type == "void")
+    assert passes(last) == 1 + voids
+    return last
+
+
+def checked_after_a_void(campaign: Campaign, make: Callable[[], Any], site_data: Callable[[Campaign], Any]) -> None:
+    """A void of the log's last event: the site data is made again (one full pass) and is
+    the whole log's."""
+    from cok.render.site import site_history
+
+    site_data(campaign)
+    target = [t for t in campaign.told() if t.type != "void"][-1]
+    before = passes(campaign)
+    campaign = appended(campaign, f"- type: void\n  target: {target.ref}\n  reason: a typo\n")
+    site_data(campaign)
+    assert plain(site_history(campaign, make)) == plain(whole(campaign, make))
+    assert any(t.voided and t.ref == target.ref for t in campaign.told())
+    assert passes(campaign) == before + 1
