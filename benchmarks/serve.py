@@ -134,7 +134,13 @@ def after_recording(
     return {path: (statistics.median(a), statistics.median(b)) for path, (a, b) in times.items()}
 
 
-def phones(server: Server, pages: list[str], seconds: float, token: str | None, event: Callable[[int], dict[str, object]] | None) -> tuple[list[float], int, int]:
+def phones(
+    server: Server,
+    pages: list[str],
+    seconds: float,
+    token: str | None,
+    event: Callable[[int], dict[str, object]] | None,
+) -> tuple[list[float], int, int]:
     """Twenty phones with a page open, polling /api/version every 3 s (as live.js does) and
     reloading their page when the version changed; meanwhile, with `event`, a recording
     every second. The polls' times, the reloads, and the recordings answered 201."""
@@ -228,7 +234,12 @@ def main() -> int:
             paths = ["/", "/api/standings", "/players/P.html", "/log.html"]
             found = after_recording(
                 [
-                    (big, adjust(large_player, "fresh"), token[big], {"/players/P.html": f"/players/{large_player}.html"}),
+                    (
+                        big,
+                        adjust(large_player, "fresh"),
+                        token[big],
+                        {"/players/P.html": f"/players/{large_player}.html"},
+                    ),
                     (s, adjust(players[0], "fresh"), token[s], {"/players/P.html": f"/players/{players[0]}.html"}),
                 ],
                 paths,
@@ -236,16 +247,25 @@ def main() -> int:
             )
             what = ["the home page", "the standings (/api/standings)", "a player's page", "the log's newest page"]
             for number, path, words in zip((46, 47, 48, 49), paths, what, strict=True):
-                rows.append((number, f"{words} just after a recording, {size // 1000}k vs the example", found[path], 1.5))
+                rows.append(
+                    (number, f"{words} just after a recording, {size // 1000}k vs the example", found[path], 1.5)
+                )
         if "phones" in only:
             pages = ["/", f"/players/{large_player}.html", "/log.html"]
             idle, _, _ = phones(big, pages, minute, None, None)
             busy, reloads, answered = phones(big, pages, minute, token[big], adjust(large_player, "phones"))
             log = (large / "events.yaml").read_text()
-            sent = answered  # each answered 201; landed once each?
+            sent = answered
             once = sum(1 for n in range(int(minute) + 1) if log.count(f"reason: phones {n}\n") == 1)
             many = sum(1 for n in range(int(minute) + 1) if log.count(f"reason: phones {n}\n") > 1)
-            rows.append((50, f"20 phones polling at {size // 1000}k: a poll while recording vs idle (median)", (statistics.median(busy), statistics.median(idle)), 1.5))
+            rows.append(
+                (
+                    50,
+                    f"20 phones polling at {size // 1000}k: a poll while recording vs idle (median)",
+                    (statistics.median(busy), statistics.median(idle)),
+                    1.5,
+                )
+            )
             q = statistics.quantiles
             notes.append(
                 f" 50  polls: {len(busy)} while recording, {len(idle)} idle; p95 {q(busy, n=20)[-1] * 1000:.1f} / "
@@ -254,23 +274,30 @@ def main() -> int:
             )
             ok &= once == sent and many == 0
             fresh_void: dict[Server, list[float]] = {s: [], big: []}
-            for server in (big, s):
-                events = server.client.get("/api/standings")  # warm
-                del events
             for n in range(max(2, after_rounds // 2)):
                 for server, pid in ((big, large_player), (s, players[0])):
                     server.post(adjust(pid, "to void")(n), token[server])
-                    last = void_target(server == big and large or small, f"to void {n}")
+                    last = void_target((server == big and large) or small, f"to void {n}")
                     server.post({"type": "void", "target": last, "reason": f"bench void {n}"}, token[server])
                     fresh_void[server].append(server.timed("GET", "/"))
-            rows.append((51, f"the home page just after a void, {size // 1000}k vs the example", (statistics.median(fresh_void[big]), statistics.median(fresh_void[s])), None))
+            rows.append(
+                (
+                    51,
+                    f"the home page just after a void, {size // 1000}k vs the example",
+                    (statistics.median(fresh_void[big]), statistics.median(fresh_void[s])),
+                    None,
+                )
+            )
         peak = big.peak_mb()
         for server in servers.values():
             server.stop()
         if "mk" in only:
             mk_rows = mighty_kingdoms(size, after_rounds, scratch, env)
             rows += mk_rows
-    print(f"cok serve, {size:,} events vs the shipped example ({rounds} rounds, {after_rounds} after a recording; medians)")
+    print(
+        f"cok serve, {size:,} events vs the shipped example "
+        f"({rounds} rounds, {after_rounds} after a recording; medians)"
+    )
     for number, label, (a, b), limit in rows:
         ratio = a / b
         good = limit is None or ratio <= limit
@@ -298,13 +325,18 @@ def void_target(folder: Path, reason: str) -> str:
     raise SystemExit(f"no id for the event '{reason}'")
 
 
-def mighty_kingdoms(size: int, rounds: int, scratch: Path, env: dict[str, str]) -> list[tuple[int, str, tuple[float, float], float | None]]:
+def mighty_kingdoms(
+    size: int, rounds: int, scratch: Path, env: dict[str, str]
+) -> list[tuple[int, str, tuple[float, float], float | None]]:
     """Rows 56–59: Mighty Kingdoms' pages just after a recording (an army's order), at
     `size` events against the shipped example. A campaign has only a handful of armies to
     order: when none waits, the log is put back as it was (untimed) and they wait again."""
     from cok.serve import invites
 
-    folders = [writable_copy(campaign(size, "mk"), scratch / "mk-large"), writable_copy(MK_EXAMPLE, scratch / "mk-small")]
+    folders = [
+        writable_copy(campaign(size, "mk"), scratch / "mk-large"),
+        writable_copy(MK_EXAMPLE, scratch / "mk-small"),
+    ]
     pristine = {f: (f / "events.yaml").read_bytes() for f in folders}
     servers = [Server(f, env) for f in folders]
     tokens = [invites.invite(f, "bench", organiser=True) for f in folders]

@@ -77,7 +77,9 @@ def plain(data: Any) -> Any:
     return data
 
 
-def checked_event_by_event(example: Path, into: Path, make: Callable[[], Any], site_data: Callable[[Campaign], Any]) -> Campaign:
+def checked_event_by_event(
+    example: Path, into: Path, make: Callable[[], Any], site_data: Callable[[Campaign], Any]
+) -> Campaign:
     """After each event of the example: the site data folded (as the pages use it) is the
     site data made from the whole log. Only the first event and each void cost a full pass."""
     from cok.render.site import site_history

@@ -56,7 +56,9 @@ def test_the_site_made_from_the_folded_data_is_the_site_made_from_the_whole_log(
     site._FOLDS.clear()
     made = dict(site_pages(campaign))  # from a pass over the whole log
     assert "players/tim.html" in folded and "log.html" in folded
-    assert {k: v for k, v in folded.items() if k != "index.html"} == {k: v for k, v in made.items() if k != "index.html"}
+    assert {k: v for k, v in folded.items() if k != "index.html"} == {
+        k: v for k, v in made.items() if k != "index.html"
+    }
 
 
 def site_history_of(campaign: Any) -> SiteHistory:

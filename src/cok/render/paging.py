@@ -100,6 +100,7 @@ class Newest:
 
     def add(self, group: Any, entry: Any) -> None:
         found = self.entries.get(group)
+        placed = found is None and self._last is not None and group < self._last  # a new group between two
         if found is None:
             if self.entries and group < self._first:
                 self.broken = True  # a page already full changed (or the one before this one)
@@ -107,10 +108,9 @@ class Newest:
             found = self.entries[group] = []
         found.append(entry)
         self.size += 1
-        out_of_order = self._last is not None and group < self._last
-        if out_of_order or (self.size > self.per_page and len(self.entries) > 1):
+        if placed or (self.size > self.per_page and len(self.entries) > 1):
             self._cut()
-        else:
+        elif self._last is None or group > self._last:
             self._first = group if self._first is None else self._first
             self._last = group
 

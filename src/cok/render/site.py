@@ -62,9 +62,10 @@ class Accumulator(Protocol):
     """A game's site data (the weeks, the latest battles, the charts' history…) made by
     folding the history one entry at a time, as the state is made from the log."""
 
-    #: Set when an entry changed what only a pass over the whole history can make again
-    #: (an entry of a week already on a full page of the log): the next use folds it all.
-    broken: bool
+    @property
+    def broken(self) -> bool:
+        """Whether an entry changed what only a pass over the whole history can make again
+        (an entry of a week already on a full page of the log): the next use folds it all."""
 
     def add(self, told: Told) -> None: ...
 
