@@ -6,6 +6,7 @@ A game's templates are found first, then these: a game's `base.html` extends `la
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -29,8 +30,11 @@ if TYPE_CHECKING:
 SHARED = "cok.render"
 
 
+@functools.lru_cache(maxsize=8)
 def environment(game: str) -> Environment:
-    """The templates of `game` (a package with a `templates/` folder), then the shared ones."""
+    """The templates of `game` (a package with a `templates/` folder), then the shared ones:
+    one environment per game in a process, so that a server compiles each template once
+    (compiling them was most of a page made again after a recording)."""
     return Environment(
         loader=ChoiceLoader([PackageLoader(game, "templates"), PackageLoader(SHARED, "templates")]),
         autoescape=True,
