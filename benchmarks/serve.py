@@ -230,6 +230,24 @@ def main() -> int:
                     times[server].append(server.post(adjust(pid, "bench")(n), token[server]))
             recording = (statistics.median(times[big]), statistics.median(times[s]))
             rows.append((43, f"a recording (POST /api/events) at {size // 1000}k vs the example", recording, 1.5))
+
+            def send(n: int) -> int:
+                event = {"type": "adjust", "player": large_player, "cp": 1, "reason": f"at once {n}"}
+                with httpx.Client(base_url=big.url, timeout=600) as client:
+                    return client.post(
+                        "/api/events", json=event, headers={"authorization": f"Bearer {token[big]}"}
+                    ).status_code
+
+            with ThreadPoolExecutor(20) as pool:
+                codes = list(pool.map(send, range(20)))
+            log = (large / "events.yaml").read_text()
+            landed = sum(1 for n in range(20) if log.count(f"reason: at once {n}\n") == 1)
+            all_landed = landed == 20 and codes.count(201) == 20
+            ok &= all_landed
+            notes.append(
+                f" 44  20 recordings at once at {size // 1000}k: {codes.count(201)} answered 201, "
+                f"{landed} landed once {'ok' if all_landed else 'MISSED'}"
+            )
         if "after" in only:
             paths = ["/", "/api/standings", "/players/P.html", "/log.html"]
             found = after_recording(
