@@ -81,3 +81,54 @@ class Filler:
         self.handed.add(page.file)
         yield page
         page.entries.clear()  # shown: not held any longer
+
+
+class Newest:
+    """The newest page of a long list, kept as entries come (in the log's order), so that it
+    is shown without reading the list again: the groups of its last chunk (as `plan` cuts
+    them) and their entries. An entry of a group older than the page (a full page changed)
+    sets `broken`: only a pass over the whole list makes the pages again."""
+
+    def __init__(self, base: str, per_page: int) -> None:
+        self.base = base
+        self.per_page = per_page
+        self.entries: dict[Any, list[Any]] = {}  # the newest page's groups, oldest first
+        self.size = 0
+        self.broken = False
+        self._first: Any = None
+        self._last: Any = None
+
+    def add(self, group: Any, entry: Any) -> None:
+        found = self.entries.get(group)
+        placed = found is None and self._last is not None and group < self._last  # a new group between two
+        if found is None:
+            if self.entries and group < self._first:
+                self.broken = True  # a page already full changed (or the one before this one)
+                return
+            found = self.entries[group] = []
+        found.append(entry)
+        self.size += 1
+        if placed or (self.size > self.per_page and len(self.entries) > 1):
+            self._cut()
+        elif self._last is None or group > self._last:
+            self._first = group if self._first is None else self._first
+            self._last = group
+
+    def _cut(self) -> None:
+        """The groups in order, cut as `plan` does: only the last chunk is kept."""
+        ordered = sorted(self.entries)
+        chunk: list[Any] = []
+        size = 0
+        for group in ordered:
+            count = len(self.entries[group])
+            if chunk and size + count > self.per_page:
+                chunk, size = [], 0
+            chunk.append(group)
+            size += count
+        self.entries = {g: self.entries[g] for g in chunk}
+        self.size = size
+        self._first, self._last = chunk[0], chunk[-1]
+
+    def page(self) -> Page:
+        """The newest page, filled."""
+        return Page(self.base, tuple(self.entries), {g: list(e) for g, e in self.entries.items()})

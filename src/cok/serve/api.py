@@ -62,8 +62,8 @@ def routes(server: Server) -> list[BaseRoute]:
     async def version(request: Request) -> Response:
         """What a served page polls to refresh when anyone records (live.js): the campaign's
         version, which changes with its files (a phone's recording, or `cok` at a terminal)."""
-        view = await run_in_threadpool(table.view)
-        return JSONResponse({"version": version_of(view.signature)}, headers={"cache-control": "no-store"})
+        signature = table.signature()  # a few stat calls, on the loop: no thread, no lock
+        return JSONResponse({"version": version_of(signature)}, headers={"cache-control": "no-store"})
 
     async def status(request: Request) -> Response:
         if request.path_params["status"] != server.web().status:

@@ -182,6 +182,12 @@ class Table:
     def _signature(self) -> Signature:
         return tuple(stamp(p) for p in self._paths)
 
+    def signature(self) -> Signature:
+        """The campaign's files as they are now (a few `stat` calls, no lock): the signature
+        the next view will have, which a page's poll compares with its own (live refresh)
+        without waiting for a recording or a page being made."""
+        return self._signature()
+
     def view(self) -> View:
         """The current version of the campaign (stat first: a write after it is seen next time)."""
         signature = self._signature()

@@ -63,22 +63,50 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     yield "style.css", engine.stylesheet("cok.rulesets.clash_of_kings.site")
     logs = log_pages(site.week_entries)
     players = {p.id: (p, log_pages(p.battle_weeks, LOG_PAGE_ENTRIES, f"players/{p.id}.html")) for p in site.players}
+    # the newest pages first, from the site's data (no pass over the history)
+    early: set[str] = set()
+    newest = _shown(site, logs[0])
+    if newest is not None:
+        early.add(newest.file)
+        yield newest.file, _log_page(env, site, newest, logs)
+    for pid, (_, pages) in players.items():
+        newest = _shown(site, pages[0])
+        if newest is not None:
+            early.add(newest.file)
+            yield newest.file, _player_page(env, site, players[pid], newest)
+    if all(p.file in early for p in logs) and all(p.file in early for _, ps in players.values() for p in ps):
+        return
+    # the older pages, filled from the history read a second time
     fillers = {pid: Filler(pages, p.last_battles) for pid, (p, pages) in players.items()}
     log = Filler(logs, site.last_entries)
     for at, (week, told) in enumerate(weeks_of(campaign.told())):
         entry = site.entry(told)
         for page in log.add(week, entry, at):
-            yield page.file, _log_page(env, site, page, logs)
+            if page.file not in early:
+                yield page.file, _log_page(env, site, page, logs)
         if entry.battle:
             for pid in told.players:
                 if pid in fillers:
                     for page in fillers[pid].add(week, entry, at):
-                        yield page.file, _player_page(env, site, players[pid], page)
+                        if page.file not in early:
+                            yield page.file, _player_page(env, site, players[pid], page)
     for page in log.close():
-        yield page.file, _log_page(env, site, page, logs)
+        if page.file not in early:
+            yield page.file, _log_page(env, site, page, logs)
     for pid, filler in fillers.items():
         for page in filler.close():
-            yield page.file, _player_page(env, site, players[pid], page)
+            if page.file not in early:
+                yield page.file, _player_page(env, site, players[pid], page)
+
+
+def _shown(site: SiteData, planned: Page) -> Page | None:
+    """The newest page as the site's data holds it, its entries as the pages show them; an
+    empty page as planned; None when the data does not hold it (the pass over the history
+    fills it)."""
+    kept = site.newest.get(planned.file)
+    if kept is None or kept.groups != planned.groups:
+        return planned if not planned.groups else None
+    return Page(kept.file, kept.groups, {g: [site.entry(t) for t in told] for g, told in kept.entries.items()})
 
 
 def _log_page(env: Environment, site: SiteData, page: Page, pages: list[Page]) -> str:

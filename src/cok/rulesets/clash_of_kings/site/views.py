@@ -12,8 +12,9 @@ from typing import Any
 from cok.core.campaign import Campaign
 from cok.core.history import Told
 from cok.render import palette
-from cok.render.paging import Page, plan
+from cok.render.paging import Newest, Page, plan
 from cok.render.palette import initials, ink
+from cok.render.site import site_history
 from cok.rulesets.clash_of_kings.rules.scoring import standings
 from cok.rulesets.clash_of_kings.rules.state import State
 
@@ -69,6 +70,9 @@ class SiteData:
     week_entries: dict[int, int]  # week -> entries of the log in it
     last_entries: dict[int, int]  # week -> the place in the log of its last entry
     void_reasons: dict[str, str]  # a voided event's reference -> the void's reason
+    #: The newest page of the log and of each player's battles, by file, filled with the
+    #: history's entries (`Told`, made `Entry` as shown).
+    newest: dict[str, Page] = field(default_factory=dict)
 
     def entry(self, told: Told) -> Entry:
         return Entry(told, self.void_reasons.get(told.ref or "", "") if told.voided else "")
@@ -122,28 +126,61 @@ def colours(state: State) -> dict[str, str]:
     return palette.assign(state.players, wanted)
 
 
+class SiteHistory:
+    """What the pages show of the history, folded one entry at a time (`cok.render.site.
+    Fold`): how many entries each week has and the place of its last, each player's battles
+    by week, the latest battles, why events were voided, and the newest page of the log and
+    of each player's battles, filled."""
+
+    def __init__(self) -> None:
+        self.at = -1
+        self.week = 1
+        self.week_entries: dict[int, int] = {}
+        self.last_entries: dict[int, int] = {}
+        self.battle_weeks: dict[str, dict[int, int]] = {}
+        self.last_battles: dict[str, dict[int, int]] = {}
+        self.reasons: dict[str, str] = {}
+        self.latest: deque[Told] = deque(maxlen=LATEST)
+        self.log = Newest("log.html", LOG_PAGE_ENTRIES)
+        self.battles: dict[str, Newest] = {}
+
+    @property
+    def broken(self) -> bool:
+        return self.log.broken or any(n.broken for n in self.battles.values())
+
+    def add(self, t: Told) -> None:
+        self.at += 1
+        at, week = self.at, week_of(t.text) or self.week
+        self.week = week
+        self.week_entries[week] = self.week_entries.get(week, 0) + 1
+        self.last_entries[week] = at
+        self.log.add(week, t)
+        if t.type == "void" and t.text:
+            self.reasons[str(t.event.get("target"))] = str(t.event.get("reason", ""))
+        elif t.type == "battle":
+            self.latest.append(t)
+            for pid in t.players:
+                counts = self.battle_weeks.setdefault(pid, {})
+                counts[week] = counts.get(week, 0) + 1
+                self.last_battles.setdefault(pid, {})[week] = at
+                newest = self.battles.get(pid)
+                if newest is None:
+                    newest = self.battles[pid] = Newest(f"players/{pid}.html", LOG_PAGE_ENTRIES)
+                newest.add(week, t)
+
+
 def site_data(campaign: Campaign) -> SiteData:
     """The pages' data: the state, every player's CP at the end of each week, and what the
-    history holds (read once, a chunk at a time: how many entries each week has, the latest
-    battles, why events were voided). The entries themselves are read again page by page."""
+    history holds (`SiteHistory`, folded from the entries this process folded before: a
+    server after a recording folds the new entries only). The entries of older pages are
+    read again page by page."""
     state: State = campaign.state
-    week_entries: dict[int, int] = {}
-    last_entries: dict[int, int] = {}
-    battle_weeks: dict[str, dict[int, int]] = {}
-    last_battles: dict[str, dict[int, int]] = {}
-    reasons: dict[str, str] = {}
-    latest: deque[Told] = deque(maxlen=LATEST)
-    for at, (week, t) in enumerate(weeks_of(campaign.told())):
-        week_entries[week] = week_entries.get(week, 0) + 1
-        last_entries[week] = at
-        if t.type == "void" and t.text:
-            reasons[str(t.event.get("target"))] = str(t.event.get("reason", ""))
-        elif t.type == "battle":
-            latest.append(t)
-            for pid in t.players:
-                counts = battle_weeks.setdefault(pid, {})
-                counts[week] = counts.get(week, 0) + 1
-                last_battles.setdefault(pid, {})[week] = at
+    history = site_history(campaign, SiteHistory)
+    # copies: the fold goes on with the next version of the campaign
+    week_entries, last_entries = dict(history.week_entries), dict(history.last_entries)
+    battle_weeks = {pid: dict(weeks) for pid, weeks in history.battle_weeks.items()}
+    last_battles = {pid: dict(weeks) for pid, weeks in history.last_battles.items()}
+    reasons, latest = dict(history.reasons), list(history.latest)
     hues = colours(state)
     pages = []
     for s in standings(state):
@@ -179,6 +216,8 @@ def site_data(campaign: Campaign) -> SiteData:
     site = SiteData(
         campaign.name, state.week, state.limit, built, state, pages, hues, [], week_entries, last_entries, reasons
     )
+    site.newest = {history.log.base: history.log.page()}
+    site.newest |= {n.base: n.page() for n in history.battles.values()}
     site.latest = [site.entry(t) for t in reversed(latest)]
     return site
 

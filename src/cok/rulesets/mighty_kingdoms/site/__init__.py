@@ -64,8 +64,6 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     yield "style.css", engine.stylesheet("cok.rulesets.mighty_kingdoms.site")
     logs = log_pages(site.period_entries)
     kingdoms = {k.id: (k, log_pages(k.periods, f"kingdoms/{k.id}.html")) for k in site.kingdoms}
-    fillers = {pid: Filler(pages, k.last) for pid, (k, pages) in kingdoms.items()}
-    log = Filler(logs, site.last)
 
     def log_page(page: Page) -> str:
         return env.get_template("log.html").render(site=site, root="", now=now, page=page, pages=logs)
@@ -74,15 +72,41 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
         k, pages = kingdoms[pid]
         return env.get_template("kingdom.html").render(site=site, root="../", k=k, now=now, page=page, pages=pages)
 
+    def shown(planned: Page) -> Page | None:  # the newest page as the site's data holds it
+        kept = site.newest.get(planned.file)
+        if kept is not None and kept.groups == planned.groups:
+            return kept
+        return planned if not planned.groups else None  # else: filled by the pass below
+
+    # the newest pages first, from the site's data (no pass over the history)
+    early: set[str] = set()
+    newest = shown(logs[0])
+    if newest is not None:
+        early.add(newest.file)
+        yield newest.file, log_page(newest)
+    for pid, (_, pages) in kingdoms.items():
+        newest = shown(pages[0])
+        if newest is not None:
+            early.add(newest.file)
+            yield newest.file, kingdom_page(pid, newest)
+    if all(p.file in early for p in logs) and all(p.file in early for _, ps in kingdoms.values() for p in ps):
+        return
+    # the older pages, filled from the history read a second time
+    fillers = {pid: Filler(pages, k.last) for pid, (k, pages) in kingdoms.items()}
+    log = Filler(logs, site.last)
     for at, (period, _, told) in enumerate(periods_of(campaign.told())):
         for page in log.add(period, told, at):
-            yield page.file, log_page(page)
+            if page.file not in early:
+                yield page.file, log_page(page)
         for pid in told.players:
             if pid in fillers:
                 for page in fillers[pid].add(period, told, at):
-                    yield page.file, kingdom_page(pid, page)
+                    if page.file not in early:
+                        yield page.file, kingdom_page(pid, page)
     for page in log.close():
-        yield page.file, log_page(page)
+        if page.file not in early:
+            yield page.file, log_page(page)
     for pid, filler in fillers.items():
         for page in filler.close():
-            yield page.file, kingdom_page(pid, page)
+            if page.file not in early:
+                yield page.file, kingdom_page(pid, page)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cok.core.history import Told
-from cok.render.paging import Page, plan
+from cok.render.paging import Newest, Page, plan
+from cok.render.site import site_history
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.ranking import ranked
 from cok.rulesets.mighty_kingdoms.rules.state import Army, Gathered, State
@@ -82,6 +83,8 @@ class SiteData:
     headings: dict[int, str] = field(default_factory=dict)  # period -> `Year 1, month 3`
     last: dict[int, int] = field(default_factory=dict)  # period -> the place of its last event in the log
     latest: list[Told] = field(default_factory=list)  # the latest battles, newest first
+    #: The newest page of the log and of each kingdom's history, by file, filled.
+    newest: dict[str, Page] = field(default_factory=dict)
 
     def label(self, page: Page, since: bool = False) -> str:
         """The months a page of the log holds: `Year 2, month 3 – The winter of year 2`.
@@ -105,28 +108,61 @@ def log_pages(period_entries: dict[int, int], base: str = "log.html", per_page: 
     return plan(sorted(period_entries.items()), base, per_page)
 
 
+class SiteHistory:
+    """What the pages show of the history, folded one event at a time (`cok.render.site.
+    Fold`): the periods, how many events each has (in all and about each kingdom) and the
+    place of its last, the latest battles, and the newest page of the log and of each
+    kingdom's history, filled."""
+
+    def __init__(self) -> None:
+        self.at = -1
+        self.periods = Periods()
+        self.period_entries: dict[int, int] = {}
+        self.headings: dict[int, str] = {}
+        self.last: dict[int, int] = {}
+        self.about: dict[str, dict[int, int]] = {}
+        self.last_about: dict[str, dict[int, int]] = {}
+        self.latest: deque[Told] = deque(maxlen=LATEST)
+        self.log = Newest("log.html", LOG_PAGE_ENTRIES)
+        self.pages: dict[str, Newest] = {}
+
+    @property
+    def broken(self) -> bool:
+        return self.log.broken or any(n.broken for n in self.pages.values())
+
+    def add(self, told: Told) -> None:
+        self.at += 1
+        at = self.at
+        period, heading = self.periods.add(told)
+        if told.type == "battle":
+            self.latest.append(told)
+        self.period_entries[period] = self.period_entries.get(period, 0) + 1
+        self.headings[period] = heading
+        self.last[period] = at
+        self.log.add(period, told)
+        for player in told.players:
+            counts = self.about.setdefault(player, {})
+            counts[period] = counts.get(period, 0) + 1
+            self.last_about.setdefault(player, {})[period] = at
+            newest = self.pages.get(player)
+            if newest is None:
+                newest = self.pages[player] = Newest(f"kingdoms/{player}.html", LOG_PAGE_ENTRIES)
+            newest.add(period, told)
+
+
 def site_data(campaign: Campaign) -> SiteData:
-    """The pages' data: the state, and what the history holds (read once, a chunk at a
-    time: the periods and how many events each has, in all and about each kingdom). The
-    events themselves are read again page by page."""
+    """The pages' data: the state, and what the history holds (`SiteHistory`, folded from
+    the events this process folded before: a server after a recording folds the new events
+    only). The events of older pages are read again page by page."""
     state: State = campaign.state
     colours = kingdom_colours(state)
-    period_entries: dict[int, int] = {}
-    headings: dict[int, str] = {}
-    last: dict[int, int] = {}
-    about: dict[str, dict[int, int]] = {}
-    last_about: dict[str, dict[int, int]] = {}
-    latest: deque[Told] = deque(maxlen=LATEST)
-    for at, (period, heading, told) in enumerate(periods_of(campaign.told())):
-        if told.type == "battle":
-            latest.append(told)
-        period_entries[period] = period_entries.get(period, 0) + 1
-        headings[period] = heading
-        last[period] = at
-        for player in told.players:
-            counts = about.setdefault(player, {})
-            counts[period] = counts.get(period, 0) + 1
-            last_about.setdefault(player, {})[period] = at
+    history = site_history(campaign, SiteHistory)
+    # copies: the fold goes on with the next version of the campaign
+    period_entries, headings, last = dict(history.period_entries), dict(history.headings), dict(history.last)
+    about = {player: dict(periods) for player, periods in history.about.items()}
+    last_about = {player: dict(periods) for player, periods in history.last_about.items()}
+    latest = list(history.latest)
+    newest = {history.log.base: history.log.page()} | {n.base: n.page() for n in history.pages.values()}
     pages = []
     for rank, row in ranked(state):
         player = row["id"]
@@ -172,6 +208,7 @@ def site_data(campaign: Campaign) -> SiteData:
         headings=headings,
         last=last,
         latest=list(reversed(latest)),
+        newest=newest,
     )
 
 
@@ -184,40 +221,50 @@ def when(state: State) -> str:
     return f"Year {state.year}, month {state.month} of summer"
 
 
-def periods_of(history: Iterable[Told]) -> Iterator[tuple[int, str, Told]]:
-    """Each event with its period (numbered from 0) and the period's heading. The log is
-    cut where the year moves on: `begin` and `spring` open a month 1, a `reform` closes its
-    month (after the sixth comes winter), `winter` opens the winter if nothing did. A
-    voided event moves nothing."""
-    year, month, winter = 0, 0, False
-    period, filled = 0, False
+class Periods:
+    """The period (numbered from 0) and heading of each event, given in the log's order.
+    The log is cut where the year moves on: `begin` and `spring` open a month 1, a `reform`
+    closes its month (after the sixth comes winter), `winter` opens the winter if nothing
+    did. A voided event moves nothing."""
 
-    def heading() -> str:
-        if year == 0:
+    def __init__(self) -> None:
+        self.year, self.month, self.winter = 0, 0, False
+        self.period, self.filled = 0, False
+
+    def heading(self) -> str:
+        if self.year == 0:
             return "Setup"
-        return f"The winter of year {year}" if winter else f"Year {year}, month {month}"
+        return f"The winter of year {self.year}" if self.winter else f"Year {self.year}, month {self.month}"
 
-    def close() -> None:
-        nonlocal period, filled
-        if filled:
-            period, filled = period + 1, False
+    def _close(self) -> None:
+        if self.filled:
+            self.period, self.filled = self.period + 1, False
 
-    for told in history:
+    def add(self, told: Told) -> tuple[int, str]:
         live = not told.voided
         if live and told.type in ("begin", "spring"):
-            close()
-            year, month, winter = year + 1, 1, False
-        elif live and told.type == "winter" and not winter and year:
-            close()
-            winter = True
-        yield period, heading(), told
-        filled = True
-        if live and told.type == "reform" and year and not winter:
-            close()
-            if month >= MONTHS:
-                winter = True
+            self._close()
+            self.year, self.month, self.winter = self.year + 1, 1, False
+        elif live and told.type == "winter" and not self.winter and self.year:
+            self._close()
+            self.winter = True
+        found = (self.period, self.heading())
+        self.filled = True
+        if live and told.type == "reform" and self.year and not self.winter:
+            self._close()
+            if self.month >= MONTHS:
+                self.winter = True
             else:
-                month += 1
+                self.month += 1
+        return found
+
+
+def periods_of(history: Iterable[Told]) -> Iterator[tuple[int, str, Told]]:
+    """Each event with its period and the period's heading (`Periods`)."""
+    periods = Periods()
+    for told in history:
+        period, heading = periods.add(told)
+        yield period, heading, told
 
 
 def _army_row(state: State, army: Army) -> ArmyRow:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cok.core.history import Told
+from cok.render.site import site_history
 from cok.rulesets.no_true_king.documents import houses_doc
 from cok.rulesets.no_true_king.rules.scores import final_standings
 from cok.rulesets.no_true_king.rules.state import State
@@ -81,7 +82,23 @@ def is_combat(told: Told) -> bool:
     return bool(told.event.get("combat")) or any(isinstance(a, dict) and a.get("combat") for a in actions)
 
 
+class SiteHistory:
+    """What the home page shows of the history, folded one event at a time (`cok.render.
+    site.Fold`): the latest combats."""
+
+    broken = False  # nothing it holds needs a pass over the whole history again
+
+    def __init__(self) -> None:
+        self.latest: deque[Told] = deque(maxlen=LATEST)
+
+    def add(self, told: Told) -> None:
+        if is_combat(told):
+            self.latest.append(told)
+
+
 def site_data(campaign: Campaign) -> SiteData:
+    """The pages' data: the state, and the latest combats (`SiteHistory`, folded from the
+    events this process folded before)."""
     state: State = campaign.state
     if state.phase == "setup":
         badge = ("setup", "—")
@@ -112,10 +129,7 @@ def site_data(campaign: Campaign) -> SiteData:
                 ahead_by=(st.decided_by or "") if over else "",
             )
         )
-    latest: deque[Told] = deque(maxlen=LATEST)
-    for told in campaign.told():
-        if is_combat(told):
-            latest.append(told)
+    latest = list(site_history(campaign, SiteHistory).latest)
     return SiteData(
         name=campaign.name,
         state=state,
