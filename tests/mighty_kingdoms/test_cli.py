@@ -247,7 +247,8 @@ def test_the_shared_commands_work_on_a_mighty_kingdoms_campaign(mk: Cok) -> None
     assert ok(mk, "check") == ""
     assert "Ana founds a kingdom" in ok(mk, "log")
     ok(mk, "mk", "order", "ana-1", "defend")
-    event_id = [line.split(": ")[1] for line in log_text(mk).splitlines() if line.strip().startswith("id:")][-1]
+    ids = [line.split(": ")[1] for line in log_text(mk).splitlines() if line.strip().startswith("id:")]
+    event_id = ids[-1].strip("'\"")  # an id of digits only is written quoted, as YAML must
     ok(mk, "void", event_id, "--reason", "wrong army")
     assert json.loads(ok(mk, "mk", "armies", "--json"))["armies"][0]["order"] is None
     ok(mk, "site", "site")
