@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from cok.core.errors import Problem, Refused, display_path
 
@@ -101,3 +103,22 @@ def data_dir() -> Path:
     if not found.is_absolute():
         raise Refused("cok has no user data folder here (no home folder): set COK_DATA_DIR to a folder of yours")
     return found
+
+
+def write_private(path: Path, data: Any, *, indent: int | None = None, sync: bool = False) -> None:
+    """JSON written whole to a new file readable by this user only (0600), then moved over the
+    old one: what the data folder keeps (link hashes, sessions, seeds, chat destinations) is a
+    secret or stands for one, and a reader never sees half a file. `sync`: on the disk before
+    the move (a seed that must outlive a crash)."""
+    import threading  # here, not at the top: a warm `cok standings` loads no threading (test_startup)
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=indent)
+        handle.write("\n")
+        if sync:
+            handle.flush()
+            os.fsync(handle.fileno())
+    os.replace(temporary, path)

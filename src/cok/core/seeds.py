@@ -6,14 +6,13 @@ restart; losing it loses only the verification of that period's dice (docs/dice.
 from __future__ import annotations
 
 import json
-import os
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cok.core.errors import Refused
-from cok.core.folders import data_dir
+from cok.core.folders import data_dir, write_private
 
 
 @dataclass
@@ -44,19 +43,10 @@ def campaign_key(folder: Path) -> str:
 
 def keep(kept: Kept) -> None:
     """Written whole to a new file readable by this user only, then moved over the old one."""
-    path = _file(kept.sha256)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(f".{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     data: dict[str, Any] = {
         k: getattr(kept, k) for k in ("sha256", "seed", "campaign", "commit", "period", "pinned", "used")
     }
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle)
-        handle.write("\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    write_private(_file(kept.sha256), data, sync=True)
 
 
 def held(folder: Path) -> list[Kept]:

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cok.notify.home import campaign_home, read_json, write_private
+from cok.core.folders import write_private
+from cok.notify.home import campaign_home, read_json
 
 #: What a destination takes unless `--only` says otherwise (issue 39: battles, voids, joins,
 #: a new week / month / season / round, a game's end), plus the summaries and nudges.

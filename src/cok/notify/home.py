@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -21,18 +20,6 @@ def campaign_home(folder: Path) -> Path:
     by_path = data_dir() / "notify" / hashlib.sha256(str(Path(folder).resolve()).encode()).hexdigest()[:24]
     named = data_dir() / "notify" / key(Path(folder))
     return by_path if not named.exists() and by_path.exists() else named
-
-
-def write_private(path: Path, data: Any) -> None:
-    """Written whole to a new file readable by this user only (0600), then moved over the old
-    one: a destination is a secret, and a reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-    os.replace(temporary, path)
 
 
 def read_json(path: Path) -> Any:

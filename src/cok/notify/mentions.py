@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cok.notify.home import campaign_home, read_json, write_private
+from cok.core.folders import write_private
+from cok.notify.home import campaign_home, read_json
 
 
 def _file(folder: Path) -> Path:

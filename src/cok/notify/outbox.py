@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cok.core.folders import write_private
 from cok.notify.destinations import Destination, settings
-from cok.notify.home import campaign_home, read_json, write_private
+from cok.notify.home import campaign_home, read_json
 from cok.notify.posts import Post, posts
 
 if TYPE_CHECKING:

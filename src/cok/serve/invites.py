@@ -11,13 +11,12 @@ import contextlib
 import hashlib
 import hmac
 import json
-import os
 import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from cok.core.folders import SETTINGS_FILE, data_dir
+from cok.core.folders import SETTINGS_FILE, data_dir, write_private
 
 TOKEN_BYTES = 32  # 256 random bits: well over the 128 the issue asks
 
@@ -120,17 +119,11 @@ def _keep(folder: Path, kept: list[Link]) -> None:
     with contextlib.suppress(OSError):  # else kept under the folder's path, as before ids
         give_identity(folder)
     path = store(folder)
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = {
         "campaign": str(folder.resolve()),
         "links": [{"name": k.name, "organiser": k.organiser, "hash": k.hashed} for k in kept],
     }
-    temporary = path.with_suffix(f".{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-    os.replace(temporary, path)
+    write_private(path, data, indent=1)
     legacy = _by_path(folder, "invites")
     if legacy != path:
         legacy.unlink(missing_ok=True)

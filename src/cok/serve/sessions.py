@@ -6,10 +6,10 @@ and the expired ones purged, so a link holder starting sessions in a loop fills 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
-import os
 import secrets
 import threading
 import time
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cok.core.folders import write_private
 from cok.serve.invites import Link
 
 COOKIE = "cok_session"
@@ -124,15 +125,8 @@ class Sessions:
             {"hash": h, "name": k.link.name, "organiser": k.link.organiser, "link": k.link.hashed, "started": k.started}
             for h, k in self._by_hash.items()
         ]
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"sessions": rows}, handle)
-            os.replace(temporary, self.path)
-        except OSError:
-            pass  # the sessions still hold in memory; a restart then signs these phones out
+        with contextlib.suppress(OSError):  # else they hold in memory; a restart then signs these phones out
+            write_private(self.path, {"sessions": rows})
 
 
 class NoStore:
