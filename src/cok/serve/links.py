@@ -11,7 +11,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from cok.core.errors import RuleError
-from cok.serve import addresses, invites, qr
+from cok.links import addresses, invites, qr
 from cok.serve.server import Server, root
 
 

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from cok.core.text import for_markup
-from cok.serve.invites import Keys, sessions_store
+from cok.links.invites import Keys, sessions_store
 from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
 from cok.serve.once import Sent
