@@ -29,12 +29,12 @@ GAMES = ("example", "mighty-kingdoms", "no-true-king-example")
 OWN_DOORS = {"/join/{token}", "/api/events"}
 
 
-def posts(routes: list[BaseRoute], prefix: str = "") -> Iterator[Route]:
-    """Every route of the app that takes a POST, with its full path (Mounts walked into)."""
+def taking(method: str, routes: list[BaseRoute], prefix: str = "") -> Iterator[Route]:
+    """Every route of the app that takes `method`, with its full path (Mounts walked into)."""
     for route in routes:
         if isinstance(route, Mount):
-            yield from posts(list(route.routes), prefix + route.path)
-        elif isinstance(route, Route) and route.methods and "POST" in route.methods:
+            yield from taking(method, list(route.routes), prefix + route.path)
+        elif isinstance(route, Route) and route.methods and method in route.methods:
             yield Route(prefix + route.path, route.endpoint, methods=list(route.methods))
 
 
@@ -58,7 +58,7 @@ def test_every_cookie_post_goes_through_the_door(served: tuple[Path, TestClient]
     folder, client = served
     app = client.app
     server = app.state.server  # type: ignore[attr-defined]
-    routes = list(posts(app.routes))  # type: ignore[attr-defined]
+    routes = list(taking("POST", app.routes))  # type: ignore[attr-defined]
     organisers = {"/void", "/links"} | {
         f"/play{f.path}" for f in server.web().forms if f.organiser and "POST" in f.methods
     }
@@ -97,5 +97,23 @@ def test_the_two_posts_outside_the_door_are_refused_without_their_own_proof(serv
     assert client.post(f"/join/{token}", data={"csrf": csrf}).status_code == 403
     answer = client.post("/api/events", json={"type": "void", "target": "x", "reason": "y"})
     assert answer.status_code == 401
-    paths = {r.path for r in posts(client.app.routes)}  # type: ignore[attr-defined]
+    paths = {r.path for r in taking("POST", client.app.routes)}  # type: ignore[attr-defined]
     assert paths >= OWN_DOORS
+
+
+def test_a_page_behind_the_door_shows_a_signed_out_phone_how_to_sign_in(served: tuple[Path, TestClient]) -> None:
+    """The door's GET: no session, the sign-in page (401); an organiser's page, 403 for a player."""
+    folder, client = served
+    server = client.app.state.server  # type: ignore[attr-defined]
+    player = invites.invite(folder, next(iter(server.table.view().people())))
+    pages = [r for r in taking("GET", client.app.routes) if r.endpoint in GUARDED]  # type: ignore[attr-defined]
+    assert {"/void", "/links"} <= {r.path for r in pages} and len(pages) > 2
+    for route in pages:
+        path = re.sub(r"\{[^}]+\}", "x", route.path)
+        client.cookies.clear()
+        answer = client.get(path)
+        assert answer.status_code == 401 and "cok invite" in answer.text and "Not recorded" not in answer.text, path
+    csrf_of(client, player)
+    for route in pages:
+        if GUARDED[route.endpoint]:
+            assert client.get(route.path).status_code == 403, route.path

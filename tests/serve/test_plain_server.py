@@ -165,3 +165,33 @@ def test_cok_invite_loads_no_module_of_the_server(example: Path, tmp_path: Path)
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_each_app_reaches_its_own_campaign_when_several_are_mounted(example: Path, tmp_path: Path) -> None:
+    """Every route finds the campaign it serves through its own app (`request.app.state`), not
+    through a closure or a module global: two campaigns mounted in one process each answer with
+    their own, and a link of one signs nobody in to the other."""
+    import warnings
+
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from cok.links import invites
+    from cok.serve.app import create_app
+    from tests.service.conftest import shipped
+
+    kingdoms = shipped(tmp_path, "mighty-kingdoms")
+    club = Starlette(routes=[Mount("/a", app=create_app(example)), Mount("/b", app=create_app(kingdoms))])
+    token = invites.invite(example, "Ann", organiser=True)
+    with TestClient(club) as client:
+        a, b = client.get("/a/api/standings").json(), client.get("/b/api/standings").json()
+        assert a != b and a == client.get("/a/api/standings").json()
+        assert client.get(f"/b/join/{token}", follow_redirects=False).status_code == 401
+        joined = client.get(f"/a/join/{token}", follow_redirects=False)
+        assert joined.status_code == 303 and joined.headers["location"] == "/a/"
+        assert "path=/a/" in joined.headers["set-cookie"].lower()
+        assert client.get("/a/void").status_code == 200 and client.get("/b/void").status_code == 401
