@@ -50,7 +50,7 @@ def signed_in(*, organiser: bool = False) -> Callable[[Inside], Endpoint]:
     def door(endpoint: Inside) -> Endpoint:
         @functools.wraps(endpoint)
         async def checked(request: Request) -> Response:
-            return await endpoint(request, await come_in(request, organiser=organiser))
+            return await endpoint(request, await _come_in(request, organiser=organiser))
 
         GUARDED[checked] = organiser
         return checked
@@ -58,7 +58,7 @@ def signed_in(*, organiser: bool = False) -> Callable[[Inside], Endpoint]:
     return door
 
 
-async def come_in(request: Request, *, organiser: bool = False) -> Signed:
+async def _come_in(request: Request, *, organiser: bool = False) -> Signed:
     """Who is signed in on this request, or the refusal: 401 without a session, 403 for a POST
     without this session's CSRF token, 403 for a player where only an organiser may."""
     server = server_of(request)
