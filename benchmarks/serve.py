@@ -205,7 +205,7 @@ def main() -> int:
         os.environ.update({k: env[k] for k in ("COK_DATA_DIR", "COK_CACHE_DIR")})
         small = writable_copy(EXAMPLE, scratch / "small")
         large = writable_copy(source, scratch / "large")
-        from cok.serve import invites
+        from cok.links import invites
 
         players = ["tim"]  # the example's
         servers = {folder: Server(folder, env) for folder in (small, large)}
@@ -351,7 +351,7 @@ def mighty_kingdoms(
     """Rows 56–59: Mighty Kingdoms' pages just after a recording (an army's order), at
     `size` events against the shipped example. A campaign has only a handful of armies to
     order: when none waits, the log is put back as it was (untimed) and they wait again."""
-    from cok.serve import invites
+    from cok.links import invites
 
     folders = [
         writable_copy(campaign(size, "mk"), scratch / "mk-large"),

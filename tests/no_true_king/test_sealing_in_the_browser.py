@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import yaml
 
+from cok.links import invites
 from cok.rulesets.no_true_king.rules.loyalty import seal_of
-from cok.serve import invites
 from tests.browser import browser as launch
 from tests.conftest import Cok
 from tests.no_true_king.example import EXAMPLE_SEED

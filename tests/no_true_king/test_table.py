@@ -16,8 +16,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from cok.links import invites
 from cok.rulesets.no_true_king.rules.loyalty import seal_of
-from cok.serve import invites
 from cok.serve.app import create_app
 from cok.service import Draft, Who, may_record
 from tests.conftest import Cok

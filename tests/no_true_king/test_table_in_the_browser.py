@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cok.serve import invites
+from cok.links import invites
 from tests.browser import browser as launch
 from tests.conftest import Cok
 from tests.no_true_king.test_sealing_in_the_browser import SIZES, shot

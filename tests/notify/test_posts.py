@@ -147,7 +147,7 @@ def test_failures_show_on_the_organisers_activity_page(example: Path, down: str,
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-    from cok.serve import invites
+    from cok.links import invites
     from cok.serve.app import create_app
 
     cok = Cok(example)

@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the test client's notice about its HTTP library
     from starlette.testclient import TestClient
 
-from cok.serve import invites
+from cok.links import invites
 from cok.serve.app import create_app
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cok.serve import invites
+from cok.links import invites
 from cok.service import Draft, Who, record
 
 from ..mighty_kingdoms.game import EAST, MAP_TEXT, WEST

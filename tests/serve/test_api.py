@@ -136,7 +136,7 @@ def test_401_unknown_token(table: Table) -> None:
 
 
 def test_401_a_revoked_token(table: Table) -> None:
-    from cok.serve import invites
+    from cok.links import invites
 
     invites.revoke(table.folder, "tim")
     assert table.client.post("/api/events", json=battle(), headers=table.bearer(table.tim)).status_code == 401

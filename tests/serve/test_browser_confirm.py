@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cok.serve import invites
+from cok.links import invites
 from tests.browser import browser as launch
 from tests.serve.process import serving
 from tests.serve.test_browser import SIZES, fits

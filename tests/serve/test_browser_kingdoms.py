@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from cok.serve import invites
+from cok.links import invites
 from tests.browser import browser as launch
 from tests.browser import flaws
 from tests.serve.kingdoms import begun

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from cok.serve import invites
+from cok.links import invites
 from tests.browser import DESKTOP, PHONE, browser, flaws, small_taps
 from tests.serve.process import serving
 

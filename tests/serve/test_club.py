@@ -21,7 +21,8 @@ import httpx
 import pytest
 import uvicorn
 
-from cok.serve import addresses, deadline, invites
+from cok.links import addresses, invites
+from cok.serve import deadline
 from cok.serve.app import create_app
 from cok.serve.forwarded import Untrusted
 from tests.conftest import Cok

@@ -17,7 +17,7 @@ import httpx
 import pytest
 import yaml
 
-from cok.serve import invites
+from cok.links import invites
 from tests.browser import browser as launch
 from tests.conftest import Cok
 from tests.serve.process import COK, free_port

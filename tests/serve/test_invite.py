@@ -6,7 +6,7 @@ import base64
 import json
 from pathlib import Path
 
-from cok.serve import invites
+from cok.links import invites
 from tests.conftest import Cok
 
 

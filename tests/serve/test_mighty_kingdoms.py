@@ -19,8 +19,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from cok.core.dice import FixedDice
+from cok.links import invites
 from cok.rulesets.mighty_kingdoms.rules.phase import counts, resolver, ties
-from cok.serve import invites
 from cok.serve.app import create_app
 from cok.service import Draft, record
 

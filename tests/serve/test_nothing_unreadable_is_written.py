@@ -19,8 +19,9 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from cok.core.campaign import open_campaign
-from cok.serve import invites
-from cok.serve.app import MAX_DRAFTS, create_app
+from cok.links import invites
+from cok.serve.app import create_app
+from cok.serve.forms import MAX_DRAFTS
 from cok.service.recording import MAX_NOTE
 from tests.service.conftest import shipped
 

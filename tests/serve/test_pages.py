@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from cok.serve import invites
+from cok.links import invites
 from cok.serve.app import create_app
 from tests.conftest import Cok
 from tests.serve.conftest import Table

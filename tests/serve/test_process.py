@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cok.serve import invites
+from cok.links import invites
 from tests.serve.process import COK, free_port, serving
 
 #: Whole processes, fuzzing or random campaigns: left out of the quick run (`-m 'not slow'`).

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from cok.serve import invites, sessions
+from cok.links import invites
+from cok.serve import sessions
 from cok.serve.app import create_app
 from cok.serve.sessions import COOKIE, Sessions
 from tests.serve.conftest import Table

@@ -63,7 +63,7 @@ def invite(
 
     Example: cok invite tim --url http://192.168.1.20:8000
     """
-    from cok.serve import addresses, invites
+    from cok.links import addresses, invites
 
     opened = open_valid(campaign)
     folder = opened.folder
@@ -113,7 +113,7 @@ def invite(
         typer.echo(f"Warning: {warning}", err=True)
     link = f"{base}/join/{token}"
     if qr_file is not None:
-        from cok.serve import qr as codes
+        from cok.links import qr as codes
 
         codes.write(link, qr_file)
     if as_json:
@@ -126,7 +126,7 @@ def invite(
     typer.echo(f"{name}'s personal link (it signs in as {role}: give it to {name} alone):")
     typer.echo(link)
     if qr:
-        from cok.serve import qr as codes
+        from cok.links import qr as codes
 
         typer.echo(codes.terminal(link))
         typer.echo(f"(scan it with {name}'s phone camera)")
@@ -196,7 +196,7 @@ def serve(
     import uvicorn
     from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-    from cok.serve import addresses, invites
+    from cok.links import addresses, invites
     from cok.serve.app import create_app
     from cok.serve.deadline import CONNECTIONS, KEEP_ALIVE, Deadline
     from cok.serve.forwarded import Untrusted
@@ -282,7 +282,7 @@ def _links_said(known: int) -> str:
 def _base_url(folder: Path, url: str | None) -> tuple[str, str | None]:
     """The address a link starts with: --url (checked), else the one the campaign remembers,
     else this machine's, with a warning that only it can open that."""
-    from cok.serve import addresses
+    from cok.links import addresses
 
     if url is not None:
         return addresses.checked_url(url)

@@ -15,7 +15,7 @@ def campaign_home(folder: Path) -> Path:
     """This campaign's folder in the user data folder, named as its links are: by its identity
     (`id:` in campaign.yaml, so it follows the campaign when its folder moves), else by its
     path; one named by the path before the campaign had an identity is still found."""
-    from cok.serve.invites import key
+    from cok.links.invites import key
 
     by_path = data_dir() / "notify" / hashlib.sha256(str(Path(folder).resolve()).encode()).hexdigest()[:24]
     named = data_dir() / "notify" / key(Path(folder))

@@ -5,20 +5,17 @@ rules are asked; nothing is written on any answer but 201."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from cok.core.write import not_text
-from cok.serve.once import Replies
-from cok.serve.server import version_of
+from cok.links.invites import Link
+from cok.serve.server import server_of, version_of
 from cok.serve.table import Asked, Draft, Refused, Who
-
-if TYPE_CHECKING:
-    from cok.serve.server import Server
+from cok.serve.threads import in_thread
 
 #: Set by the ledger, never taken from a client.
 METADATA = ("id", "at", "by")
@@ -51,123 +48,141 @@ def _problem(status: int, message: str, **more: Any) -> JSONResponse:
     return JSONResponse({"problems": [{"message": message}], **more}, status)
 
 
-def routes(server: Server) -> list[BaseRoute]:
-    table = server.table
-    replies = Replies()
+async def standings(request: Request) -> Response:
+    view = await in_thread(server_of(request).table.view)
+    return Response(await in_thread(view.standings_json), media_type="application/json")
 
-    async def standings(request: Request) -> Response:
-        view = await run_in_threadpool(table.view)
-        return Response(await run_in_threadpool(view.standings_json), media_type="application/json")
 
-    async def version(request: Request) -> Response:
-        """What a served page polls to refresh when anyone records (live.js): the campaign's
-        version, which changes with its files (a phone's recording, or `cok` at a terminal)."""
-        signature = table.signature()  # a few stat calls, on the loop: no thread, no lock
-        return JSONResponse({"version": version_of(signature)}, headers={"cache-control": "no-store"})
+async def version(request: Request) -> Response:
+    """What a served page polls to refresh when anyone records (live.js): the campaign's
+    version, which changes with its files (a phone's recording, or `cok` at a terminal)."""
+    signature = server_of(request).table.signature()  # a few stat calls, on the loop: no thread, no lock
+    return JSONResponse({"version": version_of(signature)}, headers={"cache-control": "no-store"})
 
-    async def status(request: Request) -> Response:
-        if request.path_params["status"] != server.web().status:
-            return _problem(
-                404, f"no API /api/{request.path_params['status']}; this game's status is /api/{server.web().status}"
-            )
-        view = await run_in_threadpool(table.view)
-        try:
-            args = server.web().status_args(request.query_params)
-            document = await run_in_threadpool(lambda: view.status(**args))
-        except Refused as refused:
-            return JSONResponse({"problems": [{"message": p.message} for p in refused.problems]}, 422)
-        except (KeyError, ValueError) as wrong:
-            return _problem(400, str(wrong).strip("'\""))
-        except Exception as refused:  # a rule's refusal (an unknown player): RuleError and kin
-            if type(refused).__module__.startswith("cok."):
-                return _problem(422, str(refused))
-            raise
-        return JSONResponse(document)
 
-    async def events(request: Request) -> Response:
-        address = server.address(request)
-        scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        link = (
-            await run_in_threadpool(server.keys.find, token.strip()) if scheme.lower() == "bearer" and token else None
+async def status(request: Request) -> Response:
+    server = server_of(request)
+    if request.path_params["status"] != server.web().status:
+        return _problem(
+            404, f"no API /api/{request.path_params['status']}; this game's status is /api/{server.web().status}"
         )
-        wait = server.limiter.judge(address, link is not None)  # only a wrong token counts, or waits
-        if wait:
-            return _problem(429, "too many unknown tokens from this address: wait", retry_after=wait)
-        if link is None:
-            return JSONResponse(
-                {"problems": [{"message": "give a personal link's token: Authorization: Bearer TOKEN (cok invite)"}]},
-                401,
-                headers={"www-authenticate": "Bearer"},
-            )
-        if not server.web().forms:
-            return _problem(403, "this game's campaigns are served read-only for now: record with cok at a terminal")
-        body = await request.body()
-        try:
-            given = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
-            return _problem(400, "the body is not JSON: send one event as a JSON object")
-        except RecursionError:  # nested deeper than any event: not one event
-            return _problem(400, "send one event: a JSON object with its `type` and fields, as in events.yaml")
-        if not isinstance(given, dict) or not isinstance(given.get("type"), str):
-            return _problem(400, "send one event: a JSON object with its `type` and fields, as in events.yaml")
-        if _deeper_than(given, MAX_DEPTH):
-            return _problem(400, f"send one event: nested at most {MAX_DEPTH} levels deep, as in events.yaml")
-        garbled = not_text(given)
-        if garbled is not None:
-            return _problem(400, f"`{garbled}` holds a lone surrogate (\\ud800–\\udfff), which is not text: send UTF-8")
-        key = request.headers.get("idempotency-key")
-        if key is not None and not (0 < len(key) <= 200 and key.isprintable() and key.isascii()):
-            return _problem(400, "Idempotency-Key: up to 200 printable ASCII characters")
-        sent_before = replies.first(link.name, key, body) if key is not None else None
-        if sent_before is not None:
-            return sent_before
-        answer: Response | None = None
-        try:
-            answer = await one_event(request, link, given)
-        finally:
-            if key is not None and answer is not None and answer.status_code == 201:
-                replies.keep(link.name, key, body, answer)
-            elif key is not None:
-                replies.release(link.name, key)  # nothing was recorded: the key may be sent again
-        return answer
+    view = await in_thread(server.table.view)
+    try:
+        args = server.web().status_args(request.query_params)
+        document = await in_thread(view.status, **args)
+    except Refused as refused:
+        return JSONResponse({"problems": [{"message": p.message} for p in refused.problems]}, 422)
+    except (KeyError, ValueError) as wrong:
+        return _problem(400, str(wrong).strip("'\""))
+    except Exception as refused:  # a rule's refusal (an unknown player): RuleError and kin
+        if type(refused).__module__.startswith("cok."):
+            return _problem(422, str(refused))
+        raise
+    return JSONResponse(document)
 
-    async def one_event(request: Request, link: Any, given: dict[str, Any]) -> Response:
-        who = Who(link.name, link.organiser)
-        fields = {k: v for k, v in given.items() if k != "type"}
-        draft = Draft(given["type"], fields)
-        barred = await run_in_threadpool(table.refusal, [draft], who)
-        if barred is not None:
-            return _problem(403, barred)
-        sent = [k for k in METADATA if k in fields]
-        if sent:
-            named = ", ".join(f"`{k}`" for k in sent)
-            return _problem(422, f"{named}: set by the server, not given (leave them out)")
-        dry_run = request.query_params.get("dry_run") in ("1", "true", "yes")
-        again = request.query_params.get("again") in ("1", "true", "yes")
-        try:
-            done = await run_in_threadpool(lambda: table.record([draft], who, dry_run=dry_run, again=again))
-        except Asked as asked:
-            q = asked.question
-            return JSONResponse(
-                {
-                    "question": {
-                        "kind": q.kind,
-                        "field": q.field,
-                        "message": q.words,
-                        "options": list(q.options),
-                        "keys": list(q.keys),
-                        "decline_field": q.decline_field,
-                    }
-                },
-                409,
-            )
-        except Refused as refused:
-            return JSONResponse({"problems": [{"message": p.message} for p in refused.problems]}, 422)
-        told = done.told[0] if done.told else ""
-        if dry_run:
-            return JSONResponse({"id": None, "told": told, "dry_run": True, "warnings": done.warnings}, 200)
-        return JSONResponse({"id": done.events[0].id, "told": told, "warnings": done.warnings}, 201)
 
+async def events(request: Request) -> Response:
+    """`POST /api/events`: one event, its sender known by their link's token (Bearer)."""
+    server = server_of(request)
+    link = await _bearer(request)
+    wait = server.limiter.judge(server.address(request), link is not None)  # only a wrong token counts, or waits
+    if wait:
+        return _problem(429, "too many unknown tokens from this address: wait", retry_after=wait)
+    if link is None:
+        return JSONResponse(
+            {"problems": [{"message": "give a personal link's token: Authorization: Bearer TOKEN (cok invite)"}]},
+            401,
+            headers={"www-authenticate": "Bearer"},
+        )
+    if not server.web().forms:
+        return _problem(403, "this game's campaigns are served read-only for now: record with cok at a terminal")
+    body = await request.body()
+    given = _one_event(body)
+    if isinstance(given, Response):
+        return given
+    key = request.headers.get("idempotency-key")
+    if key is not None and not (0 < len(key) <= 200 and key.isprintable() and key.isascii()):
+        return _problem(400, "Idempotency-Key: up to 200 printable ASCII characters")
+    sent_before = server.replies.first(link.name, key, body) if key is not None else None
+    if sent_before is not None:
+        return sent_before
+    answer: Response | None = None
+    try:
+        answer = await one_event(request, link, given)
+    finally:
+        if key is not None and answer is not None and answer.status_code == 201:
+            server.replies.keep(link.name, key, body, answer)
+        elif key is not None:
+            server.replies.release(link.name, key)  # nothing was recorded: the key may be sent again
+    return answer
+
+
+async def _bearer(request: Request) -> Link | None:
+    """The link whose token the request carries (`Authorization: Bearer TOKEN`), if any."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return await in_thread(server_of(request).keys.find, token.strip())
+
+
+def _one_event(body: bytes) -> dict[str, Any] | Response:
+    """The body read as one event (a JSON object with its `type`), or the 400 that says why not."""
+    try:
+        given = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return _problem(400, "the body is not JSON: send one event as a JSON object")
+    except RecursionError:  # nested deeper than any event: not one event
+        return _problem(400, "send one event: a JSON object with its `type` and fields, as in events.yaml")
+    if not isinstance(given, dict) or not isinstance(given.get("type"), str):
+        return _problem(400, "send one event: a JSON object with its `type` and fields, as in events.yaml")
+    if _deeper_than(given, MAX_DEPTH):
+        return _problem(400, f"send one event: nested at most {MAX_DEPTH} levels deep, as in events.yaml")
+    garbled = not_text(given)
+    if garbled is not None:
+        return _problem(400, f"`{garbled}` holds a lone surrogate (\\ud800–\\udfff), which is not text: send UTF-8")
+    return given
+
+
+async def one_event(request: Request, link: Link, given: dict[str, Any]) -> Response:
+    table = server_of(request).table
+    who = Who(link.name, link.organiser)
+    fields = {k: v for k, v in given.items() if k != "type"}
+    draft = Draft(given["type"], fields)
+    barred = await in_thread(table.refusal, [draft], who)
+    if barred is not None:
+        return _problem(403, barred)
+    sent = [k for k in METADATA if k in fields]
+    if sent:
+        named = ", ".join(f"`{k}`" for k in sent)
+        return _problem(422, f"{named}: set by the server, not given (leave them out)")
+    dry_run = request.query_params.get("dry_run") in ("1", "true", "yes")
+    again = request.query_params.get("again") in ("1", "true", "yes")
+    try:
+        done = await in_thread(table.record, [draft], who, dry_run=dry_run, again=again)
+    except Asked as asked:
+        q = asked.question
+        return JSONResponse(
+            {
+                "question": {
+                    "kind": q.kind,
+                    "field": q.field,
+                    "message": q.words,
+                    "options": list(q.options),
+                    "keys": list(q.keys),
+                    "decline_field": q.decline_field,
+                }
+            },
+            409,
+        )
+    except Refused as refused:
+        return JSONResponse({"problems": [{"message": p.message} for p in refused.problems]}, 422)
+    told = done.told[0] if done.told else ""
+    if dry_run:
+        return JSONResponse({"id": None, "told": told, "dry_run": True, "warnings": done.warnings}, 200)
+    return JSONResponse({"id": done.events[0].id, "told": told, "warnings": done.warnings}, 201)
+
+
+def routes() -> list[BaseRoute]:
     return [
         Route("/standings", standings),
         Route("/version", version),

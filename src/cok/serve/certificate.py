@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cok.core.errors import Refused
 from cok.core.folders import data_dir
-from cok.serve.invites import key
+from cok.links.invites import key
 
 DAYS = 397  # the longest a browser accepts for a certificate (Apple's limit)
 

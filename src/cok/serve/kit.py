@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cok.serve.threads import in_thread
+
 if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
@@ -64,13 +66,9 @@ class Visit:
     form: Mapping[str, str] = field(default_factory=dict)  # a POST's fields, CSRF already checked
 
     async def campaign(self) -> Campaign:
-        from starlette.concurrency import run_in_threadpool
-
-        view = await run_in_threadpool(self.table.view)
+        view = await in_thread(self.table.view)
         return view.campaign
 
     async def status(self, **args: Any) -> dict[str, Any]:
-        from starlette.concurrency import run_in_threadpool
-
-        view = await run_in_threadpool(self.table.view)
-        return await run_in_threadpool(lambda: view.status(**args))
+        view = await in_thread(self.table.view)
+        return await in_thread(view.status, **args)

@@ -4,48 +4,36 @@ the player's old one, as `cok invite` does; the page answering the POST is never
 
 from __future__ import annotations
 
-from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Route
 
 from cok.core.errors import RuleError
-from cok.serve import addresses, invites, qr
-from cok.serve.server import Server, root
+from cok.links import addresses, invites, qr
+from cok.serve.server import Server, page, root, server_of
+from cok.serve.signed import Signed, signed_in
+from cok.serve.threads import in_thread
 
 
-def routes(server: Server) -> list[BaseRoute]:
-    async def links_page(request: Request) -> Response:
-        session = server.session(request)
-        if session is None:
-            raise HTTPException(401, "open your personal link first (ask the organiser for one: cok invite)")
-        if not session.link.organiser:
-            raise HTTPException(403, "only an organiser may do this")
-        made: dict[str, str] = {}
-        problems: list[str] = []
-        status = 200
-        if request.method == "POST":
-            form = await request.form()
-            fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
-            if not session.checks(fields.get("csrf")):
-                raise HTTPException(403, "this form is not from this signed-in page: open the page again")
-            try:
-                name = await run_in_threadpool(_player, server, fields.get("player", ""))
-            except RuleError as unknown:
-                problems, status = [str(unknown)], 422
-            else:
-                token = await run_in_threadpool(invites.invite, server.table.folder, name)
-                link = f"{_base(server, request)}/join/{token}"
-                made = {"name": name, "link": link, "svg": qr.svg(link)}
-        holders = sorted({k.name for k in invites.links(server.table.folder) if not k.organiser})
-        answer = await run_in_threadpool(
-            lambda: server.render(request, session, "links.html", status, holders=holders, made=made, problems=problems)
-        )
-        answer.headers["cache-control"] = "no-store"
-        return answer
-
-    return [Route("/links", links_page, methods=["GET", "POST"])]
+@signed_in(organiser=True)
+async def links_page(request: Request, signed: Signed) -> Response:
+    """GET: who holds a link; POST: a player's new link, with its QR code."""
+    server = server_of(request)
+    made: dict[str, str] = {}
+    problems: list[str] = []
+    status = 200
+    if request.method == "POST":
+        try:
+            name = await in_thread(_player, server, signed.form.get("player", ""))
+        except RuleError as unknown:
+            problems, status = [str(unknown)], 422
+        else:
+            token = await in_thread(invites.invite, server.table.folder, name)
+            link = f"{_base(server, request)}/join/{token}"
+            made = {"name": name, "link": link, "svg": qr.svg(link)}
+    holders = sorted({k.name for k in invites.links(server.table.folder) if not k.organiser})
+    answer = await page(request, "links.html", status, holders=holders, made=made, problems=problems)
+    answer.headers["cache-control"] = "no-store"
+    return answer
 
 
 def _player(server: Server, typed: str) -> str:

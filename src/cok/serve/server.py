@@ -1,5 +1,6 @@
 """One campaign served: its table, the links, the sessions and the bad-token limiter, and
-how its pages are made (the bar, the templates). The routes are in `app.py` and `api.py`."""
+how its pages are made (the bar, the templates). Each app keeps its own in `app.state.server`,
+which every route reaches with `server_of(request)`; the routes are listed in `app.py`."""
 
 from __future__ import annotations
 
@@ -16,14 +17,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from cok.core.text import for_markup
-from cok.serve.invites import Keys, sessions_store
+from cok.links.invites import Keys, sessions_store
+from cok.serve.awaiting import asking
 from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
-from cok.serve.once import Sent
+from cok.serve.once import Replies, Sent
 from cok.serve.once import token as once_token
 from cok.serve.sessions import COOKIE, Session, Sessions
 from cok.serve.table import Recording, Table, View, Who
-from cok.serve.verdicts import asking
+from cok.serve.threads import in_thread
 
 
 def version_of(signature: object) -> str:
@@ -42,6 +44,7 @@ class Server:
         self.sessions = Sessions(sessions_store(folder))
         self.limiter = Limiter()
         self.sent = Sent()  # the forms' one-time tokens spent, and the recordings' pages
+        self.replies = Replies()  # the API's answers kept for an Idempotency-Key sent again
         self._confirming = secrets.token_bytes(32)  # this run's: a question asked before a restart is asked again
         self._web: Web | None = None
         self._env: Environment | None = None
@@ -139,6 +142,21 @@ class Server:
             )
         )
         return HTMLResponse(html, status)
+
+
+def server_of(request: Request) -> Server:
+    """The campaign served by the app this request reached (each `create_app` keeps its own, so
+    several campaigns may be mounted in one process)."""
+    server = request.app.state.server
+    assert isinstance(server, Server)
+    return server
+
+
+async def page(request: Request, template: str, status: int = 200, **values: Any) -> Response:
+    """A page of the server's (or the game's) templates, with the bar of the phone that asked,
+    made in the thread pool (it reads the campaign)."""
+    server = server_of(request)
+    return await in_thread(server.render, request, server.session(request), template, status, **values)
 
 
 def _finalize(value: Any) -> Any:

@@ -19,7 +19,7 @@ from pathlib import Path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cok.core.folders import write_private
-from cok.serve.invites import Link
+from cok.links.invites import Link
 
 COOKIE = "cok_session"
 LIFETIME = 30 * 24 * 3600  # a month of game nights

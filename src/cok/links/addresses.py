@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from cok.core.errors import RuleError
 from cok.core.folders import data_dir
-from cok.serve.invites import key
+from cok.links.invites import key
 
 EVERY = ("0.0.0.0", "::", "")
 
