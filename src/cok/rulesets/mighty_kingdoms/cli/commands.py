@@ -173,12 +173,13 @@ def resolve(
 @refusals
 def battles(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """What must be fought: contested tiles, who chooses next, Defence, board size, benefit."""
-    state = open_mk(campaign, no_cache).state
+    opened = open_mk(campaign, no_cache)
     if as_json:
-        from cok.rulesets.mighty_kingdoms.documents import battles_doc
+        from cok.service.queries import read
 
-        emit_json(battles_doc(state))
+        emit_json(read(opened, "battles"))
         return
+    state = opened.state
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import battles_views
 
@@ -293,10 +294,10 @@ winter.register(app)
 def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """Year, season, month, phase, player order, and what the ledger waits for."""
     opened = open_mk(campaign, no_cache)
-    from cok.rulesets.mighty_kingdoms.documents import status_doc
-
     if as_json:
-        emit_json(status_doc(opened.name, opened.state))
+        from cok.service.queries import read
+
+        emit_json(read(opened, "status"))
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import status_views
@@ -310,9 +311,9 @@ def kingdoms(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json
     """Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts."""
     opened = open_mk(campaign, no_cache)
     if as_json:
-        from cok.rulesets.mighty_kingdoms.documents import kingdoms_doc
+        from cok.service.queries import read
 
-        emit_json(kingdoms_doc(opened.state))
+        emit_json(read(opened, "kingdoms"))
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import kingdoms_grid
@@ -329,17 +330,18 @@ def armies(
     as_json: JsonOpt = False,
 ) -> None:
     """Every army: tile, points, upright or on its side, this month's order."""
-    state = open_mk(campaign, no_cache).state
+    opened = open_mk(campaign, no_cache)
+    if as_json:
+        from cok.service.queries import read
+
+        emit_json(read(opened, "armies", player=player))
+        return
+    state = opened.state
     who = None
     if player:
         from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 
         who = find_player(state, player)
-    if as_json:
-        from cok.rulesets.mighty_kingdoms.documents import armies_doc
-
-        emit_json(armies_doc(state, who))
-        return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import armies_grid
 

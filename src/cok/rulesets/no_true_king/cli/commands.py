@@ -446,9 +446,9 @@ def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: 
     """
     opened = _open(campaign, no_cache)
     if as_json:
-        from cok.rulesets.no_true_king.documents import status_doc
+        from cok.service.queries import read
 
-        emit_json(status_doc(opened.name, opened.state))
+        emit_json(read(opened, "status"))
         return
     from cok.rulesets.no_true_king.views import status_views
 
@@ -464,9 +464,9 @@ def board(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: J
     """
     opened = _open(campaign, no_cache)
     if as_json:
-        from cok.rulesets.no_true_king.documents import board_doc
+        from cok.service.queries import read
 
-        emit_json({"campaign": opened.name, "ruleset": RULESET, "areas": board_doc(opened.state)})
+        emit_json(read(opened, "board"))
         return
     from cok.rulesets.no_true_king.views import board_grid
 
@@ -482,9 +482,9 @@ def houses(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: 
     """
     opened = _open(campaign, no_cache)
     if as_json:
-        from cok.rulesets.no_true_king.documents import houses_table_doc
+        from cok.service.queries import read
 
-        emit_json({"campaign": opened.name, "ruleset": RULESET, "houses": houses_table_doc(opened.state)})
+        emit_json(read(opened, "houses"))
         return
     from cok.rulesets.no_true_king.views import houses_grid
 

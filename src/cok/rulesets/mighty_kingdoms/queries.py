@@ -1,0 +1,43 @@
+"""Mighty Kingdoms' reads, by name: the one home of each document `cok mk … --json`, the pages
+at the table and `GET /api/<name>` show (`service.queries.read`). Field names are a contract
+(docs/mighty-kingdoms.md): add, never rename or drop."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cok.core.ruleset import Campaign, Query
+
+
+def status(campaign: Campaign) -> dict[str, Any]:
+    """`cok mk status --json`: the year, season, month, phase, order, and whom the ledger waits for."""
+    from cok.rulesets.mighty_kingdoms.documents import status_doc
+
+    return status_doc(campaign.name, campaign.state)
+
+
+def kingdoms(campaign: Campaign) -> dict[str, Any]:
+    """`cok mk kingdoms --json`: each kingdom's tiles, settlements, armies and resources."""
+    from cok.rulesets.mighty_kingdoms.documents import kingdoms_doc
+
+    return kingdoms_doc(campaign.state)
+
+
+def armies(campaign: Campaign, player: str | None = None) -> dict[str, Any]:
+    """`cok mk armies --json`: every army (`player`: only that kingdom's, as typed)."""
+    from cok.rulesets.mighty_kingdoms.documents import armies_doc
+    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+
+    state = campaign.state
+    return armies_doc(state, find_player(state, player) if player else None)
+
+
+def battles(campaign: Campaign) -> dict[str, Any]:
+    """`cok mk battles --json`: what must be fought, who chooses next, Defence, board, benefit."""
+    from cok.rulesets.mighty_kingdoms.documents import battles_doc
+
+    return battles_doc(campaign.state)
+
+
+QUERIES: dict[str, Query] = {"status": status, "kingdoms": kingdoms, "armies": armies, "battles": battles}
