@@ -66,10 +66,7 @@ def routes(server: Server) -> list[BaseRoute]:
         return JSONResponse({"version": version_of(signature)}, headers={"cache-control": "no-store"})
 
     async def status(request: Request) -> Response:
-        if request.path_params["status"] != server.web().status:
-            return _problem(
-                404, f"no API /api/{request.path_params['status']}; this game's status is /api/{server.web().status}"
-            )
+        """`GET /api/<status>` (`read` sends it here): open to all, as it always was."""
         view = await run_in_threadpool(table.view)
         try:
             args = server.web().status_args(request.query_params)
@@ -168,9 +165,41 @@ def routes(server: Server) -> list[BaseRoute]:
             return JSONResponse({"id": None, "told": told, "dry_run": True, "warnings": done.warnings}, 200)
         return JSONResponse({"id": done.events[0].id, "told": told, "warnings": done.warnings}, 201)
 
+    async def read(request: Request) -> Response:
+        """`GET /api/<name>`: one of the game's reads, the document `--json` prints, for the
+        holder of a link (its token, or a phone signed in with it); the status as before."""
+        name = request.path_params["name"]
+        if name == server.web().status:
+            return await status(request)
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        bearer = scheme.lower() == "bearer" and bool(token.strip())
+        link = await run_in_threadpool(server.keys.find, token.strip()) if bearer else None
+        wait = server.limiter.judge(server.address(request), link is not None or not bearer)
+        if wait:
+            return _problem(429, "too many unknown tokens from this address: wait", retry_after=wait)
+        if link is None and (bearer or await run_in_threadpool(server.session, request) is None):
+            return JSONResponse(
+                {"problems": [{"message": "give a personal link's token: Authorization: Bearer TOKEN (cok invite)"}]},
+                401,
+                headers={"www-authenticate": "Bearer"},
+            )
+        view = await run_in_threadpool(table.view)
+        known = view.names()
+        if name not in known:
+            return _problem(404, f"no API /api/{name}; this game's reads: {', '.join(known)}", names=known)
+        try:
+            document = await run_in_threadpool(lambda: view.read(name, **dict(request.query_params)))
+        except Refused as refused:  # an argument the read does not take
+            return JSONResponse({"problems": [{"message": p.message} for p in refused.problems]}, 400)
+        except Exception as refused:  # a rule's refusal (an unknown player): RuleError and kin
+            if type(refused).__module__.startswith("cok."):
+                return _problem(422, str(refused))
+            raise
+        return JSONResponse(document)
+
     return [
         Route("/standings", standings),
         Route("/version", version),
         Route("/events", events, methods=["POST"]),
-        Route("/{status}", status),
+        Route("/{name}", read),
     ]

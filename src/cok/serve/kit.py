@@ -74,3 +74,10 @@ class Visit:
 
         view = await run_in_threadpool(self.table.view)
         return await run_in_threadpool(lambda: view.status(**args))
+
+    async def read(self, name: str, **args: Any) -> dict[str, Any]:
+        """One of the game's reads (its `queries`), the document `GET /api/<name>` answers."""
+        from starlette.concurrency import run_in_threadpool
+
+        view = await run_in_threadpool(self.table.view)
+        return await run_in_threadpool(lambda: view.read(name, **args))
