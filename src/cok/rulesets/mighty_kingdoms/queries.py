@@ -40,4 +40,29 @@ def battles(campaign: Campaign) -> dict[str, Any]:
     return battles_doc(campaign.state)
 
 
+def phase_words(campaign: Campaign) -> str:
+    """Where the campaign is and whom it waits for, in a line (`month 3 of year 1, orders
+    phase: waiting for …`): the heading of every page."""
+    from cok.rulesets.mighty_kingdoms.rules.summer import describe
+
+    return describe(campaign.state)
+
+
+def recalls(campaign: Campaign) -> dict[str, list[dict[str, str]]]:
+    """In winter, per kingdom without its capital, where its armies may be recalled to
+    (5.8 Recall): each tile with its name, for the organiser's form."""
+    from cok.rulesets.mighty_kingdoms.rules.phase import recall_needed
+    from cok.rulesets.mighty_kingdoms.rules.winter import recall_choices
+
+    state = campaign.state
+    named = state.map.tiles
+    return {
+        player: [
+            {"tile": t, "name": (found.name if (found := named.get(t)) is not None and found.name else t)}
+            for t in recall_choices(state, player)[1]
+        ]
+        for player in recall_needed(state)
+    }
+
+
 QUERIES: dict[str, Query] = {"status": status, "kingdoms": kingdoms, "armies": armies, "battles": battles}
