@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Campaign, Query
+    from cok.rulesets.mighty_kingdoms.offers import Offers
 
 
 def status(campaign: Campaign) -> dict[str, Any]:
@@ -38,6 +39,13 @@ def battles(campaign: Campaign) -> dict[str, Any]:
     from cok.rulesets.mighty_kingdoms.documents import battles_doc
 
     return battles_doc(campaign.state)
+
+
+def offers(campaign: Campaign, player: str) -> Offers:
+    """What a kingdom may do now, each choice one the rules would accept: its page's forms."""
+    from cok.rulesets.mighty_kingdoms.offers import offers as offered
+
+    return offered(campaign.state, player)
 
 
 def phase_words(campaign: Campaign) -> str:

@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
     from cok.core.campaign import Campaign
+    from cok.rulesets.mighty_kingdoms.offers import Offers
     from cok.rulesets.mighty_kingdoms.rules.state import State
-    from cok.rulesets.mighty_kingdoms.table.offers import Offers
 
 #: How many allocation rows a simple battle's form offers beyond the dice: one per die.
 DIE_FACES = (1, 2, 3, 4, 5, 6)
@@ -77,14 +77,13 @@ def _me(visit: Visit, campaign: Campaign, asked: str | None) -> str | None:
 async def _mine(visit: Visit) -> tuple[Campaign, str, Offers] | Response:
     """The campaign, whose page it is and what that kingdom may do now; or, when no kingdom
     is named (an organiser who chose none), the page listing the kingdoms to choose from."""
-    from cok.rulesets.mighty_kingdoms.table.offers import offers
+    from cok.rulesets.mighty_kingdoms.queries import offers
 
     campaign = await visit.campaign()
-    state = campaign.state
     me = _me(visit, campaign, visit.request.query_params.get("player"))
     if me is None:
         return visit.render("kingdom.html", offer=None, kingdoms=await _kingdoms(visit), phase=_phase(campaign))
-    return campaign, me, offers(state, me)
+    return campaign, me, offers(campaign, me)
 
 
 def _board(campaign: Any, state: State, player: str, army: str | None, chosen: str | None) -> Any:
@@ -113,8 +112,6 @@ async def kingdom(visit: Visit) -> Any:
         return mine
     campaign, me, offer = mine
     state = campaign.state
-    from cok.rulesets.mighty_kingdoms.documents import army_doc
-
     return visit.render(
         "kingdom.html",
         offer=offer,
@@ -123,7 +120,7 @@ async def kingdom(visit: Visit) -> Any:
         kow=state.settings.kings_of_war,
         towers=state.settings.towers,
         board=_board(campaign, state, me, None, None) if offer.phase != "setup" else None,
-        armies=[army_doc(state, a) for a in state.armies_of(me)],
+        armies=(await visit.read("armies", player=me))["armies"],
     )
 
 
@@ -145,7 +142,7 @@ async def order(visit: Visit) -> Any:
         form = visit.form
         fields = {"army": form.get("army", ""), "order": form.get("order", ""), "to": form.get("to")}
         return await visit.record([_draft("order", fields)])
-    from cok.rulesets.mighty_kingdoms.table.offers import place
+    from cok.rulesets.mighty_kingdoms.offers import place
 
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
@@ -303,8 +300,8 @@ def _units(typed: str) -> dict[str, Any] | None:
 async def organiser(visit: Visit) -> Any:
     """The organiser's events: begin, reform, winter (with recall's choices), spring — the
     one the ledger waits for, with the roll-off's order when players are tied on armies."""
+    from cok.rulesets.mighty_kingdoms.offers import Place
     from cok.rulesets.mighty_kingdoms.queries import recalls
-    from cok.rulesets.mighty_kingdoms.table.offers import Place
 
     if visit.request.method == "POST":
         form = visit.form
@@ -340,7 +337,7 @@ async def quest(visit: Visit) -> Any:
     """`cok mk quest`: a hero sent to a wizard's tower next to the kingdom, its d6 typed or
     rolled by the server (5.7)."""
     from cok.rulesets.mighty_kingdoms.intents import ROLL
-    from cok.rulesets.mighty_kingdoms.table.offers import place
+    from cok.rulesets.mighty_kingdoms.offers import place
 
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
