@@ -127,3 +127,12 @@ def test_an_unknown_player_in_a_read_is_422_in_the_rules_words(tmp_path: Path) -
         answer = client.get("/api/armies?player=nobody", headers={"authorization": f"Bearer {token}"})
     assert answer.status_code == 422
     assert "nobody" in answer.json()["problems"][0]["message"]
+
+
+def test_an_option_given_a_value_it_cannot_take_is_400(tmp_path: Path) -> None:
+    folder = shipped(tmp_path, "example")
+    token = invites.invite(folder, "Ann", organiser=True)
+    with TestClient(create_app(folder)) as client:
+        answer = client.get("/api/locations?free=maybe", headers={"authorization": f"Bearer {token}"})
+    assert answer.status_code == 400
+    assert "maybe" in answer.json()["problems"][0]["message"]

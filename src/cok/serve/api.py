@@ -191,6 +191,8 @@ def routes(server: Server) -> list[BaseRoute]:
             document = await run_in_threadpool(lambda: view.read(name, **dict(request.query_params)))
         except Refused as refused:  # an argument the read does not take
             return JSONResponse({"problems": [{"message": p.message} for p in refused.problems]}, 400)
+        except ValueError as wrong:  # an argument's value, such as `free=maybe`
+            return _problem(400, str(wrong))
         except Exception as refused:  # a rule's refusal (an unknown player): RuleError and kin
             if type(refused).__module__.startswith("cok."):
                 return _problem(422, str(refused))

@@ -164,8 +164,8 @@ def read(folder_or_campaign: Path | str | Campaign, name: str, **args: Any) -> d
     unknown = sorted(set(args) - set(takes))
     if unknown:
         given = ", ".join(f"`{a}`" for a in unknown)
-        allowed = ", ".join(f"`{a}`" for a in takes) or "none"
-        raise Refused(Problem(campaign.shown, None, f"{name} takes no {given}; it takes: {allowed}"))
+        allowed = f"it takes {', '.join(f'`{a}`' for a in takes)}" if takes else "it takes none"
+        raise Refused(Problem(campaign.shown, None, f"{name} takes no {given}: {allowed}"))
     document: dict[str, Any] = jsonable(query(campaign, **args))
     return document
 

@@ -15,14 +15,15 @@ if TYPE_CHECKING:
 
 
 def flag(value: object) -> bool:
-    """`--free` as given: True, or in a query string `1`, `true`, `yes` (`0`, `false`, `no`, empty: off)."""
+    """`--free` as given: True, or in a query string `1`, `true`, `yes` (`0`, `false`, `no`, empty: off);
+    ValueError for anything else (a 400 at the API)."""
     if isinstance(value, str):
         word = value.strip().lower()
         if word in ("", "0", "false", "no", "off"):
             return False
         if word in ("1", "true", "yes", "on"):
             return True
-        raise RuleError(f"{value!r} is not yes or no: give 1 or 0")
+        raise ValueError(f"{value!r} is not yes or no: give 1 or 0")
     return bool(value)
 
 
