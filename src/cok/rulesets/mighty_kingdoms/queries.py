@@ -48,6 +48,18 @@ def offers(campaign: Campaign, player: str) -> Offers:
     return offered(campaign.state, player)
 
 
+def quest_towers(campaign: Campaign, player: str) -> list[dict[str, str]]:
+    """The wizard's towers a kingdom may send a hero to now (5.7), each with its name: the
+    quest form's choices."""
+    from cok.rulesets.mighty_kingdoms.rules.quests import towers_near
+
+    named = campaign.state.map.tiles
+    return [
+        {"tile": t, "name": (found.name if (found := named.get(t)) is not None and found.name else t)}
+        for t in towers_near(campaign.state, player)
+    ]
+
+
 def phase_words(campaign: Campaign) -> str:
     """Where the campaign is and whom it waits for, in a line (`month 3 of year 1, orders
     phase: waiting for …`): the heading of every page."""

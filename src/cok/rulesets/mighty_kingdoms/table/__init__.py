@@ -337,7 +337,7 @@ async def quest(visit: Visit) -> Any:
     """`cok mk quest`: a hero sent to a wizard's tower next to the kingdom, its d6 typed or
     rolled by the server (5.7)."""
     from cok.rulesets.mighty_kingdoms.intents import ROLL
-    from cok.rulesets.mighty_kingdoms.offers import place
+    from cok.rulesets.mighty_kingdoms.offers import Place
 
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
@@ -345,12 +345,13 @@ async def quest(visit: Visit) -> Any:
     campaign, me, _ = mine
     state = campaign.state
     if visit.request.method == "GET":
-        near = sorted(t for t in state.towers if any(state.control.get(n) == me for n in state.map.neighbours(t)))
+        from cok.rulesets.mighty_kingdoms.queries import quest_towers
+
         return visit.render(
             "quest.html",
             player=me,
             name=state.kingdoms[me].name,
-            towers=[place(state, t) for t in near],
+            towers=[Place(t["tile"], t["name"]) for t in quest_towers(campaign, me)],
             armies=[a.id for a in state.armies_of(me)],
             kow=state.settings.kings_of_war,
         )
