@@ -173,17 +173,17 @@ def resolve(
 @refusals
 def battles(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """What must be fought: contested tiles, who chooses next, Defence, board size, benefit."""
-    opened = open_mk(campaign, no_cache)
-    if as_json:
-        from cok.service.queries import read
+    from cok.service.queries import read
 
-        emit_json(read(opened, "battles"))
+    opened = open_mk(campaign, no_cache)
+    doc = read(opened, "battles")
+    if as_json:
+        emit_json(doc)
         return
-    state = opened.state
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import battles_views
 
-    show(*battles_views(state))
+    show(*battles_views(opened.state, doc))
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
@@ -293,32 +293,34 @@ winter.register(app)
 @refusals
 def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """Year, season, month, phase, player order, and what the ledger waits for."""
-    opened = open_mk(campaign, no_cache)
-    if as_json:
-        from cok.service.queries import read
+    from cok.service.queries import read
 
-        emit_json(read(opened, "status"))
+    opened = open_mk(campaign, no_cache)
+    doc = read(opened, "status")
+    if as_json:
+        emit_json(doc)
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import status_views
 
-    show(*status_views(opened.name, opened.state))
+    show(*status_views(opened.name, opened.state, doc))
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def kingdoms(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts."""
-    opened = open_mk(campaign, no_cache)
-    if as_json:
-        from cok.service.queries import read
+    from cok.service.queries import read
 
-        emit_json(read(opened, "kingdoms"))
+    opened = open_mk(campaign, no_cache)
+    doc = read(opened, "kingdoms")
+    if as_json:
+        emit_json(doc)
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import kingdoms_grid
 
-    show(kingdoms_grid(opened.name, opened.state))
+    show(kingdoms_grid(opened.name, opened.state, doc))
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
@@ -330,19 +332,14 @@ def armies(
     as_json: JsonOpt = False,
 ) -> None:
     """Every army: tile, points, upright or on its side, this month's order."""
+    from cok.service.queries import read
+
     opened = open_mk(campaign, no_cache)
+    doc = read(opened, "armies", player=player)
     if as_json:
-        from cok.service.queries import read
-
-        emit_json(read(opened, "armies", player=player))
+        emit_json(doc)
         return
-    state = opened.state
-    who = None
-    if player:
-        from cok.rulesets.mighty_kingdoms.rules.setup import find_player
-
-        who = find_player(state, player)
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import armies_grid
 
-    show(armies_grid(state, who))
+    show(armies_grid(opened.state, doc))

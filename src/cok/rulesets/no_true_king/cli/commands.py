@@ -462,15 +462,15 @@ def board(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: J
 
     Example: cok ntk board
     """
-    opened = _open(campaign, no_cache)
-    if as_json:
-        from cok.service.queries import read
+    from cok.service.queries import read
 
-        emit_json(read(opened, "board"))
+    doc = read(_open(campaign, no_cache), "board")
+    if as_json:
+        emit_json(doc)
         return
     from cok.rulesets.no_true_king.views import board_grid
 
-    _show(board_grid(opened.state))
+    _show(board_grid(doc["areas"]))
 
 
 @app.command()
@@ -480,12 +480,12 @@ def houses(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: 
 
     Example: cok ntk houses
     """
-    opened = _open(campaign, no_cache)
-    if as_json:
-        from cok.service.queries import read
+    from cok.service.queries import read
 
-        emit_json(read(opened, "houses"))
+    doc = read(_open(campaign, no_cache), "houses")
+    if as_json:
+        emit_json(doc)
         return
     from cok.rulesets.no_true_king.views import houses_grid
 
-    _show(houses_grid(opened.state))
+    _show(houses_grid(doc["houses"]))
