@@ -62,3 +62,26 @@ def test_a_campaign_with_problems_has_no_standings(tmp_path: Path) -> None:
     (folder / "events.yaml").write_text((folder / "events.yaml").read_text() + "- type: adjust\n  player: nobody\n")
     with pytest.raises(Refused):
         queries.standings(folder)
+
+
+@pytest.mark.parametrize(("example", "command"), [("mighty-kingdoms", "mk"), ("no-true-king-example", "ntk")])
+def test_each_read_a_game_names_is_what_its_command_prints(tmp_path: Path, example: str, command: str) -> None:
+    folder = shipped(tmp_path, example)
+    for name in queries.names(folder):
+        argv = ["standings"] if name == "standings" else [command, name]
+        assert queries.read(folder, name) == printed(folder, *argv), name
+
+
+def test_an_unknown_read_is_refused_naming_the_games_reads(tmp_path: Path) -> None:
+    folder = shipped(tmp_path, "mighty-kingdoms")
+    with pytest.raises(Refused) as refused:
+        queries.read(folder, "armys")
+    said = str(refused.value)
+    assert "armys" in said and all(name in said for name in ("standings", "armies", "kingdoms", "battles"))
+
+
+def test_an_argument_a_read_does_not_take_is_refused_naming_those_it_takes(tmp_path: Path) -> None:
+    folder = shipped(tmp_path, "example")
+    with pytest.raises(Refused) as refused:
+        queries.read(folder, "locations", colour="red")
+    assert "`colour`" in str(refused.value) and "`free`" in str(refused.value) and "`player`" in str(refused.value)

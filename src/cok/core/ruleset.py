@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 #: Turns an event's fields as written in an older shape into today's shape.
 Upcast = Callable[[dict[str, Any]], dict[str, Any]]
+#: One of a game's reads: a document of the campaign (keyword arguments as a user gives them,
+#: e.g. `player="tim"`, `free="yes"`), the same for `--json`, the pages and `GET /api/<name>`.
+Query = Callable[..., dict[str, Any]]
 
 DEFAULT = "clash-of-kings"
 
@@ -203,6 +206,11 @@ class Ruleset(Protocol):
     def web(self) -> Any:
         """Its pages at the table (`cok serve`), a `cok.serve.kit.Web`; None: served read-only."""
 
+    @property
+    def queries(self) -> Mapping[str, Query]:
+        """Its reads by name (`cok mk armies --json` is `armies`): the one home of every
+        document its commands, its pages and `GET /api/<name>` show (`service.queries.read`)."""
+
 
 class Lazy:
     """A member of the game's own package (`"module:name"`), imported the first time it is
@@ -283,6 +291,10 @@ class Game:
 
     def web(self) -> Any:
         return None
+
+    @property
+    def queries(self) -> Mapping[str, Query]:
+        return {}
 
     def own(self, where: str) -> Any:
         """`"module:name"` of the game's own package, imported now (`Lazy` for a member)."""

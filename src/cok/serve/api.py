@@ -61,11 +61,8 @@ async def version(request: Request) -> Response:
 
 
 async def status(request: Request) -> Response:
+    """`GET /api/<status>` (`read` sends it here): open to all, as it always was."""
     server = server_of(request)
-    if request.path_params["status"] != server.web().status:
-        return _problem(
-            404, f"no API /api/{request.path_params['status']}; this game's status is /api/{server.web().status}"
-        )
     view = await in_thread(server.table.view)
     try:
         args = server.web().status_args(request.query_params)
@@ -182,10 +179,45 @@ async def one_event(request: Request, link: Link, given: dict[str, Any]) -> Resp
     return JSONResponse({"id": done.events[0].id, "told": told, "warnings": done.warnings}, 201)
 
 
+async def read(request: Request) -> Response:
+    """`GET /api/<name>`: one of the game's reads, the document `--json` prints, for the
+    holder of a link (its token, or a phone signed in with it); the status open to all, as before."""
+    server = server_of(request)
+    name = request.path_params["name"]
+    if name == server.web().status:
+        return await status(request)
+    bearer = request.headers.get("authorization", "").partition(" ")[0].lower() == "bearer"
+    link = await _bearer(request)
+    wait = server.limiter.judge(server.address(request), link is not None or not bearer)
+    if wait:
+        return _problem(429, "too many unknown tokens from this address: wait", retry_after=wait)
+    if link is None and (bearer or await in_thread(server.session, request) is None):
+        return JSONResponse(
+            {"problems": [{"message": "give a personal link's token: Authorization: Bearer TOKEN (cok invite)"}]},
+            401,
+            headers={"www-authenticate": "Bearer"},
+        )
+    view = await in_thread(server.table.view)
+    known = view.names()
+    if name not in known:
+        return _problem(404, f"no API /api/{name}; this game's reads: {', '.join(known)}", names=known)
+    try:
+        document = await in_thread(view.read, name, **dict(request.query_params))
+    except Refused as refused:  # an argument the read does not take
+        return JSONResponse({"problems": [{"message": p.message} for p in refused.problems]}, 400)
+    except ValueError as wrong:  # an argument's value, such as `free=maybe`
+        return _problem(400, str(wrong))
+    except Exception as refused:  # a rule's refusal (an unknown player): RuleError and kin
+        if type(refused).__module__.startswith("cok."):
+            return _problem(422, str(refused))
+        raise
+    return JSONResponse(document)
+
+
 def routes() -> list[BaseRoute]:
     return [
         Route("/standings", standings),
         Route("/version", version),
         Route("/events", events, methods=["POST"]),
-        Route("/{status}", status),
+        Route("/{name}", read),
     ]

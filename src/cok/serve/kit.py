@@ -72,3 +72,8 @@ class Visit:
     async def status(self, **args: Any) -> dict[str, Any]:
         view = await in_thread(self.table.view)
         return await in_thread(view.status, **args)
+
+    async def read(self, name: str, **args: Any) -> dict[str, Any]:
+        """One of the game's reads (its `queries`), the document `GET /api/<name>` answers."""
+        view = await in_thread(self.table.view)
+        return await in_thread(view.read, name, **args)

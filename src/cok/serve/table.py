@@ -50,6 +50,7 @@ class View:
         self._standings: dict[str, Any] | None = None
         self._standings_json: bytes | None = None
         self._status: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
+        self._read: dict[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Any]] = {}
         self._activity: list[Told] | None = None
         self._results: tuple[dict[str, Any], bool] | None = None
         self._pages: dict[str, str] = {}
@@ -91,6 +92,22 @@ class View:
                 found = queries.status(self.campaign, **args)
                 if len(self._status) < 256:
                     self._status[key] = found
+            return found
+
+    def names(self) -> list[str]:
+        """The reads the game answers (`GET /api/<name>`): the standings and its own queries."""
+        return queries.names(self.campaign)
+
+    def read(self, name: str, **args: Any) -> dict[str, Any]:
+        """One of the game's reads (`service.queries.read`), as its `--json`: made once per
+        version of the campaign and arguments (a few hundred kept), for the API and the pages."""
+        key = (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in args.items())))
+        with self._lock:
+            found = self._read.get(key)
+            if found is None:
+                found = queries.read(self.campaign, name, **args)
+                if len(self._read) < 256:
+                    self._read[key] = found
             return found
 
     def activity(self) -> list[Told]:

@@ -1,6 +1,7 @@
 """What the read-only commands show, for the command line and the server alike: the standings
-of every game, a campaign's problems (of every campaign below a folder), and each game's
-status (Clash of Kings' `where`)."""
+of every game, a campaign's problems (of every campaign below a folder), each game's
+status (Clash of Kings' `where`), and every read a game names in its `queries` (`read`: the
+same document for `--json`, its pages and `GET /api/<name>`)."""
 
 from __future__ import annotations
 
@@ -139,6 +140,39 @@ def status(folder_or_campaign: Path | str | Campaign, **args: Any) -> dict[str, 
         raise Refused(Problem(campaign.shown, None, f"{campaign.ruleset.title} has no status to show"))
     document: dict[str, Any] = jsonable(said)
     return document
+
+
+def names(folder_or_campaign: Path | str | Campaign) -> list[str]:
+    """The reads a campaign's game answers (`GET /api/<name>`): the standings and its own."""
+    campaign = opened(folder_or_campaign)
+    return ["standings", *campaign.ruleset.queries]
+
+
+def read(folder_or_campaign: Path | str | Campaign, name: str, **args: Any) -> dict[str, Any]:
+    """One of the game's reads by name (`armies`, player="tim"), as its command's `--json`
+    prints it. Refused naming the reads there are for an unknown name, and the arguments a
+    read takes for one it does not; a rule's refusal (an unknown player) is the rules' own."""
+    import inspect
+
+    campaign = opened(folder_or_campaign)
+    query = _standings if name == "standings" else campaign.ruleset.queries.get(name)
+    if query is None:
+        known = ", ".join(names(campaign))
+        said = f"no read {name!r} in {campaign.ruleset.title}; its reads: {known}"
+        raise Refused(Problem(campaign.shown, None, said))
+    takes = list(inspect.signature(query).parameters)[1:]
+    unknown = sorted(set(args) - set(takes))
+    if unknown:
+        given = ", ".join(f"`{a}`" for a in unknown)
+        allowed = f"it takes {', '.join(f'`{a}`' for a in takes)}" if takes else "it takes none"
+        raise Refused(Problem(campaign.shown, None, f"{name} takes no {given}: {allowed}"))
+    document: dict[str, Any] = jsonable(query(campaign, **args))
+    return document
+
+
+def _standings(campaign: Campaign) -> dict[str, Any]:
+    """`cok standings --json`, the one read every game answers."""
+    return standings(campaign)
 
 
 def jsonable(document: Any) -> Any:

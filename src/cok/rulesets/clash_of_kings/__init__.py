@@ -55,6 +55,7 @@ class ClashOfKings(Game):
     standings = Lazy("reports:standings_report")
     site_pages = Lazy("site.pages:site_pages")
     map_svg = Lazy("site.pages:campaign_map_svg")
+    queries = Lazy("queries:QUERIES")  # its reads by name: `--json`, the pages, GET /api/<name>
 
     @property
     def cached_types(self) -> Sequence[type]:
@@ -74,23 +75,7 @@ class ClashOfKings(Game):
 
     def status(self, campaign: Campaign, **args: Any) -> dict[str, Any]:
         """`cok where P1 P2 --json`: who attacks, and the legal locations."""
-        return self.where(campaign, **args)
-
-    def where(
-        self,
-        campaign: Campaign,
-        players: Sequence[str] = (),
-        attacker: str | None = None,
-        brotherhood: Sequence[str] = (),
-    ) -> dict[str, Any]:
-        from cok.core.errors import RuleError
-        from cok.rulesets.clash_of_kings.documents import where_doc
-        from cok.rulesets.clash_of_kings.intents import plan
-
-        if len(players) != 2:
-            raise RuleError("where needs two players: `players` P1 P2")
-        state = campaign.state
-        return where_doc(state, plan(state, players[0], players[1], attacker, brotherhood))
+        return dict(self.queries["where"](campaign, **args))
 
     def copy(self, state: State) -> State:
         """A copy a dry run decides on (the map and settings shared)."""

@@ -131,15 +131,16 @@ def where(
 
     Example: cok where tim matt
     """
-    state = _open(campaign, no_cache).state
+    opened = _open(campaign, no_cache)
+    if as_json:
+        from cok.service.queries import read
+
+        emit_json(read(opened, "where", players=[p1, p2], attacker=attacker, brotherhood=brotherhood or []))
+        return
+    state = opened.state
     from cok.rulesets.clash_of_kings.intents import plan
 
     found = plan(state, p1, p2, attacker, brotherhood or [])
-    if as_json:
-        from cok.rulesets.clash_of_kings.documents import where_doc
-
-        emit_json(where_doc(state, found))
-        return
     from cok.render.output import show
     from cok.rulesets.clash_of_kings.views import where_views
 
@@ -292,7 +293,9 @@ def week_(
         return
     state = opened.state
     if as_json:
-        emit_json({"campaign": opened.name, "week": state.week, "points_limit": state.limit, "limits": state.limits})
+        from cok.service.queries import read
+
+        emit_json(read(opened, "week"))
         return
     from cok.render.output import show
 
@@ -316,6 +319,11 @@ def locations(
     Example: cok locations --free
     """
     opened = _open(campaign, no_cache)
+    if as_json:
+        from cok.service.queries import read
+
+        emit_json(read(opened, "locations", free=free, player=player))
+        return
     state = opened.state
     from cok.rulesets.clash_of_kings.rules.locations import listed
 
@@ -327,15 +335,6 @@ def locations(
         pid = find_player(state, player)
         title += f" — held by {state.players[pid].name}"
     names = listed(state, free=free, held_by=pid)
-    if as_json:
-        from cok.rulesets.clash_of_kings.documents import location_doc
-
-        docs = []
-        for n in names:
-            loc = state.geo.locations[n]
-            docs.append({**location_doc(state, n), "home": list(loc.home), "bonus": loc.bonus})
-        emit_json({"locations": docs})
-        return
     from cok.render.output import show
     from cok.rulesets.clash_of_kings.views import locations_grid
 
@@ -376,11 +375,16 @@ def modes(
 
     Example: cok modes a-clash-of-kings
     """
-    from cok.render.documents import plain
     from cok.render.output import show
     from cok.rulesets.clash_of_kings.modes import catalogue, find_mode
     from cok.rulesets.clash_of_kings.views import mode_lines, modes_grid
 
+    if as_json:
+        from cok.rulesets.clash_of_kings.queries import modes_doc
+        from cok.service.queries import read
+
+        emit_json(read(_open(campaign), "modes", mode=mode) if campaign else modes_doc(None, mode))
+        return
     known = catalogue()
     names = list(known)
     house: list[str] = []
@@ -389,10 +393,6 @@ def modes(
         names = [m for m in names if m in allowed]
         house = [m for m in allowed if m not in known]
     chosen = [known[find_mode(mode, names)]] if mode else [known[m] for m in names]
-    if as_json:
-        docs = [plain(m) for m in chosen]
-        emit_json({"modes": docs, "house_modes": house} if mode is None else docs[0])
-        return
     if mode:
         show(*mode_lines(chosen[0]))
     else:

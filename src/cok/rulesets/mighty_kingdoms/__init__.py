@@ -71,6 +71,7 @@ class MightyKingdoms(Game):
     site_pages = Lazy("site:site_pages")
     map_svg = Lazy("site:campaign_map_svg")
     web = Lazy("table:web")  # its pages at the table (`cok serve`)
+    queries = Lazy("queries:QUERIES")  # its reads by name: `--json`, the pages, GET /api/<name>
 
     @property
     def cached_types(self) -> Sequence[type]:
@@ -111,7 +112,7 @@ class MightyKingdoms(Game):
 
     def status(self, campaign: Campaign, **args: Any) -> dict[str, Any]:
         """`cok mk status --json`."""
-        return dict(self.own("documents:status_doc")(campaign.name, campaign.state))
+        return dict(self.queries["status"](campaign))
 
     def commands(self) -> Any:
         return self.own("cli:app")

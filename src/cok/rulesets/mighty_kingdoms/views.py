@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from cok.render.views import Cell, Grid, Line
-from cok.rulesets.mighty_kingdoms.documents import armies_doc, battles_doc, kingdoms_doc, status_doc
 from cok.rulesets.mighty_kingdoms.rules.state import State
 
 
-def status_views(name: str, state: State) -> list[Any]:
-    doc = status_doc(name, state)
+def status_views(name: str, state: State, doc: dict[str, Any]) -> list[Any]:
+    """`cok mk status` from its document (`cok mk status --json`)."""
     if doc["phase"] == "setup":
         when = "Setup"
     elif doc["season"] == "winter":
@@ -26,7 +25,8 @@ def status_views(name: str, state: State) -> list[Any]:
     return lines
 
 
-def kingdoms_grid(name: str, state: State) -> Grid:
+def kingdoms_grid(name: str, state: State, doc: dict[str, Any]) -> Grid:
+    """`cok mk kingdoms` from its document (`--json`); the state names the tiles."""
     grid = Grid(
         f"{name} — kingdoms",
         [
@@ -39,7 +39,7 @@ def kingdoms_grid(name: str, state: State) -> Grid:
             ("food", "right"),
         ],
     )
-    for k in kingdoms_doc(state)["kingdoms"]:
+    for k in doc["kingdoms"]:
         grid.add(
             Cell(f"{k['name']} ({k['race']})", "bold"),
             state.map.label(k["capital"]) if k["capital"] else Cell("none", "red"),
@@ -50,7 +50,7 @@ def kingdoms_grid(name: str, state: State) -> Grid:
             str(k["food"]),
         )
     notes = ["holds: villages (V), cities (C) and fortresses (F); a capital is counted apart"]
-    for k in kingdoms_doc(state)["kingdoms"]:
+    for k in doc["kingdoms"]:
         for art in k["artefacts"]:
             notes.append(
                 f"{k['name']} holds {art['id']} {art['name'] or ''} ({art['points']} points)".replace("  ", " ")
@@ -65,12 +65,13 @@ def kingdoms_grid(name: str, state: State) -> Grid:
     return grid
 
 
-def armies_grid(state: State, player: str | None) -> Grid:
+def armies_grid(state: State, doc: dict[str, Any]) -> Grid:
+    """`cok mk armies` from its document (`--json`); the state names the tiles."""
     grid = Grid(
         "armies",
         [("army", "left"), ("tile", "left"), ("points", "right"), ("state", "left"), ("order", "left")],
     )
-    for a in armies_doc(state, player)["armies"]:
+    for a in doc["armies"]:
         stance = "upright" if a["upright"] else "on its side"
         if a.get("deployed") is False:
             stance += ", to deploy"
@@ -85,8 +86,8 @@ def armies_grid(state: State, player: str | None) -> Grid:
     return grid
 
 
-def battles_views(state: State) -> list[Any]:
-    doc = battles_doc(state)
+def battles_views(state: State, doc: dict[str, Any]) -> list[Any]:
+    """`cok mk battles` from its document (`--json`); the state names the tiles."""
     if not doc["battles"]:
         return [Line.of("No tile holds armies of two kingdoms with one of them upright: no battle to fight.")]
     views: list[Any] = []

@@ -49,6 +49,7 @@ class NoTrueKing(Game):
     load_map = Lazy("mapfile:read_board")
     apply = Lazy("rules.apply:apply")
     tell = Lazy("words:tell")
+    queries = Lazy("queries:QUERIES")  # its reads by name: `--json`, the pages, GET /api/<name>
     build = Lazy("intents:build")  # an event from what a user gave (names as typed, the rules' answers routed)
     period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)
     dice_agree = Lazy("intents:dice_agree")  # its fields say what the dice cok rolled gave
@@ -108,7 +109,7 @@ class NoTrueKing(Game):
 
     def status(self, campaign: Campaign, **args: Any) -> dict[str, Any]:
         """`cok ntk status --json`."""
-        return dict(self.own("documents:status_doc")(campaign.name, campaign.state))
+        return dict(self.queries["status"](campaign))
 
     def map_svg(self, campaign: Campaign) -> str:
         return str(self.own("site:board_svg")(campaign.state, campaign.name))

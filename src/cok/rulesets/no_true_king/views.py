@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from cok.render.views import Cell, Grid, Line, View
-from cok.rulesets.no_true_king.documents import board_doc, houses_table_doc
+from cok.rulesets.no_true_king.documents import houses_table_doc
 from cok.rulesets.no_true_king.rules.scores import final_standings
 from cok.rulesets.no_true_king.rules.state import State
 from cok.rulesets.no_true_king.rules.turns import free_spaces, waits_text
@@ -28,7 +30,8 @@ def status_views(name: str, state: State) -> list[View | str]:
     return lines
 
 
-def board_grid(state: State) -> Grid:
+def board_grid(areas: list[dict[str, Any]]) -> Grid:
+    """`cok ntk board` from its document's `areas` (`--json`)."""
     grid = Grid(
         "The board",
         [
@@ -40,7 +43,7 @@ def board_grid(state: State) -> Grid:
             ("flag", "left"),
         ],
     )
-    for row in board_doc(state):
+    for row in areas:
         if row["house"] is None:
             continue
         grid.add(
@@ -54,7 +57,8 @@ def board_grid(state: State) -> Grid:
     return grid
 
 
-def houses_grid(state: State) -> Grid:
+def houses_grid(houses: list[dict[str, Any]]) -> Grid:
+    """`cok ntk houses` from its document's `houses` (`--json`)."""
     grid = Grid(
         "Houses",
         [
@@ -69,7 +73,7 @@ def houses_grid(state: State) -> Grid:
             ("deck", "right"),
         ],
     )
-    for row in houses_table_doc(state):
+    for row in houses:
         troops = row["troops"]
         cards = ", ".join(f"{p} {n}" for p, n in row["cards"].items())
         grid.add(
@@ -87,7 +91,7 @@ def houses_grid(state: State) -> Grid:
 
 
 def standings_views(name: str, state: State) -> list[View | str]:
-    views: list[View | str] = [houses_grid(state)]
+    views: list[View | str] = [houses_grid(houses_table_doc(state))]
     grid = Grid(
         f"{name}: conspiracies",
         [

@@ -91,8 +91,9 @@ async def plan_battle(visit: Visit) -> Any:
         found = next(o for o in found["options"] if o["attacker"] == chosen)
     elif rolled:
         return visit.render("battle.html", step="roll-off", me=me, them=them, names=names, brotherhood=brotherhood)
-    from cok.rulesets.clash_of_kings.modes import allowed_modes, catalogue
-
+    allowed = await visit.read("modes")
+    now = await visit.read("week")
+    every = (await visit.read("locations"))["locations"] if who.organiser else []
     return visit.render(
         "battle.html",
         step="result",
@@ -103,37 +104,27 @@ async def plan_battle(visit: Visit) -> Any:
         rolled=rolled,
         why=DECIDED_WORDS.get(found["decided_by"], found["decided_by"]),
         where=STEP_WORDS.get(found["step"] or "none", ""),
-        modes=allowed_modes(state.settings.modes),
-        limit=state.limit,
-        every=[name for name, loc in state.geo.locations.items() if not loc.is_region] if who.organiser else [],
+        modes=[m["id"] for m in allowed["modes"]] + allowed["house_modes"],
+        limit=now["points_limit"],
+        every=[loc["name"] for loc in every if loc["kind"] != "region"],
         brotherhood=brotherhood,
-        week=state.week,
-        mode_names={m: mode.name for m, mode in catalogue().items()},
+        week=now["week"],
+        mode_names={m["id"]: m["name"] for m in allowed["modes"]},
     )
 
 
 async def modes(visit: Visit) -> Any:
     """`cok modes`: the game modes this campaign's battles may be played in, each in full."""
-    from cok.rulesets.clash_of_kings.modes import allowed_modes, catalogue
-
-    state = (await visit.campaign()).state
-    known = catalogue()
-    allowed = allowed_modes(state.settings.modes)
-    return visit.render(
-        "modes.html", modes=[known[m] for m in allowed if m in known], house=[m for m in allowed if m not in known]
-    )
+    allowed = await visit.read("modes")
+    return visit.render("modes.html", modes=allowed["modes"], house=allowed["house_modes"])
 
 
 async def locations(visit: Visit) -> Any:
     """`cok locations [--free]`: the map's locations, kind, value and who holds each."""
-    from cok.rulesets.clash_of_kings.rules.locations import listed
-
-    state = (await visit.campaign()).state
     free = visit.request.query_params.get("free") == "1"
-    rows = [
-        (n, state.geo.locations[n], state.players[h].name if (h := state.holder.get(n)) in state.players else h)
-        for n in listed(state, free=free)
-    ]
+    found = await visit.read("locations", free=free)
+    names = {p["id"]: p["name"] for p in (await visit.read("standings"))["players"]}
+    rows = [(loc["name"], loc, names.get(loc["occupant"], loc["occupant"])) for loc in found["locations"]]
     return visit.render("locations.html", rows=rows, free=free)
 
 

@@ -173,16 +173,17 @@ def resolve(
 @refusals
 def battles(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """What must be fought: contested tiles, who chooses next, Defence, board size, benefit."""
-    state = open_mk(campaign, no_cache).state
-    if as_json:
-        from cok.rulesets.mighty_kingdoms.documents import battles_doc
+    from cok.service.queries import read
 
-        emit_json(battles_doc(state))
+    opened = open_mk(campaign, no_cache)
+    doc = read(opened, "battles")
+    if as_json:
+        emit_json(doc)
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import battles_views
 
-    show(*battles_views(state))
+    show(*battles_views(opened.state, doc))
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
@@ -292,32 +293,34 @@ winter.register(app)
 @refusals
 def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """Year, season, month, phase, player order, and what the ledger waits for."""
-    opened = open_mk(campaign, no_cache)
-    from cok.rulesets.mighty_kingdoms.documents import status_doc
+    from cok.service.queries import read
 
+    opened = open_mk(campaign, no_cache)
+    doc = read(opened, "status")
     if as_json:
-        emit_json(status_doc(opened.name, opened.state))
+        emit_json(doc)
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import status_views
 
-    show(*status_views(opened.name, opened.state))
+    show(*status_views(opened.name, opened.state, doc))
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
 def kingdoms(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
     """Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts."""
-    opened = open_mk(campaign, no_cache)
-    if as_json:
-        from cok.rulesets.mighty_kingdoms.documents import kingdoms_doc
+    from cok.service.queries import read
 
-        emit_json(kingdoms_doc(opened.state))
+    opened = open_mk(campaign, no_cache)
+    doc = read(opened, "kingdoms")
+    if as_json:
+        emit_json(doc)
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import kingdoms_grid
 
-    show(kingdoms_grid(opened.name, opened.state))
+    show(kingdoms_grid(opened.name, opened.state, doc))
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
@@ -329,18 +332,14 @@ def armies(
     as_json: JsonOpt = False,
 ) -> None:
     """Every army: tile, points, upright or on its side, this month's order."""
-    state = open_mk(campaign, no_cache).state
-    who = None
-    if player:
-        from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+    from cok.service.queries import read
 
-        who = find_player(state, player)
+    opened = open_mk(campaign, no_cache)
+    doc = read(opened, "armies", player=player)
     if as_json:
-        from cok.rulesets.mighty_kingdoms.documents import armies_doc
-
-        emit_json(armies_doc(state, who))
+        emit_json(doc)
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import armies_grid
 
-    show(armies_grid(state, who))
+    show(armies_grid(opened.state, doc))

@@ -30,6 +30,11 @@ def towers_only(state: State, what: str) -> None:
         raise RuleError(f"{what} is part of the wizards-towers rule, which this campaign does not use")
 
 
+def towers_near(state: State, player: str) -> list[str]:
+    """The wizard's towers a kingdom may send a hero to: those next to a tile it controls (5.7)."""
+    return sorted(t for t in state.towers if any(state.control.get(n) == player for n in state.map.neighbours(t)))
+
+
 def decide_quest(state: State, event: Quest) -> Quested:
     """5.7: a hero sent to a tower next to the kingdom's tiles rolls on the quest table; a hero
     lost or hurt costs its unit (Kings of War), an artefact comes back. Changes nothing."""
@@ -40,7 +45,7 @@ def decide_quest(state: State, event: Quest) -> Quested:
     if tower not in state.towers:
         known = ", ".join(state.map.label(t) for t in sorted(state.towers)) or "none yet"
         raise RuleError(f"{state.map.label(tower)} is not a wizard's tower (towers: {known})")
-    if not any(state.control.get(t) == player for t in state.map.neighbours(tower)):
+    if tower not in towers_near(state, player):
         raise RuleError(f"{player} controls no tile next to the tower {state.map.label(tower)}")
     if (tower, player) in state.quests:
         raise RuleError(f"{player} has already sent a hero to {state.map.label(tower)} this winter")

@@ -33,9 +33,8 @@ def decide_winter(state: State, event: Winter) -> WinterBegun:
             why = "has its capital" if state.has_capital(player) else "has no army, city or village to recall to"
             raise RuleError(f"{player} {why}: drop it from `recall`")
         tile = state.map.find(tile_typed)
-        kind = "city" if state.count(player, "city") else "village"
-        if state.control.get(tile) != player or state.settlement_for(tile, player) != kind:
-            choices = [t for t in state.tiles_of(player) if state.settlement_for(t, player) == kind]
+        kind, choices = recall_choices(state, player)
+        if tile not in choices:
             raise RuleError(
                 f"{player} has no capital: its armies go to one of its {kind}s: "
                 f"{', '.join(state.map.label(t) for t in choices)}"
@@ -51,6 +50,13 @@ def decide_winter(state: State, event: Winter) -> WinterBegun:
         gold = held.get("city", 0) + held.get("capital", 0) + (1 if state.has_capital(player) else 0)
         gathered.append((player, gold, held.get("village", 0)))
     return WinterBegun(state.year, tuple(recall.items()), tuple(lost), tuple(gathered))
+
+
+def recall_choices(state: State, player: str) -> tuple[str, list[str]]:
+    """Where a kingdom without its capital may recall its armies (5.8 Recall): one of its
+    cities, else of its villages; the kind, and its tiles of that kind."""
+    kind = "city" if state.count(player, "city") else "village"
+    return kind, [t for t in state.tiles_of(player) if state.settlement_for(t, player) == kind]
 
 
 def _home(state: State, player: str, recall: dict[str, str]) -> str | None:

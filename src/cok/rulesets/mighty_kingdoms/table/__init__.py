@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
     from cok.core.campaign import Campaign
+    from cok.rulesets.mighty_kingdoms.offers import Offers
     from cok.rulesets.mighty_kingdoms.rules.state import State
-    from cok.rulesets.mighty_kingdoms.table.offers import Offers
 
 #: How many allocation rows a simple battle's form offers beyond the dice: one per die.
 DIE_FACES = (1, 2, 3, 4, 5, 6)
@@ -61,16 +61,15 @@ def _draft(type: str, fields: Mapping[str, Any]) -> Any:
     return Draft(type, {k: v for k, v in fields.items() if v is not None and v != ""})
 
 
-def _me(visit: Visit, state: State, asked: str | None) -> str | None:
+def _me(visit: Visit, campaign: Campaign, asked: str | None) -> str | None:
     """Whose page it is: the signed-in kingdom's, or for an organiser the one asked for."""
     from cok.core.errors import RuleError
-    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 
     who = visit.who
     assert who is not None
     typed = (asked or "") if who.organiser else who.name
     try:
-        return find_player(state, typed) if typed else None
+        return str(campaign.ruleset.player(campaign.state, typed)) if typed else None
     except RuleError:
         return None
 
@@ -78,14 +77,13 @@ def _me(visit: Visit, state: State, asked: str | None) -> str | None:
 async def _mine(visit: Visit) -> tuple[Campaign, str, Offers] | Response:
     """The campaign, whose page it is and what that kingdom may do now; or, when no kingdom
     is named (an organiser who chose none), the page listing the kingdoms to choose from."""
-    from cok.rulesets.mighty_kingdoms.table.offers import offers
+    from cok.rulesets.mighty_kingdoms.queries import offers
 
     campaign = await visit.campaign()
-    state = campaign.state
-    me = _me(visit, state, visit.request.query_params.get("player"))
+    me = _me(visit, campaign, visit.request.query_params.get("player"))
     if me is None:
-        return visit.render("kingdom.html", offer=None, kingdoms=_kingdoms(state), phase=_phase(state))
-    return campaign, me, offers(state, me)
+        return visit.render("kingdom.html", offer=None, kingdoms=await _kingdoms(visit), phase=_phase(campaign))
+    return campaign, me, offers(campaign, me)
 
 
 def _board(campaign: Any, state: State, player: str, army: str | None, chosen: str | None) -> Any:
@@ -114,28 +112,27 @@ async def kingdom(visit: Visit) -> Any:
         return mine
     campaign, me, offer = mine
     state = campaign.state
-    from cok.rulesets.mighty_kingdoms.documents import army_doc
-
     return visit.render(
         "kingdom.html",
         offer=offer,
-        kingdoms=_kingdoms(state),
-        phase=_phase(state),
+        kingdoms=await _kingdoms(visit),
+        phase=_phase(campaign),
         kow=state.settings.kings_of_war,
         towers=state.settings.towers,
         board=_board(campaign, state, me, None, None) if offer.phase != "setup" else None,
-        armies=[army_doc(state, a) for a in state.armies_of(me)],
+        armies=(await visit.read("armies", player=me))["armies"],
     )
 
 
-def _kingdoms(state: State) -> list[tuple[str, str]]:
-    return [(k.id, k.name) for k in state.kingdoms.values()]
+async def _kingdoms(visit: Visit) -> list[tuple[str, str]]:
+    """Each kingdom's id and name, as `cok mk kingdoms` lists them."""
+    return [(k["id"], k["name"]) for k in (await visit.read("kingdoms"))["kingdoms"]]
 
 
-def _phase(state: State) -> str:
-    from cok.rulesets.mighty_kingdoms.rules.summer import describe
+def _phase(campaign: Campaign) -> str:
+    from cok.rulesets.mighty_kingdoms.queries import phase_words
 
-    return describe(state)
+    return phase_words(campaign)
 
 
 async def order(visit: Visit) -> Any:
@@ -145,7 +142,7 @@ async def order(visit: Visit) -> Any:
         form = visit.form
         fields = {"army": form.get("army", ""), "order": form.get("order", ""), "to": form.get("to")}
         return await visit.record([_draft("order", fields)])
-    from cok.rulesets.mighty_kingdoms.table.offers import place
+    from cok.rulesets.mighty_kingdoms.offers import place
 
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
@@ -217,6 +214,7 @@ async def battle(visit: Visit) -> Any:
         enemy = fight.enemies[0]
     armies = [state.armies[a] for a in fight.armies] if fight is not None else []
     sides = {a.id: a.player for a in armies}
+    fought = (await visit.read("battles")).get("battles", [])
     return visit.render(
         "battle.html",
         offer=offer,
@@ -226,17 +224,10 @@ async def battle(visit: Visit) -> Any:
         armies=armies,
         sides=sides,
         faces=DIE_FACES,
-        names={k.id: k.name for k in state.kingdoms.values()},
-        shown=_shown(state, fight.tile.key) if fight is not None else None,
+        names=dict(await _kingdoms(visit)),
+        # the battle as `cok mk battles` shows it: board size, benefit, points and Defence (5.4)
+        shown=next((b for b in fought if b.get("tile") == fight.tile.key), None) if fight is not None else None,
     )
-
-
-def _shown(state: State, tile: str) -> dict[str, Any] | None:
-    """The battle as `cok mk battles` shows it: board size, terrain benefit, each army's
-    points and Defence (5.4)."""
-    from cok.rulesets.mighty_kingdoms.documents import battles_doc
-
-    return next((b for b in battles_doc(state).get("battles", []) if b.get("tile") == tile), None)
 
 
 def _battle_fields(form: Mapping[str, str]) -> dict[str, Any]:
@@ -309,8 +300,8 @@ def _units(typed: str) -> dict[str, Any] | None:
 async def organiser(visit: Visit) -> Any:
     """The organiser's events: begin, reform, winter (with recall's choices), spring — the
     one the ledger waits for, with the roll-off's order when players are tied on armies."""
-    from cok.rulesets.mighty_kingdoms.rules import phase as phases
-    from cok.rulesets.mighty_kingdoms.table.offers import place
+    from cok.rulesets.mighty_kingdoms.offers import Place
+    from cok.rulesets.mighty_kingdoms.queries import recalls
 
     if visit.request.method == "POST":
         form = visit.form
@@ -323,23 +314,19 @@ async def organiser(visit: Visit) -> Any:
             return await visit.record([_draft(kind, {})], _rolled_for_me(form))
         return await visit.record([_draft(kind, fields)])
     campaign = await visit.campaign()
-    state = campaign.state
-    waiting = phases.waiting_for(state)
-    first = waiting[0]
+    status = await visit.read("status")
+    first = status["waiting_for"][0]
     recall = {}
     if first["what"] == "winter":
-        for player in first.get("recall_needed", []):
-            kind = "city" if state.count(player, "city") else "village"
-            tiles = [place(state, t) for t in state.tiles_of(player) if state.settlement_for(t, player) == kind]
-            recall[player] = tiles
+        recall = {p: [Place(t["tile"], t["name"]) for t in tiles] for p, tiles in recalls(campaign).items()}
     return visit.render(
         "organiser.html",
-        phase=_phase(state),
+        phase=_phase(campaign),
         what=first["what"],
         order_needed=bool(first.get("order_needed")),
         recall=recall,
-        kingdoms=_kingdoms(state),
-        player_order=list(state.order),
+        kingdoms=await _kingdoms(visit),
+        player_order=status["player_order"],
     )
 
 
@@ -350,7 +337,7 @@ async def quest(visit: Visit) -> Any:
     """`cok mk quest`: a hero sent to a wizard's tower next to the kingdom, its d6 typed or
     rolled by the server (5.7)."""
     from cok.rulesets.mighty_kingdoms.intents import ROLL
-    from cok.rulesets.mighty_kingdoms.table.offers import place
+    from cok.rulesets.mighty_kingdoms.offers import Place
 
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
@@ -358,12 +345,13 @@ async def quest(visit: Visit) -> Any:
     campaign, me, _ = mine
     state = campaign.state
     if visit.request.method == "GET":
-        near = sorted(t for t in state.towers if any(state.control.get(n) == me for n in state.map.neighbours(t)))
+        from cok.rulesets.mighty_kingdoms.queries import quest_towers
+
         return visit.render(
             "quest.html",
             player=me,
             name=state.kingdoms[me].name,
-            towers=[place(state, t) for t in near],
+            towers=[Place(t["tile"], t["name"]) for t in quest_towers(campaign, me)],
             armies=[a.id for a in state.armies_of(me)],
             kow=state.settings.kings_of_war,
         )
@@ -392,8 +380,8 @@ async def artefact(visit: Visit) -> Any:
     assert who is not None
     if visit.request.method == "GET":
         held = [a for a in state.artefacts.values() if who.organiser or a.holder == who.name]
-        names = dict(_kingdoms(state))
-        return visit.render("artefact.html", held=held, kingdoms=_kingdoms(state), names=names)
+        kingdoms = await _kingdoms(visit)
+        return visit.render("artefact.html", held=held, kingdoms=kingdoms, names=dict(kingdoms))
     form = visit.form
     fields: dict[str, Any] = {"artefact": form.get("artefact", ""), "to": form.get("to", "")}
     if who.organiser and form.get("override", "").strip():

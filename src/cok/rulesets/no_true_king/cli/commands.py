@@ -446,9 +446,9 @@ def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: 
     """
     opened = _open(campaign, no_cache)
     if as_json:
-        from cok.rulesets.no_true_king.documents import status_doc
+        from cok.service.queries import read
 
-        emit_json(status_doc(opened.name, opened.state))
+        emit_json(read(opened, "status"))
         return
     from cok.rulesets.no_true_king.views import status_views
 
@@ -462,15 +462,15 @@ def board(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: J
 
     Example: cok ntk board
     """
-    opened = _open(campaign, no_cache)
-    if as_json:
-        from cok.rulesets.no_true_king.documents import board_doc
+    from cok.service.queries import read
 
-        emit_json({"campaign": opened.name, "ruleset": RULESET, "areas": board_doc(opened.state)})
+    doc = read(_open(campaign, no_cache), "board")
+    if as_json:
+        emit_json(doc)
         return
     from cok.rulesets.no_true_king.views import board_grid
 
-    _show(board_grid(opened.state))
+    _show(board_grid(doc["areas"]))
 
 
 @app.command()
@@ -480,12 +480,12 @@ def houses(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: 
 
     Example: cok ntk houses
     """
-    opened = _open(campaign, no_cache)
-    if as_json:
-        from cok.rulesets.no_true_king.documents import houses_table_doc
+    from cok.service.queries import read
 
-        emit_json({"campaign": opened.name, "ruleset": RULESET, "houses": houses_table_doc(opened.state)})
+    doc = read(_open(campaign, no_cache), "houses")
+    if as_json:
+        emit_json(doc)
         return
     from cok.rulesets.no_true_king.views import houses_grid
 
-    _show(houses_grid(opened.state))
+    _show(houses_grid(doc["houses"]))

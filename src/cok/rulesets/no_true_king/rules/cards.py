@@ -21,6 +21,15 @@ def could_play(state: Game, player: str, houses: tuple[str, str]) -> bool:
     return any(state.held.get((player, h), 0) > 0 for h in houses)
 
 
+def playable(state: Game, player: str) -> list[tuple[str, str]]:
+    """(house, card) of the cards a conspiracy may play: a house it holds a card of, the card
+    not yet played (§4.5)."""
+    held = state.cards_held(player)
+    return [
+        (house, card.name) for house in held for card in state.board.house_cards(house) if card.name not in state.played
+    ]
+
+
 def next_to_play(state: Game) -> str | None:
     """Who plays next on the table: the active player first, then clockwise each player who
     could play; None once every such player has played (or before the table opens)."""

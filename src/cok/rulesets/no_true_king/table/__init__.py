@@ -139,12 +139,14 @@ async def conspiracy(visit: Visit) -> Response:
 
 def _card_turn(state: State, me: str) -> dict[str, Any]:
     """A player's turn to play a card in the combat the active player opened (§4.4)."""
+    from cok.rulesets.no_true_king.rules.cards import playable
+
     assert state.fight_at is not None
     house, area = state.fight_at
     houses = (house, state.troops_house(area))
     return {
         "houses": houses,
-        "choices": [(h, c) for h, c in _playable(state, me) if h in houses],
+        "choices": [(h, c) for h, c in playable(state, me) if h in houses],
         "facts": state.board.cards,
     }
 
@@ -152,6 +154,7 @@ def _card_turn(state: State, me: str) -> dict[str, Any]:
 def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
     """The resolve form for one agent (`?agent=HOUSE:SPACE`, else the first that may resolve):
     only its house's legal choices, and the board opened on its troops."""
+    from cok.rulesets.no_true_king.rules.cards import playable
     from cok.rulesets.no_true_king.rules.turns import may_resolve
     from cok.rulesets.no_true_king.table.board import board
     from cok.rulesets.no_true_king.table.offers import offer, plan_words
@@ -165,7 +168,7 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         return {}
     house, space = chosen
     found = offer(state, house, space)
-    cards = _playable(state, me)
+    cards = playable(state, me)
     if found.drawable and "draw move" in found.plans:
         have = {c for _, c in cards}
         unseen = [c.name for c in state.board.house_cards(house) if c.name not in state.played and c.name not in have]
@@ -175,7 +178,7 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         "offer": found,
         "plan_words": plan_words,
         "cards": cards,
-        "held_cards": {c for _, c in _playable(state, me)},
+        "held_cards": {c for _, c in playable(state, me)},
         "on_table": {c for _, c in state.table if c},  # played in the first combat already
         # Cersei removes an agent still unresolved: never the one resolving now (§4.4)
         "lannister_agents": [
@@ -220,20 +223,6 @@ def _waits(state: State) -> list[str]:
     from cok.rulesets.no_true_king.words import waiting_words
 
     return [waiting_words(state)]
-
-
-def _playable(state: State, player: str) -> list[tuple[str, str]]:
-    """(house, card) of the cards this conspiracy may play: a house it holds a card of, the
-    card not yet played (§4.5)."""
-    held = state.cards_held(player)
-    return [
-        (house, card.name) for house in held for card in state.board.house_cards(house) if card.name not in state.played
-    ]
-
-
-def _after(state: State, player: str) -> list[str]:
-    """The other conspiracies clockwise after this one: the order cards are played in (§4.4)."""
-    return state.clockwise_from(player)[1:] if player in state.seats else []
 
 
 def _cards(state: State, me: str | None, form: Mapping[str, str]) -> dict[str, str | None]:

@@ -1,6 +1,6 @@
 """What a kingdom may do now, read from the state (contract 3, 5.2–5.6): the choices its page
-offers, each one the rules would accept, so that a phone shows only what is legal. Pure: it
-changes nothing; the rules still decide every event recorded."""
+offers (`queries.offers`), each one the rules would accept, so that a phone shows only what is
+legal. Pure: it changes nothing; the rules still decide every event recorded."""
 
 from __future__ import annotations
 

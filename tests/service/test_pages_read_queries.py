@@ -1,0 +1,61 @@
+"""A game's pages read through its queries (issue 36, "Reads"): no module under
+`rulesets/<game>/table/` imports the game's rules or the core's campaign state; what a page
+shows of the campaign it asks `Visit.read` (the same document as `--json`)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+RULESETS = Path(__file__).resolve().parents[2] / "src" / "cok" / "rulesets"
+#: The core's modules that hold or build a campaign's state.
+CORE_STATE = ("cok.core.campaign", "cok.core.replay", "cok.core.fold", "cok.core.ledger", "cok.core.store")
+
+#: Pages still reading the state for their forms (issue 36: each to become a query). The list
+#: is exact: a new import fails, and so does one that is gone but still listed.
+NOT_YET = {
+    "mighty_kingdoms/table/__init__.py: cok.core.campaign",
+    "mighty_kingdoms/table/__init__.py: cok.rulesets.mighty_kingdoms.rules.state",
+    "mighty_kingdoms/table/board.py: cok.rulesets.mighty_kingdoms.rules.state",
+    "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.cards",
+    "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.places",
+    "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.state",
+    "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.turns",
+    "no_true_king/table/board.py: cok.rulesets.no_true_king.rules.state",
+    "no_true_king/table/offers.py: cok.rulesets.no_true_king.rules.actions",
+    "no_true_king/table/offers.py: cok.rulesets.no_true_king.rules.combat",
+    "no_true_king/table/offers.py: cok.rulesets.no_true_king.rules.state",
+}
+
+
+def _imports(module: Path) -> list[str]:
+    """Every module a file imports (relative imports resolved against its package)."""
+    package = ".".join(module.relative_to(RULESETS.parents[1]).with_suffix("").parts[:-1])
+    found = []
+    for node in ast.walk(ast.parse(module.read_text())):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            found.append(base)
+    return found
+
+
+def _forbidden(name: str) -> bool:
+    parts = name.split(".")
+    game_rules = len(parts) > 3 and parts[:2] == ["cok", "rulesets"] and parts[3] == "rules"
+    return game_rules or name.startswith(CORE_STATE)
+
+
+def test_no_page_imports_its_games_rules_or_the_cores_state() -> None:
+    pages = sorted(RULESETS.glob("*/table/**/*.py"))
+    assert pages
+    found = set()
+    for page in pages:
+        for name in _imports(page):
+            if _forbidden(name):
+                found.add(f"{page.relative_to(RULESETS)}: {name}")
+    assert found == NOT_YET
