@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from cok.core.campaign import open_campaign
-from cok.serve import invites
+from cok.links import invites
 from cok.serve.app import create_app
 from tests.conftest import ROOT, Cok
 from tests.service.conftest import shipped
