@@ -42,8 +42,8 @@ def routes(server: Server) -> list[BaseRoute]:
         kind = TYPES.get(Path(path).suffix, "text/plain; charset=utf-8")
         if kind.startswith("text/html"):
             session = server.session(request)
-            css = f'<link rel="stylesheet" href="{root(request)}/_cok/serve.css">\n'
-            text = with_bar(text, await run_in_threadpool(server.bar, request, session, view), css)
+            bar = await run_in_threadpool(server.bar, request, session, view)
+            text = await run_in_threadpool(with_bar, text, bar, root(request))
         return Response(text, media_type=kind, headers={"cache-control": "no-cache"})
 
     async def serve_css(request: Request) -> Response:
