@@ -45,15 +45,27 @@ class Page(str):
 
     template: Template
     values: dict[str, Any]
+    _served: dict[tuple[str, str], str]
+
+    #: The served versions kept per page (one per bar: a person, a reader), so that a page
+    #: asked again costs no rendering, as a page of the site costs none.
+    KEPT = 8
 
     def __new__(cls, template: Template, values: dict[str, Any]) -> Page:
         made = super().__new__(cls, template.render(values))
-        made.template, made.values = template, values
+        made.template, made.values, made._served = template, values, {}
         return made
 
     def served(self, bar: Markup, server_root: str) -> str:
         """The page with the server's bar (made by the server's template) and style sheet."""
-        return self.template.render({**self.values, "bar": bar, "server_root": server_root})
+        key = (str(bar), server_root)
+        found = self._served.get(key)
+        if found is None:
+            found = self.template.render({**self.values, "bar": bar, "server_root": server_root})
+            if len(self._served) >= self.KEPT:
+                self._served.clear()
+            self._served[key] = found
+        return found
 
 
 def page(env: Environment, name: str, **values: Any) -> Page:
