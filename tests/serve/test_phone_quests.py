@@ -92,3 +92,23 @@ def test_a_quest_and_an_artefact_recorded_from_a_phone_equal_the_terminals(chrom
         recorded = last_event(phone)
         assert recorded == last_event(terminal) and recorded["type"] == "artefact"
         context.close()
+
+
+def test_a_quest_rolled_for_the_player_shows_the_die_the_log_holds(chromium: Any, tmp_path: Path) -> None:
+    """#35: every die rolled by cok is shown where it was asked for, in the log's words."""
+    phone = towered(tmp_path / "phone")
+    token = invites.invite(phone, "bo")  # bo's city (1,0) is next to the tower too
+    with serving(phone) as served:
+        context = chromium.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"{served.url}/join/{token}")
+        page.goto(served.url + "/play/quest")
+        page.locator(f'input[name="tower"][value="{TOWER}"]').check()
+        page.fill('input[name="hero"]', "Mage")
+        page.get_by_role("button", name="Roll for me").click()
+        recorded = last_event(phone)
+        assert recorded["type"] == "quest" and recorded["player"] == "bo"
+        shown = page.inner_text("main")
+        assert f"roll {recorded['roll']}" in shown and f"dice rolled by cok: {recorded['roll']}" in shown, shown
+        assert _look(page, "quest-rolled") == []
+        context.close()
