@@ -15,7 +15,7 @@ from cok.core.campaign import open_campaign
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "cok"
 EXAMPLES = Path(__file__).resolve().parents[1] / "campaigns"
-TAG = re.compile(r"<[a-z/]")
+TAG = re.compile(r"<[a-z/?]")
 SEARCHES = {"find", "rfind", "index", "rindex", "replace", "split", "rsplit", "partition", "rpartition"}
 
 
@@ -30,6 +30,32 @@ def test_no_module_writes_html_tags_inside_an_f_string() -> None:
         for node in ast.walk(tree)
         if isinstance(node, ast.JoinedStr)
         and any(isinstance(v, ast.Constant) and isinstance(v.value, str) and TAG.search(v.value) for v in node.values)
+    ]
+    assert found == []
+
+
+def _tagged(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and bool(TAG.search(node.value))
+
+
+def test_no_module_glues_markup_to_text_with_plus_percent_or_format() -> None:
+    """`'<?xml …?>\\n' + rendered`, `"<b>%s</b>" % name`, `"<i>{}</i>".format(name)`: markup
+    outside a template, its pieces unescaped."""
+    found = [
+        f"{name}:{node.lineno}"
+        for name, tree in modules()
+        for node in ast.walk(tree)
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Add | ast.Mod)
+            and (_tagged(node.left) or _tagged(node.right))
+        )
+        or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("format", "join")
+            and _tagged(node.func.value)
+        )
     ]
     assert found == []
 

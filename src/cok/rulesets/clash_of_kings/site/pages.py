@@ -38,7 +38,7 @@ def campaign_map_svg(campaign: Campaign) -> str:
 
 
 def _svg(picture: MapPicture, env: Environment) -> str:
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + env.get_template("map.svg").render(m=picture)
+    return env.get_template("document.svg").render(picture="map.svg", m=picture)
 
 
 def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:

@@ -33,7 +33,7 @@ def picture(name: str, state: State) -> MapPicture:
 
 
 def _svg(m: MapPicture, env: Environment) -> str:
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + env.get_template("map.svg").render(m=m)
+    return env.get_template("document.svg").render(picture="map.svg", m=m)
 
 
 def campaign_map_svg(campaign: Campaign) -> str:

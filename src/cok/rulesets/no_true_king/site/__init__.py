@@ -32,9 +32,7 @@ def environment() -> Environment:
 def board_svg(state: State, title: str, env: Environment | None = None) -> str:
     """The board as a standalone SVG document (`cok map --svg`, the site's `board.svg`)."""
     picture = board_picture(state, title)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + (env or environment()).get_template("board.svg").render(
-        b=picture
-    )
+    return (env or environment()).get_template("document.svg").render(picture="board.svg", b=picture)
 
 
 def index_page(site: SiteData, env: Environment | None = None) -> str:
