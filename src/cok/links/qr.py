@@ -4,9 +4,11 @@ Drawn from segno's module matrix, so nothing depends on one release's renderers.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import segno
+from jinja2 import Environment
 
 BORDER = 4  # the quiet zone the QR standard asks for, in modules
 
@@ -42,11 +44,15 @@ def svg(text: str, scale: int = 8) -> str:
         for x, dark in enumerate(row)
         if dark
     )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" height="{size}" '
-        f'role="img" aria-label="QR code of the link"><rect width="100%" height="100%" fill="#fff"/>'
-        f'<path fill="#000" d="{path}"/></svg>'
-    )
+    return _templates().get_template("qr.svg").render(size=size, path=path)
+
+
+@functools.cache
+def _templates() -> Environment:
+    """The server's own templates (`qr.svg`), made once."""
+    from cok.render import markup
+
+    return markup.environment(["cok.serve"])
 
 
 def write(text: str, path: Path) -> None:

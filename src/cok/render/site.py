@@ -16,11 +16,11 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment, Template
 from markupsafe import Markup
 
 from cok.core import cache
-from cok.core.text import for_markup
+from cok.render import markup
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -35,15 +35,42 @@ def environment(game: str) -> Environment:
     """The templates of `game` (a package with a `templates/` folder), then the shared ones:
     one environment per game in a process, so that a server compiles each template once
     (compiling them was most of a page made again after a recording)."""
-    return Environment(
-        loader=ChoiceLoader([PackageLoader(game, "templates"), PackageLoader(SHARED, "templates")]),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        finalize=_shown,
-    )
+    return markup.environment([game, SHARED])
+
+
+class Page(str):
+    """An HTML page of the site: its text, as `cok site` writes it, and its template and
+    values, so that the server renders it again with its bar in the page's `bar` block
+    (issue #36: the bar is never spliced into a page's text)."""
+
+    template: Template
+    values: dict[str, Any]
+    _served: dict[tuple[str, str], str]
+
+    #: The served versions kept per page (one per bar: a person, a reader), so that a page
+    #: asked again costs no rendering, as a page of the site costs none.
+    KEPT = 8
+
+    def __new__(cls, template: Template, values: dict[str, Any]) -> Page:
+        made = super().__new__(cls, template.render(values))
+        made.template, made.values, made._served = template, values, {}
+        return made
+
+    def served(self, bar: Markup, server_root: str) -> str:
+        """The page with the server's bar (made by the server's template) and style sheet."""
+        key = (str(bar), server_root)
+        found = self._served.get(key)
+        if found is None:
+            found = self.template.render({**self.values, "bar": bar, "server_root": server_root})
+            if len(self._served) >= self.KEPT:
+                self._served.clear()
+            self._served[key] = found
+        return found
+
+
+def page(env: Environment, name: str, **values: Any) -> Page:
+    """The site's page made of the template `name`."""
+    return Page(env.get_template(name), values)
 
 
 def stylesheet(game: str) -> str:
@@ -51,12 +78,6 @@ def stylesheet(game: str) -> str:
     shared = resources.files(SHARED).joinpath("templates/style.css").read_text(encoding="utf-8")
     own = resources.files(game).joinpath("templates/style.css")
     return shared + (own.read_text(encoding="utf-8") if own.is_file() else "")
-
-
-def _shown(value: Any) -> Any:
-    """What a `{{ }}` shows: text from the campaign without the characters a page cannot
-    hold; markup a template made itself (a macro's drawing) as it is."""
-    return value if isinstance(value, Markup) else for_markup(value)
 
 
 # --- the site's data, folded event by event --------------------------------------------------

@@ -33,8 +33,8 @@ async def site_page(request: Request) -> Response:
         raise HTTPException(404, f"no page {path}")
     kind = TYPES.get(Path(path).suffix, "text/plain; charset=utf-8")
     if kind.startswith("text/html"):
-        css = f'<link rel="stylesheet" href="{root(request)}/_cok/serve.css">\n'
-        text = with_bar(text, await in_thread(server.bar, request, server.session(request), view), css)
+        bar = await in_thread(server.bar, request, server.session(request), view)
+        text = await in_thread(with_bar, text, bar, root(request))
     return Response(text, media_type=kind, headers={"cache-control": "no-cache"})
 
 

@@ -11,13 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from cok.core.text import for_markup
 from cok.links.invites import Keys, sessions_store
+from cok.render import markup
+from cok.render.site import Page
 from cok.serve.awaiting import asking
 from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
@@ -87,17 +88,10 @@ class Server:
 
     def env(self) -> Environment:
         if self._env is None:
-            loaders = [PackageLoader("cok.serve", "templates")]
+            packages = ["cok.serve"]
             if self.web().templates:
-                loaders.append(PackageLoader(str(self.web().templates), "templates"))
-            self._env = Environment(
-                loader=ChoiceLoader(loaders),
-                autoescape=True,
-                undefined=StrictUndefined,
-                trim_blocks=True,
-                lstrip_blocks=True,
-                finalize=_finalize,
-            )
+                packages.append(str(self.web().templates))
+            self._env = markup.environment(packages)
             self._env.globals["once"] = once_token  # a form's one-time token: serve/once.py
         return self._env
 
@@ -159,12 +153,6 @@ async def page(request: Request, template: str, status: int = 200, **values: Any
     return await in_thread(server.render, request, server.session(request), template, status, **values)
 
 
-def _finalize(value: Any) -> Any:
-    """The site's `finalize` (characters HTML cannot hold made visible), leaving what is
-    already markup (the bar, rendered by this environment) as it is."""
-    return value if isinstance(value, Markup) else for_markup(value)
-
-
 def root(request: Request) -> str:
     """Where the app is served (a reverse proxy's --root-path): the prefix of every link."""
     return str(request.scope.get("cok.root", request.scope.get("root_path", ""))).rstrip("/")
@@ -192,13 +180,9 @@ def from_elsewhere(request: Request) -> bool:
     return request.headers.get("sec-fetch-site", "none") in ("cross-site", "same-site")
 
 
-def with_bar(page: str, bar: str, css: str) -> str:
-    """A page of the site with the server's bar at the top of its body and its style sheet."""
-    head = page.find("</head>")
-    if head >= 0:
-        page = page[:head] + css + page[head:]
-    body = page.find("<body")
-    if body >= 0:
-        end = page.find(">", body) + 1
-        page = page[:end] + "\n" + bar + page[end:]
-    return page
+def with_bar(page: str, bar: str, server_root: str) -> str:
+    """A page of the site made again with the server's bar in its `bar` block and the bar's
+    style sheet (issue #36: rendered by the page's template, never spliced into its text)."""
+    if not isinstance(page, Page):
+        raise TypeError("a site's HTML page is made by cok.render.site.page, which keeps its template")
+    return page.served(Markup(bar), server_root)  # the bar: rendered with autoescape on

@@ -38,7 +38,7 @@ def campaign_map_svg(campaign: Campaign) -> str:
 
 
 def _svg(picture: MapPicture, env: Environment) -> str:
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + env.get_template("map.svg").render(m=picture)
+    return env.get_template("document.svg").render(picture="map.svg", m=picture)
 
 
 def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
@@ -50,14 +50,22 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     picture = map_picture(site.state, site.colours, f"{site.name} — week {site.week}")
     yield (
         "index.html",
-        env.get_template("index.html").render(site=site, root="", m=picture, latest=site.latest, built=site.built),
+        engine.page(env, "index.html", site=site, root="", m=picture, latest=site.latest, built=site.built),
     )
     yield "map.svg", _svg(picture, env)  # the picture on the home page, placed once
     # opened on its own on a phone: a page keeping it at its own size in a frame (issue #35)
     yield (
         "map.html",
-        env.get_template("picture.html").render(
-            site=site, root="", m=picture, svg="map.svg", heading="The map", focus=picture.focus, built=site.built
+        engine.page(
+            env,
+            "picture.html",
+            site=site,
+            root="",
+            m=picture,
+            svg="map.svg",
+            heading="The map",
+            focus=picture.focus,
+            built=site.built,
         ),
     )
     yield "style.css", engine.stylesheet("cok.rulesets.clash_of_kings.site")
@@ -110,7 +118,7 @@ def _shown(site: SiteData, planned: Page) -> Page | None:
 
 
 def _log_page(env: Environment, site: SiteData, page: Page, pages: list[Page]) -> str:
-    return env.get_template("log.html").render(site=site, root="", page=page, pages=pages, label=page_label, built="")
+    return engine.page(env, "log.html", site=site, root="", page=page, pages=pages, label=page_label, built="")
 
 
 def _player_page(env: Environment, site: SiteData, player: tuple[PlayerPage, list[Page]], page: Page) -> str:
@@ -118,7 +126,9 @@ def _player_page(env: Environment, site: SiteData, player: tuple[PlayerPage, lis
     latest battles; their older battles on pages of their own, with the battles alone."""
     p, pages = player
     newest = page.file == pages[0].file
-    return env.get_template("player.html").render(
+    return engine.page(
+        env,
+        "player.html",
         site=site,
         root="../",
         p=p,

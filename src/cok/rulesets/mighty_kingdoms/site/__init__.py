@@ -33,7 +33,7 @@ def picture(name: str, state: State) -> MapPicture:
 
 
 def _svg(m: MapPicture, env: Environment) -> str:
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + env.get_template("map.svg").render(m=m)
+    return env.get_template("document.svg").render(picture="map.svg", m=m)
 
 
 def campaign_map_svg(campaign: Campaign) -> str:
@@ -52,13 +52,13 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     env = environment()
     m = picture(site.name, site.state)
     now = when(site.state)
-    yield "index.html", env.get_template("index.html").render(site=site, root="", m=m, now=now)
+    yield "index.html", engine.page(env, "index.html", site=site, root="", m=m, now=now)
     yield "map.svg", _svg(m, env)
     # opened on its own on a phone: a page keeping it at its own size in a frame (issue #35)
     yield (
         "map.html",
-        env.get_template("picture.html").render(
-            site=site, root="", m=m, svg="map.svg", heading="The map", focus=None, now=now
+        engine.page(
+            env, "picture.html", site=site, root="", m=m, svg="map.svg", heading="The map", focus=None, now=now
         ),
     )
     yield "style.css", engine.stylesheet("cok.rulesets.mighty_kingdoms.site")
@@ -66,11 +66,11 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     kingdoms = {k.id: (k, log_pages(k.periods, f"kingdoms/{k.id}.html")) for k in site.kingdoms}
 
     def log_page(page: Page) -> str:
-        return env.get_template("log.html").render(site=site, root="", now=now, page=page, pages=logs)
+        return engine.page(env, "log.html", site=site, root="", now=now, page=page, pages=logs)
 
     def kingdom_page(pid: str, page: Page) -> str:
         k, pages = kingdoms[pid]
-        return env.get_template("kingdom.html").render(site=site, root="../", k=k, now=now, page=page, pages=pages)
+        return engine.page(env, "kingdom.html", site=site, root="../", k=k, now=now, page=page, pages=pages)
 
     def shown(planned: Page) -> Page | None:  # the newest page as the site's data holds it
         kept = site.newest.get(planned.file)

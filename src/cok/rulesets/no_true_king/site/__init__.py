@@ -32,21 +32,19 @@ def environment() -> Environment:
 def board_svg(state: State, title: str, env: Environment | None = None) -> str:
     """The board as a standalone SVG document (`cok map --svg`, the site's `board.svg`)."""
     picture = board_picture(state, title)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + (env or environment()).get_template("board.svg").render(
-        b=picture
-    )
+    return (env or environment()).get_template("document.svg").render(picture="board.svg", b=picture)
 
 
 def index_page(site: SiteData, env: Environment | None = None) -> str:
     env = env or environment()
-    return env.get_template("index.html").render(site=site, root="", b=board_picture(site.state, site.name))
+    return engine.page(env, "index.html", site=site, root="", b=board_picture(site.state, site.name))
 
 
 def log_page(site: SiteData, campaign: Campaign, env: Environment | None = None) -> str:
     """The whole log, newest first: a game is a few hundred events, so one page."""
     entries = list(campaign.told())
     entries.reverse()
-    return (env or environment()).get_template("log.html").render(site=site, root="", entries=entries)
+    return engine.page(env or environment(), "log.html", site=site, root="", entries=entries)
 
 
 def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
@@ -59,7 +57,9 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     yield "log.html", log_page(site, campaign, env)
     yield "board.svg", board_svg(site.state, site.name, env)
     # opened on its own on a phone: a page keeping it at its own size in a frame (issue #35)
-    picture = env.get_template("picture.html")
     b = board_picture(site.state, site.name)
-    yield "board.html", picture.render(site=site, root="", b=b, svg="board.svg", heading="The board", focus=None)
+    yield (
+        "board.html",
+        engine.page(env, "picture.html", site=site, root="", b=b, svg="board.svg", heading="The board", focus=None),
+    )
     yield "style.css", engine.stylesheet(GAME)

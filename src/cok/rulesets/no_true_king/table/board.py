@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 if TYPE_CHECKING:
     from cok.rulesets.no_true_king.rules.state import State
@@ -19,28 +19,33 @@ def board(state: State, offered: Offer, house: str) -> Markup:
     from cok.rulesets.no_true_king.site.board import BOX_H, BOX_W, board_picture
 
     picture = board_picture(state, state.board.name)
-    svg = environment().get_template("board.svg").render(b=picture)
     at = {a.name: (float(a.x), float(a.y)) for a in picture.areas}
     marks: dict[str, str] = {}
     for m in offered.musters:
         marks[m.name] = "muster"
     for r in offered.routes:
         marks[r.to] = "fight" if r.against else marks.get(r.to, "move")
-    rings = []
-    for name, kind in sorted(marks.items()):
-        x, y = at[name]
-        rings.append(
-            f'<rect class="{kind}" data-area="{escape(name)}" x="{x - BOX_W / 2 - 4:.1f}" y="{y - BOX_H / 2 - 4:.1f}" '
-            f'width="{BOX_W + 8}" height="{BOX_H + 8}" rx="12"/>'
-        )
-    end = svg.rfind("</svg>")
-    drawn = svg[:end] + f'<g class="offered">{"".join(rings)}</g>' + svg[end:]
+    rings = [
+        {
+            "kind": kind,
+            "area": name,
+            "x": at[name][0] - BOX_W / 2 - 4,
+            "y": at[name][1] - BOX_H / 2 - 4,
+            "width": BOX_W + 8,
+            "height": BOX_H + 8,
+        }
+        for name, kind in sorted(marks.items())
+    ]
     mine = [a for a in state.board.areas if state.force(a, house) != (0, 0, 0)] or state.controlled(house)
-    if not mine:
-        return Markup(f'<div class="ntk-frame"><div class="ntk-sheet">{drawn}</div></div>')
-    x, y = at[mine[0]]
-    focus = f"left: {x - 1.5 * BOX_W:.0f}px; top: {y - 2 * BOX_H:.0f}px; width: {3 * BOX_W}px; height: {4 * BOX_H}px"
-    return Markup(
-        f'<div class="ntk-frame"><div class="ntk-sheet">{drawn}'
-        f'<div class="ntk-focus" data-around="{escape(mine[0])}" aria-hidden="true" style="{focus}"></div></div></div>'
-    )
+    focus = None
+    if mine:
+        x, y = at[mine[0]]
+        focus = {
+            "area": mine[0],
+            "left": x - 1.5 * BOX_W,
+            "top": y - 2 * BOX_H,
+            "width": 3 * BOX_W,
+            "height": 4 * BOX_H,
+        }
+    env = environment()
+    return Markup(env.get_template("board.html").render(b=picture, rings=rings, focus=focus))
