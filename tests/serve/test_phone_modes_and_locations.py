@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cok.serve import invites
+from cok.links import invites
 from tests.browser import DESKTOP, MEASURE, PHONE, browser, small_taps
 from tests.serve.process import serving
 

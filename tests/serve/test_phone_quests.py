@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cok.serve import invites
+from cok.links import invites
 from tests.browser import PHONE, browser, flaws, small_taps
 from tests.serve.process import serving
 from tests.serve.towers import TOWER, cok, count, last_event, towered
