@@ -15,7 +15,7 @@ from starlette.routing import BaseRoute, Route
 from cok.core.write import not_text
 from cok.serve.once import Replies
 from cok.serve.server import version_of
-from cok.serve.table import Asked, Draft, Refused, Who
+from cok.serve.table import Asked, Draft, Recording, Refused, Table, Who
 
 if TYPE_CHECKING:
     from cok.serve.server import Server
@@ -145,7 +145,7 @@ def routes(server: Server) -> list[BaseRoute]:
         dry_run = request.query_params.get("dry_run") in ("1", "true", "yes")
         again = request.query_params.get("again") in ("1", "true", "yes")
         try:
-            done = await run_in_threadpool(lambda: table.record([draft], who, dry_run=dry_run, again=again))
+            done = await run_in_threadpool(lambda: _recorded(table, draft, who, dry_run=dry_run, again=again))
         except Asked as asked:
             q = asked.question
             return JSONResponse(
@@ -174,3 +174,13 @@ def routes(server: Server) -> list[BaseRoute]:
         Route("/events", events, methods=["POST"]),
         Route("/{status}", status),
     ]
+
+
+def _recorded(table: Table, draft: Draft, who: Who, *, dry_run: bool, again: bool) -> Recording:
+    """The event recorded; a void names its event as `cok void` takes it (a unique start of
+    its id, `@LINE`), and is refused, listing them, when later events stand on it."""
+    target, reason, note = (draft.fields.get(k) for k in ("target", "reason", "note"))
+    plain = set(draft.fields) <= {"target", "reason", "note"} and (note is None or isinstance(note, str))
+    if draft.type == "void" and plain and isinstance(target, str) and isinstance(reason, str):
+        return table.void(target, reason, who, note=note, dry_run=dry_run)
+    return table.record([draft], who, dry_run=dry_run, again=again)

@@ -221,7 +221,9 @@ def routes(server: Server) -> list[BaseRoute]:
                     lambda: server.render(request, session, "refused.html", 409, problems=sent)
                 )
             try:
-                done = await run_in_threadpool(table.void, voiding, reason, who)
+                done = await run_in_threadpool(
+                    lambda: table.void(target, reason, who, cascade=True, previewed=voiding.refs)
+                )
             except BaseException:
                 server.sent.released(once)
                 raise
