@@ -93,8 +93,6 @@ def takes(campaign: Campaign, typed: str, reason: str, *, by: Who | str | None =
     words = next((t.text for t in campaign.told() if target in (t.ref, t.id)), "")
     try:
         _put(campaign, by, put)([_void_of(target, reason, None)], True)
-    except Dependent as listing:
-        return Takes(target, listing.takes.following, words)
     except (Refused, RuleError) as refused:
         found = _dependants(refused, target)
         if found is None:
