@@ -59,6 +59,7 @@ def repeats(state: State, event: AnyEvent) -> str | None:
     except RuleError as refused:
         _kept.decision = (state, event, refused)
         return None
+    assert isinstance(outcome, Fought)  # the battle's rule
     if battle_key(outcome.players, outcome.location, outcome.week, outcome.winner) not in state.battles:
         _kept.decision = (state, event, outcome)
         return None
