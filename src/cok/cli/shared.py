@@ -26,10 +26,10 @@ from cok.core.errors import Refused, RuleError
 from cok.core.folders import find_campaign
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
-    from cok.core.campaign import Campaign
     from cok.core.history import Told
+    from cok.service import Draft, Recording
 
 app = typer.Typer()
 
@@ -178,33 +178,37 @@ def void(
     """
     from cok.cli.options import interactive
     from cok.cli.recording import record_drafts
-    from cok.core.ledger import Dependants
-    from cok.service import Draft
+    from cok.service import Dependent, Refusal
+    from cok.service import void as voided
 
     found = open_valid(campaign, no_cache)
-    target = _by_line(found, event_id) if event_id.startswith("@") else _by_ref(found, event_id)
 
-    def void_of(ref: str, why: str) -> Draft:
-        return Draft("void", {"target": ref, "reason": why, **({"note": note} if note is not None else {})})
+    def put(drafts: Sequence[Draft], trying: bool) -> Recording:
+        return record_drafts(found, drafts, dry_run=trying, as_json=as_json, no_cache=no_cache)
 
-    def voiding(also: list[Draft]) -> None:
-        drafts = [void_of(target, reason), *also]
-        record_drafts(found, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    def voiding(all_of_it: bool) -> None:
+        try:
+            voided(
+                found.folder, event_id, reason, cascade=all_of_it, note=note, dry_run=dry_run, campaign=found, put=put
+            )
+        except Refusal as refused:
+            if isinstance(refused, Dependent):
+                raise
+            raise refused.rule from None  # the event not found: in the command line's words
 
     try:
-        voiding([])  # one replay when nothing depends on it, the usual case
+        voiding(cascade)
         return
-    except Dependants as listing:
-        following = listing.refusals
-        asking = interactive() and not as_json and not cascade and not dry_run
-        if not (cascade or asking):
+    except Dependent as listing:
+        following = listing.takes.following
+        asking = interactive() and not as_json and not dry_run
+        if not asking:
             hint = "void them with it: add --cascade (see what it voids first with --dry-run --cascade)"
-            raise RuleError(f"{listing}\n{hint}") from None
-        if asking:
-            typer.echo(str(listing), err=True)
-            if not typer.confirm(f"Void these {len(following)} events too?", default=False, err=True):
-                raise typer.Exit(1) from None
-    voiding([void_of(r.ref, f"{reason} (depends on {target})") for r in following])
+            raise RuleError(f"{listing.rule}\n{hint}") from None
+        typer.echo(str(listing.rule), err=True)
+        if not typer.confirm(f"Void these {len(following)} events too?", default=False, err=True):
+            raise typer.Exit(1) from None
+    voiding(True)
 
 
 TargetArg = Annotated[
@@ -220,10 +224,10 @@ def _verdict(
 ) -> None:
     """Record a confirmation, a dispute or a settling of a result (docs/confirm.md)."""
     from cok.cli.recording import record_drafts
-    from cok.service import Draft
+    from cok.service import Draft, event_ref
 
     found = open_valid(campaign, no_cache)
-    fields = {"target": _by_ref(found, event_id), **({"reason": reason} if reason is not None else {})}
+    fields = {"target": event_ref(found, event_id), **({"reason": reason} if reason is not None else {})}
     record_drafts(found, [Draft(kind, fields)], no_cache=no_cache, dry_run=dry_run, as_json=as_json)
 
 
@@ -278,43 +282,6 @@ def settle(
     Example: cok settle 3fa9c1 --reason "the photo shows the objectives held"
     """
     _verdict("settle", event_id, reason, campaign, no_cache, dry_run, as_json)
-
-
-#: The fewest characters of an id taken as its prefix (as git takes a commit's).
-SHORTEST = 4
-
-
-def _by_ref(found: Campaign, typed: str) -> str:
-    """The event a typed id names: the whole id, or any unique prefix of at least 4
-    characters, as git takes a commit's; an id-less event's `=…` reference with or without
-    its `=`. Several events starting so are listed."""
-    if typed in found.ids():  # the usual case: an id copied whole from `cok log`
-        return typed
-    bare = typed.removeprefix("=").casefold()
-    if len(bare) < SHORTEST:
-        raise RuleError(f"{typed!r}: give at least {SHORTEST} characters of the event's id (see `cok log`)")
-    matches = [t for t in found.told() if t.ref and t.ref.removeprefix("=").casefold().startswith(bare)]
-    if len(matches) == 1 and matches[0].ref:
-        return matches[0].ref
-    if matches:
-        listed = "\n".join(f"  {t.ref}  line {t.line}: {t.text}" for t in matches)
-        raise RuleError(f"{typed!r} starts the ids of {len(matches)} events; give more of the one you mean:\n{listed}")
-    raise RuleError(f"no event has an id starting {typed!r} (the ids are in `cok log`)")
-
-
-def _by_line(found: Campaign, typed: str) -> str:
-    """The reference of the event that starts on a line of the log (`@39`)."""
-    line = typed[1:]
-    if not line.isdigit():
-        raise RuleError(f"{typed!r}: write @ and a line number of events.yaml, like @39")
-    near = []
-    for told in found.told():
-        if told.line == int(line) and told.ref:
-            return told.ref
-        if abs(told.line - int(line)) <= 10:
-            near.append(told.line)
-    hint = f"; events start on lines {', '.join(map(str, near))}" if near else ""
-    raise RuleError(f"no event starts on line {line} of {found.shown}{hint}")
 
 
 @app.command("check")

@@ -14,7 +14,7 @@ from starlette.routing import BaseRoute, Route
 from cok.core.write import not_text
 from cok.links.invites import Link
 from cok.serve.server import server_of, version_of
-from cok.serve.table import Asked, Draft, Refused, Who
+from cok.serve.table import Asked, Draft, Recording, Refused, Table, Who
 from cok.serve.threads import in_thread
 
 #: Set by the ledger, never taken from a client.
@@ -155,7 +155,7 @@ async def one_event(request: Request, link: Link, given: dict[str, Any]) -> Resp
     dry_run = request.query_params.get("dry_run") in ("1", "true", "yes")
     again = request.query_params.get("again") in ("1", "true", "yes")
     try:
-        done = await in_thread(table.record, [draft], who, dry_run=dry_run, again=again)
+        done = await in_thread(_recorded, table, draft, who, dry_run=dry_run, again=again)
     except Asked as asked:
         q = asked.question
         return JSONResponse(
@@ -221,3 +221,13 @@ def routes() -> list[BaseRoute]:
         Route("/events", events, methods=["POST"]),
         Route("/{name}", read),
     ]
+
+
+def _recorded(table: Table, draft: Draft, who: Who, *, dry_run: bool, again: bool) -> Recording:
+    """The event recorded; a void names its event as `cok void` takes it (a unique start of
+    its id, `@LINE`), and is refused, listing them, when later events stand on it."""
+    target, reason, note = (draft.fields.get(k) for k in ("target", "reason", "note"))
+    plain = set(draft.fields) <= {"target", "reason", "note"} and (note is None or isinstance(note, str))
+    if draft.type == "void" and plain and isinstance(target, str) and isinstance(reason, str):
+        return table.void(target, reason, who, note=note, dry_run=dry_run)
+    return table.record([draft], who, dry_run=dry_run, again=again)

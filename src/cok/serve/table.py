@@ -15,7 +15,6 @@ import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +23,11 @@ from cok.core.campaign import Campaign
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
 from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, queries
+from cok.service import voiding as voids
 from cok.service.recording import Refusal
+from cok.service.voiding import Put, Takes
 
-__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Table", "View", "Who"]
+__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Table", "Takes", "View", "Who"]
 
 #: The pages kept per version of the campaign, in characters: a 100,000-event campaign's site
 #: fits; past it, a page is made again each time it is asked for.
@@ -175,15 +176,6 @@ class View:
             return None
 
 
-@dataclass(frozen=True)
-class Voiding:
-    """What voiding an event takes with it: the later events that stand only because of it."""
-
-    target: str
-    following: list[tuple[str, int | None, str]]  # reference, line, why it would be refused
-    words: str = ""  # the target as the log tells it ("week 5 — Sara beat Dany at Hornwood")
-
-
 class Table:
     def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
         self.folder = folder
@@ -250,34 +242,40 @@ class Table:
         except RuleError as refused:  # a rule's refusal the service did not word as a problem
             raise Refused(Problem(str(self.folder / "events.yaml"), None, str(refused))) from None
 
-    def voiding(self, target: str, reason: str, who: Who) -> Voiding:
-        """What a void of `target` would take with it (nothing written): the events the
-        core's `Dependants` lists, as `cok void --dry-run` shows them; the target in words."""
-        found = self._voiding(target, reason, who)
-        words = next((t.text for t in self.view().campaign.told() if target in (t.ref, t.id)), "")
-        return Voiding(found.target, found.following, words)
+    def voiding(self, target: str, reason: str, who: Who) -> Takes:
+        """What a void of the event named `target` (a whole id, a unique start of it,
+        `@LINE`) would take with it (nothing written), as `cok void --dry-run` shows it."""
+        with self._busy:
+            return voids.takes(self.view().campaign, target, reason, by=who, put=self._put(who))
 
-    def _voiding(self, target: str, reason: str, who: Who) -> Voiding:
-        try:
-            with self._busy:
-                self.ledger.record([Draft("void", {"target": target, "reason": reason})], by=who, dry_run=True)
-        except Refused as refused:
-            listed = getattr(getattr(refused, "rule", refused), "refusals", None)  # the core's Dependants
-            if listed is None:
-                raise
-            return Voiding(target, [(r.ref, r.problem.line, r.problem.message) for r in listed])
-        except RuleError as refused:
-            listed = getattr(refused, "refusals", None)
-            if listed is None:
-                raise Refused(Problem(str(self.folder / "events.yaml"), None, str(refused))) from None
-            return Voiding(target, [(r.ref, r.problem.line, r.problem.message) for r in listed])
-        return Voiding(target, [])
+    def void(
+        self,
+        target: str,
+        reason: str,
+        who: Who,
+        *,
+        cascade: bool = False,
+        previewed: Sequence[str] | None = None,
+        note: str | None = None,
+        dry_run: bool = False,
+    ) -> Recording:
+        """The void of the event named `target` (a whole id, a unique start of it, `@LINE`)
+        and, with `cascade`, as one change, the voids of what it takes with it; `previewed`:
+        only what the preview showed."""
+        with self._busy:
+            campaign = self.view().campaign
+            return voids.void(
+                self.folder,
+                target,
+                reason,
+                by=who,
+                cascade=cascade,
+                note=note,
+                dry_run=dry_run,
+                previewed=previewed,
+                campaign=campaign,
+                put=self._put(who),
+            )
 
-    def void(self, voiding: Voiding, reason: str, who: Who) -> Recording:
-        """The void and, as one change, the voids of what it takes with it (`--cascade`)."""
-        drafts = [Draft("void", {"target": voiding.target, "reason": reason})]
-        drafts += [
-            Draft("void", {"target": ref, "reason": f"{reason} (depends on {voiding.target})"})
-            for ref, _, _ in voiding.following
-        ]
-        return self.record(drafts, who)
+    def _put(self, who: Who) -> Put:
+        return lambda drafts, dry_run: self.record(drafts, who, dry_run=dry_run)

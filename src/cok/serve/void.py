@@ -9,7 +9,7 @@ from starlette.responses import Response
 from cok.serve.forms import form_once, recorded
 from cok.serve.server import page, server_of
 from cok.serve.signed import Signed, signed_in
-from cok.serve.table import Refused, Voiding
+from cok.serve.table import Refused, Takes
 from cok.serve.threads import in_thread
 
 
@@ -41,14 +41,14 @@ async def _void(request: Request, signed: Signed, target: str, reason: str) -> R
         sent = ["this void was sent already (Back and send again?): see Activity"]
         return await page(request, "refused.html", 409, problems=sent)
     try:
-        done = await in_thread(server.table.void, voiding, reason, who)
+        done = await in_thread(server.table.void, target, reason, who, cascade=True, previewed=voiding.refs)
     except BaseException:
         server.sent.released(once)
         raise
     return recorded(request, who, done, once)
 
 
-async def _preview(request: Request, signed: Signed, voiding: Voiding, target: str, reason: str) -> Response:
+async def _preview(request: Request, signed: Signed, voiding: Takes, target: str, reason: str) -> Response:
     """What the void takes with it. A confirmation voids only what its preview showed: another
     id, or a log that changed what the void takes with it, is shown again instead of voided."""
     again = signed.form.get("confirm") == "1"
@@ -70,7 +70,7 @@ async def _preview(request: Request, signed: Signed, voiding: Voiding, target: s
     )
 
 
-def _takes(voiding: Voiding) -> str:
+def _takes(voiding: Takes) -> str:
     """What a void's preview showed, as its confirmation carries it: the target, then every
     event it takes with it."""
     return " ".join([voiding.target, *(ref for ref, _, _ in voiding.following)])

@@ -1,9 +1,17 @@
-"""The Clash of Kings ruleset: decide what an event does, then commit it to the state."""
+"""The Clash of Kings ruleset: decide what an event does, then commit it to the state.
+
+Every game that needs no overlay of its state dispatches the same way (Mighty Kingdoms'
+`rules/apply.py` too): a table from the event's type to the rule that decides it (`DECIDE`),
+and one from the outcome's type to the function that commits it (`COMMIT`). Two tables read
+in one place say every event the game knows and where its rule is; an `isinstance` chain
+and `singledispatch` registrations scattered down a file said the same less plainly.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import singledispatch
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from cok.core.errors import RuleError
 from cok.core.events import EventBase as AnyEvent
@@ -34,17 +42,26 @@ def battle_key(players: Sequence[str], location: str, week: int, winner: str | N
 REPEAT_WEEKS = 2
 
 
+#: The decision `repeats` took on a battle, kept for the `decide` that follows it on the same
+#: state and event (the ledger asks whether a battle repeats, then applies it), so that a
+#: recording decides each battle once. Per thread: the server records from several.
+_kept = threading.local()
+
+
 def repeats(state: State, event: AnyEvent) -> str | None:
     """The battle recorded before that this one repeats (same players, location, week and
     winner), in words; None when it is new or refused (the rules then say why), or of a week
-    older than REPEAT_WEEKS. Changes nothing."""
+    older than REPEAT_WEEKS. Changes nothing; the decision is kept for `decide`."""
     if not isinstance(event, Battle):
         return None
     try:
-        outcome = decide_battle(state, event)
-    except RuleError:
+        outcome = DECIDE[Battle](state, event)
+    except RuleError as refused:
+        _kept.decision = (state, event, refused)
         return None
+    assert isinstance(outcome, Fought)  # the battle's rule
     if battle_key(outcome.players, outcome.location, outcome.week, outcome.winner) not in state.battles:
+        _kept.decision = (state, event, outcome)
         return None
     names = " and ".join(state.players[p].name for p in outcome.players)
     result = f"{state.players[outcome.winner].name} won" if outcome.winner else "a draw"
@@ -53,19 +70,23 @@ def repeats(state: State, event: AnyEvent) -> str | None:
 
 def decide(state: State, event: AnyEvent) -> Outcome:
     """What the event would do; RuleError if the rules refuse it. Changes nothing."""
-    if isinstance(event, Join):
-        return decide_join(state, event)
-    if isinstance(event, Week):
-        return decide_week(state, event)
-    if isinstance(event, Battle):
-        return decide_battle(state, event)
-    if isinstance(event, Painting):
-        return decide_painting(state, event)
-    if isinstance(event, Adjust):
-        if event.player not in state.players:
-            raise RuleError(unknown(event.player, state.players, "player"))
-        return Adjusted(event.player, event.cp, event.reason, state.week)
-    raise RuleError(f"unknown event {event!r}")  # pragma: no cover
+    kept, _kept.decision = getattr(_kept, "decision", None), None
+    if kept is not None and kept[0] is state and kept[1] is event:  # `repeats` decided it just now
+        if isinstance(kept[2], RuleError):
+            raise kept[2]
+        decided: Outcome = kept[2]
+        return decided
+    rule = DECIDE.get(type(event))
+    if rule is None:
+        raise RuleError(f"no Clash of Kings rule for a {event.type} event")  # pragma: no cover
+    return rule(state, event)
+
+
+def decide_adjust(state: State, event: Adjust) -> Adjusted:
+    """An organiser's correction of a player's CP, with its reason."""
+    if event.player not in state.players:
+        raise RuleError(unknown(event.player, state.players, "player"))
+    return Adjusted(event.player, event.cp, event.reason, state.week)
 
 
 def apply(state: State, event: AnyEvent) -> Outcome:
@@ -75,9 +96,9 @@ def apply(state: State, event: AnyEvent) -> Outcome:
     return outcome
 
 
-@singledispatch
-def commit(outcome: Outcome, state: State) -> None:  # pragma: no cover
-    raise TypeError(f"no commit for {type(outcome).__name__}")
+def commit(outcome: Outcome, state: State) -> None:
+    """Apply an outcome `decide` gave for this very state."""
+    COMMIT[type(outcome)](outcome, state)
 
 
 def _occupy(state: State, player: str, location: str) -> None:
@@ -94,8 +115,7 @@ def _vacate(state: State, location: str) -> None:
         state.held_cp[previous] -= state.geo.value(location)
 
 
-@commit.register
-def _(outcome: Joined, state: State) -> None:
+def commit_joined(outcome: Joined, state: State) -> None:
     state.players[outcome.player] = Player(outcome.player, outcome.name, outcome.faction)
     state.holdings[outcome.player] = set()
     state.bonus[outcome.player] = 0
@@ -104,8 +124,7 @@ def _(outcome: Joined, state: State) -> None:
         _occupy(state, outcome.player, location)
 
 
-@commit.register
-def _(outcome: WeekStarted, state: State) -> None:
+def commit_week(outcome: WeekStarted, state: State) -> None:
     for pid in state.players:  # the site's CP-over-weeks chart
         state.cp_by_week.setdefault(pid, {})[state.week] = state.total_cp(pid)
     state.week = outcome.week
@@ -113,8 +132,7 @@ def _(outcome: WeekStarted, state: State) -> None:
     state.battles = {key for key in state.battles if key[3] >= outcome.week - REPEAT_WEEKS + 1}
 
 
-@commit.register
-def _(outcome: Fought, state: State) -> None:
+def commit_fought(outcome: Fought, state: State) -> None:
     if outcome.week > state.week - REPEAT_WEEKS:
         state.battles.add(battle_key(outcome.players, outcome.location, outcome.week, outcome.winner))
     for player in outcome.players:
@@ -130,8 +148,7 @@ def _(outcome: Fought, state: State) -> None:
         _occupy(state, outcome.winner, outcome.location)
 
 
-@commit.register
-def _(outcome: Painted, state: State) -> None:
+def commit_painted(outcome: Painted, state: State) -> None:
     key = (outcome.player, outcome.week)
     if outcome.fully_painted:
         state.fully_painted.add(key)
@@ -144,6 +161,22 @@ def _(outcome: Painted, state: State) -> None:
     state.bonus[outcome.player] += outcome.cp
 
 
-@commit.register
-def _(outcome: Adjusted, state: State) -> None:
+def commit_adjusted(outcome: Adjusted, state: State) -> None:
     state.bonus[outcome.player] += outcome.cp
+
+
+DECIDE: dict[type[AnyEvent], Callable[[State, Any], Outcome]] = {
+    Join: decide_join,
+    Week: decide_week,
+    Battle: decide_battle,
+    Painting: decide_painting,
+    Adjust: decide_adjust,
+}
+
+COMMIT: dict[type, Callable[[Any, State], None]] = {
+    Joined: commit_joined,
+    WeekStarted: commit_week,
+    Fought: commit_fought,
+    Painted: commit_painted,
+    Adjusted: commit_adjusted,
+}

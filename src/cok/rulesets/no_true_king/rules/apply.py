@@ -1,9 +1,15 @@
 """The No True King rules: decide what an event does on a draft of its changes, then commit
 the draft, so the state changes only when the rules accept the event and deciding never
-touches it (a dry run, a preview and a refused event leave it as it was)."""
+touches it (a dry run, a preview and a refused event leave it as it was).
+
+The rules are dispatched as every game's are (`DECIDE`: the event's type to the rule that
+decides it, as in Clash of Kings and Mighty Kingdoms); what differs is the overlay: each rule
+changes a `Draft` of the state, and committing is that draft's one `commit`, so no table
+of commits is needed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cok.core.errors import RuleError
@@ -50,39 +56,58 @@ def commit(outcome: Outcome, state: State) -> None:
 
 
 def _decide(game: Game, event: EventBase) -> tuple[Any, RoundEnded | None]:
-    if isinstance(event, Conspiracy):
-        return setup.join(game, event), None
-    if isinstance(event, Begin):
-        return setup.begin(game, event), None
+    rule = DECIDE.get(type(event))
+    if rule is None:
+        raise RuleError(f"no rule for {event.type}")  # pragma: no cover
     player = getattr(event, "player", None)
-    if player is not None:
+    if player is not None and not isinstance(event, (Conspiracy, Begin)):
         find_player(game, player)
-    if isinstance(event, Place):
-        placed = agents.place(game, event)
-        turns.after_placement(game)
-        return placed, None
-    if isinstance(event, Card):
-        return cards.play(game, event), None
-    if isinstance(event, Resolve):
-        resolved = agents.resolve(game, event)
-        if turns.after_resolution(game):
-            return resolved, None
-        return resolved, _rankings(game)
-    if isinstance(event, (Exchange, Pass)):
-        result = loyalty.exchange(game, event) if isinstance(event, Exchange) else _pass(game, event)
-        return result, _next_exchange(game)
-    if isinstance(event, Unseal):
-        if game.loyalty != "sealed":
-            raise RuleError(
-                f"this game's loyalty is open: there is nothing to unseal; "
-                f"the ledger waits for {turns.waits_text(game)}"
-            )
-        unsealed = loyalty.unseal(game, event)
-        over = all(p.unsealed for p in game.players.values())
-        if over:
-            game.phase = "over"
-        return unsealed, RoundEnded(game.round, None, None, True) if over else None
-    raise RuleError(f"no rule for {event.type}")  # pragma: no cover
+    return rule(game, event)
+
+
+def _conspiracy(game: Game, event: Conspiracy) -> tuple[Any, RoundEnded | None]:
+    return setup.join(game, event), None
+
+
+def _begin(game: Game, event: Begin) -> tuple[Any, RoundEnded | None]:
+    return setup.begin(game, event), None
+
+
+def _place(game: Game, event: Place) -> tuple[Any, RoundEnded | None]:
+    placed = agents.place(game, event)
+    turns.after_placement(game)
+    return placed, None
+
+
+def _card(game: Game, event: Card) -> tuple[Any, RoundEnded | None]:
+    return cards.play(game, event), None
+
+
+def _resolve(game: Game, event: Resolve) -> tuple[Any, RoundEnded | None]:
+    resolved = agents.resolve(game, event)
+    if turns.after_resolution(game):
+        return resolved, None
+    return resolved, _rankings(game)
+
+
+def _exchange(game: Game, event: Exchange) -> tuple[Any, RoundEnded | None]:
+    return loyalty.exchange(game, event), _next_exchange(game)
+
+
+def _passing(game: Game, event: Pass) -> tuple[Any, RoundEnded | None]:
+    return _pass(game, event), _next_exchange(game)
+
+
+def _unseal(game: Game, event: Unseal) -> tuple[Any, RoundEnded | None]:
+    if game.loyalty != "sealed":
+        raise RuleError(
+            f"this game's loyalty is open: there is nothing to unseal; the ledger waits for {turns.waits_text(game)}"
+        )
+    unsealed = loyalty.unseal(game, event)
+    over = all(p.unsealed for p in game.players.values())
+    if over:
+        game.phase = "over"
+    return unsealed, RoundEnded(game.round, None, None, True) if over else None
 
 
 def _pass(game: Game, event: Pass) -> Passed:
@@ -115,3 +140,15 @@ def _next_exchange(game: Game) -> RoundEnded | None:
     over = game.loyalty == "open"
     game.phase = "over" if over else "unseal"
     return RoundEnded(game.round, None, None, over)
+
+
+DECIDE: dict[type[EventBase], Callable[[Game, Any], tuple[Any, RoundEnded | None]]] = {
+    Conspiracy: _conspiracy,
+    Begin: _begin,
+    Place: _place,
+    Card: _card,
+    Resolve: _resolve,
+    Exchange: _exchange,
+    Pass: _passing,
+    Unseal: _unseal,
+}
