@@ -249,7 +249,13 @@ def _resolve(state: State, fields: Fields, answers: Fields, dice: Dice) -> Event
     taken = fields.get("actions") or []
     fight = fields.get("combat") or empty_combat(state, hid, taken)
     if state.table and isinstance(fight, Mapping):  # the cards played from the phones (`card`)
-        fight = {**fight, "cards": {**dict(fight.get("cards") or {}), **dict(state.table)}}
+        first = state.won_table if state.won_at is not None else state.table
+        fight = {**fight, "cards": {**dict(fight.get("cards") or {}), **dict(first)}}
+        if state.won_at is not None and fight.get("after"):  # Asha's granted move: its own table's
+            (after,) = fight["after"]
+            inner = dict(after.get("combat") or {})
+            inner["cards"] = {**dict(inner.get("cards") or {}), **dict(state.table)}
+            fight["after"] = [{**after, "combat": inner}]
     return Resolve(
         player=pid,
         house=hid,
