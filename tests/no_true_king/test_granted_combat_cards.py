@@ -89,6 +89,7 @@ def test_the_defender_plays_their_card_in_ashas_combat_from_their_own_phone(phon
     assert phones.post("bo", "/play/card", card=cards[0])[0] == 200
     _, page = phones.get("ana", "/play/conspiracy")
     assert "and for Asha Greyjoy's move into Moat Cailin" in page, page
+    assert 'value="move" checked> Asha Greyjoy' in page and '<details class="ntk-more" open>' in page
     without = {k: v for k, v in ATTACK.items() if not k.startswith("then")}
     status, page = phones.post("ana", "/play/resolve", **without)  # Asha's move left out: refused
     assert (

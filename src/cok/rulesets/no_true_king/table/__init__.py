@@ -180,7 +180,7 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         "plan_words": plan_words,
         "cards": cards,
         "held_cards": {c for _, c in _playable(state, me)},
-        "on_table": {c for _, c in state.table if c},  # played in the first combat already
+        "on_table": {c for _, c in [*state.won_table, *state.table] if c},  # played on the tables already
         "first_at": first_at,
         "won_table": [(state.players[p].name, c) for p, c in state.won_table],
         # Cersei removes an agent still unresolved: never the one resolving now (§4.4)
