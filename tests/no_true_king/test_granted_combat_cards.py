@@ -111,3 +111,24 @@ def test_the_defender_plays_their_card_in_ashas_combat_from_their_own_phone(phon
     assert after["move"]["to"] == "Moat Cailin" and after["combat"]["cards"]["bo"] == cards[0]
     bo_card = next(e for e in phones.events() if e["type"] == "card" and e["player"] == "bo")
     assert bo_card["by"] == "bo" and bo_card["card"] == cards[0]
+
+
+def test_melisandres_discard_has_its_fields_on_the_lords_page(phones: Phones) -> None:
+    """Issue 35: "Melisandre's discard has no fields": a Baratheon lord that may draw her offers
+    the opponent who discards and the house of the card, by name."""
+    from tests.no_true_king.test_table import placed
+
+    placed(phones)
+    for who, agent in (("ana", "greyjoy:maester"), ("bo", "stark:maester")):
+        assert phones.post(who, "/play/resolve", agent=agent, plan="draw")[0] == 200
+    marshals = [
+        ("ana", "greyjoy:marshal", {"add:Pyke": "1", "route": "Greywater Watch|Moat Cailin"}),
+        ("bo", "stark:marshal", {"add:Winterfell": "1", "route": "Winterfell|Castle Black"}),
+    ]
+    for who, agent, fields in marshals:
+        assert phones.post(who, "/play/resolve", agent=agent, plan="muster move", footmen="1", **fields)[0] == 200
+    _, page = phones.get("ana", "/play/conspiracy?agent=baratheon:lord")
+    assert "Melisandre (Baratheon) — a card you draw first" in page, page
+    discards = page.split('name="discard-player"')[1].split("</select>")[0]
+    assert '<option value="bo">' in discards and '<option value="ana">' not in discards
+    assert 'name="discard-house"' in page and "Melisandre: the conspiracy who discards" in page
