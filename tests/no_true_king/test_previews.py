@@ -185,3 +185,20 @@ def test_the_preview_of_an_illegal_move_shows_the_refusal_and_writes_nothing(pho
     assert status == 422 and "Before it is recorded" not in page
     assert "free" in page.split("<main", 1)[1] or "taken" in page.split("<main", 1)[1]
     assert (phones.folder / "events.yaml").read_bytes() == before
+
+
+def test_the_seating_rolled_by_the_ledger_is_previewed_and_record_it_rolls(phones: Phones) -> None:
+    """A dry run rolls no dice: the preview of "chosen at random" says the dice choose as it
+    is recorded, and "Record it" seats the table with a first player rolled."""
+    named(phones)
+    before = (phones.folder / "events.yaml").read_bytes()
+    status, page = phones.post("Ann", "/play/begin", seats="ana bo", first="roll", preview="1")
+    main = page.split("<main", 1)[1]
+    assert status == 200 and "seats Ana Stone, Bo Reed clockwise; the ledger&#39;s dice choose" in main, main
+    assert (phones.folder / "events.yaml").read_bytes() == before
+    status, bad = phones.post("Ann", "/play/begin", seats="ana cy", first="roll", preview="1")
+    assert status == 422 and "Before it is recorded" not in bad and "cy" in bad.split("<main", 1)[1]
+    status, done = phones.post("Ann", "/record", **{k: v for k, v in _hidden(main).items() if k != "csrf"})
+    assert status == 200 and "<h1>Recorded</h1>" in done, done
+    begun_event = next(e for e in phones.events() if e["type"] == "begin")  # then the seating's dice revealed
+    assert begun_event["type"] == "begin" and begun_event["first"] in ("ana", "bo") and begun_event["by"] == "Ann"

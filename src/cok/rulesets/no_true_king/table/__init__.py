@@ -496,5 +496,39 @@ async def begin(visit: Visit) -> Response:
     if first == "roll":  # the ledger's fair dice, in the intents, with the phone's own random bytes
         entropy = form.get("entropy", "")
         rolled = {ROLL: True, **({ENTROPY: entropy} if entropy else {})}
+        if form.get("preview") == "1":
+            return await _preview_roll(visit, state, seats, rolled)
         return await visit.record([_draft("begin", {"seats": seats, "note": _note(form)})], rolled)
     return await visit.record([_draft("begin", {"seats": seats, "first": first, "note": _note(form)})])
+
+
+async def _preview_roll(visit: Visit, state: State, seats: list[str], rolled: dict[str, Any]) -> Response:
+    """The seating's preview when the ledger rolls the first player: a dry run rolls no dice
+    (docs/dice.md), so the seats are checked with the first seat, and the page says the dice
+    choose as it is recorded; "Record it" then rolls (a refusal is shown as the form's)."""
+    from types import SimpleNamespace
+
+    from starlette.concurrency import run_in_threadpool
+
+    from cok.core.errors import Refused
+    from cok.service.questions import Asked
+
+    note = _note(visit.form)
+    trial = _draft("begin", {"seats": seats, "first": seats[0] if seats else "", "note": note})
+    who = visit.who
+    assert who is not None
+    try:
+        await run_in_threadpool(lambda: visit.table.record([trial], who, dry_run=True))
+    except (Refused, Asked):
+        return await visit.record([trial])  # the same refusal, on the server's page
+    names = ", ".join(state.players[s].name if s in state.players else s for s in seats)
+    told = f"The game begins: seats {names} clockwise; the ledger's dice choose the first player as it is recorded."
+    draft = _draft("begin", {"seats": seats, "note": note})
+    return visit.render(
+        "preview.html",
+        recording=SimpleNamespace(told=[told], lines=[]),
+        drafts=json.dumps([{"type": draft.type, "fields": dict(draft.fields)}]),
+        answers=json.dumps(rolled),
+        again="",
+        carried_once=visit.form.get("once", ""),
+    )
