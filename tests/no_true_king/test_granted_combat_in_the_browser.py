@@ -81,7 +81,12 @@ def test_the_defender_plays_their_card_in_ashas_combat_from_their_own_page(brows
         page.goto(f"{served.url}/play/conspiracy")
         shot(page, "asha-resolve-after-cards", size)
         ashas_move(page)
-        page.get_by_role("button", name="Resolve the agent").click()
+        page.get_by_role("button", name="Preview").click()  # issue 35, every game: what it would change
+        shown = page.locator("main").inner_text()
+        assert "Before it is recorded" in shown and "Bo Reed plays Eddard Stark" in shown, shown
+        assert "Next: Bo Reed to resolve an agent" in shown, shown  # the game's words, with names
+        shot(page, "asha-preview", size)
+        page.get_by_role("button", name="Record it").click()
         told = page.locator("main").inner_text()
         assert "Recorded" in told and "Bo Reed plays Eddard Stark" in told, told
         ana.close()

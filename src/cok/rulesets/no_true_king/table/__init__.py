@@ -526,7 +526,7 @@ async def _preview_roll(visit: Visit, state: State, seats: list[str], rolled: di
     draft = _draft("begin", {"seats": seats, "note": note})
     return visit.render(
         "preview.html",
-        recording=SimpleNamespace(told=[told], lines=[]),
+        recording=SimpleNamespace(told=[told], lines=[], document={}),
         drafts=json.dumps([{"type": draft.type, "fields": dict(draft.fields)}]),
         answers=json.dumps(rolled),
         again="",
