@@ -115,15 +115,15 @@ def ana_drew(phones: Phones) -> None:
 
 
 MOVES: list[tuple[str, str, Callable[[Phones], None], dict[str, str], str]] = [
-    ("ana", "/play/place", named_begun, {"spot": "greyjoy:maester"}, "Ana Stone places an agent on the greyjoy"),
+    ("ana", "/play/place", named_begun, {"spot": "greyjoy:maester"}, "Ana Stone places an agent on the Greyjoy"),
     (
         "ana",
         "/play/resolve",
         named_placed,
         {"agent": "greyjoy:maester", "plan": "move", "route": "Greywater Watch|Moat Cailin", "footmen": "1"},
-        "Ana Stone resolves the greyjoy maester: moves 1 footman of greyjoy from Greywater Watch to Moat Cailin",
+        "Ana Stone resolves the Greyjoy maester: moves 1 footman of Greyjoy from Greywater Watch to Moat Cailin",
     ),
-    ("bo", "/play/resolve", ana_drew, {"agent": "stark:maester", "plan": "draw"}, "Bo Reed resolves the stark"),
+    ("bo", "/play/resolve", ana_drew, {"agent": "stark:maester", "plan": "draw"}, "Bo Reed resolves the Stark"),
     ("Ann", "/play/begin", named, {"seats": "ana bo", "first": "bo"}, "seats Ana Stone, Bo Reed clockwise; Bo Reed"),
 ]
 
