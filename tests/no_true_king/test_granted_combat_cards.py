@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 from cok.rulesets.no_true_king.rules.loyalty import seal_of
 from tests.no_true_king.test_table import CARDS, SECRETS, Phones, game, phones
@@ -132,3 +133,28 @@ def test_melisandres_discard_has_its_fields_on_the_lords_page(phones: Phones) ->
     discards = page.split('name="discard-player"')[1].split("</select>")[0]
     assert '<option value="bo">' in discards and '<option value="ana">' not in discards
     assert 'name="discard-house"' in page and "Melisandre: the conspiracy who discards" in page
+
+
+def test_a_players_resolve_giving_ashas_combat_before_its_cards_is_refused_saying_why(
+    phones: Phones, game: Path
+) -> None:
+    """The API took the active player's resolve with Asha's move into bo's troops, playing
+    "none" for bo: a card is recorded only by its player (403, in the game's words)."""
+    from cok.serve import invites
+
+    before_ashas_move(phones)
+    greyjoy = {"move": {"from": "Ironman's Bay", "to": "The Golden Sound", "units": ["ship", "ship"]}}
+    asha = {"move": {"from": "Greywater Watch", "to": "Moat Cailin", "units": ["footman"]}, "combat": {"cards": {}}}
+    resolve = {
+        "type": "resolve",
+        "player": "ana",
+        "house": "greyjoy",
+        "space": "marshal",
+        "actions": [{"muster": {}}, greyjoy],
+        "combat": {"cards": {"ana": "Asha Greyjoy"}, "after": [asha]},
+    }
+    token = invites.invite(game, "ana")
+    before = phones.events()
+    answer = phones.clients["ana"].post("/api/events", json=resolve, headers={"authorization": f"Bearer {token}"})
+    assert answer.status_code == 403 and phones.events() == before, answer.text
+    assert "Asha Greyjoy's move into Moat Cailin fights" in answer.text and "`card`" in answer.text
