@@ -202,3 +202,41 @@ def test_the_seating_rolled_by_the_ledger_is_previewed_and_record_it_rolls(phone
     assert status == 200 and "<h1>Recorded</h1>" in done, done
     begun_event = next(e for e in phones.events() if e["type"] == "begin")  # then the seating's dice revealed
     assert begun_event["type"] == "begin" and begun_event["first"] in ("ana", "bo") and begun_event["by"] == "Ann"
+
+
+def test_the_exchange_and_the_pass_offer_a_preview_and_record_it_records_the_exchange(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The end of round 1 of the seeded example game, recorded at the terminal; the player
+    whose exchange it is previews it from the phone, then records it from the preview."""
+    from tests.no_true_king.example import EXAMPLE_SEED, words
+    from tests.no_true_king.game import play
+
+    monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COK_CACHE_DIR", str(tmp_path / "cache"))
+    assert Cok(tmp_path)("init", "game", "--ruleset", "no-true-king").exit_code == 0
+    folder = tmp_path / "game"
+    cok = Cok(folder)
+    houses = ["baratheon", "stark", "lannister", "greyjoy", "tyrell"]
+    exchange = None
+    for event in play(EXAMPLE_SEED).events:
+        if event["type"] == "conspiracy":
+            seal = seal_of(event["player"], houses, "a-secret-of-sixteen-or-more")
+            done = cok("ntk", "join", event["player"], "--symbol", event["symbol"], "--seal", seal)
+        elif event["type"] in ("exchange", "pass"):
+            exchange = event
+            break
+        else:
+            done = cok("ntk", *words(event))
+        assert done.exit_code == 0, done.stderr
+    assert exchange is not None
+    who = exchange["player"]
+    table = Phones(folder)
+    table.sign_in(who)
+    _, page = table.get(who, "/play/exchange")
+    forms = _forms(page)
+    assert [re.search(r'action="/play/(\w+)"', f)[1] for f in forms] == ["exchange", "pass"]  # type: ignore[index]
+    assert all('name="preview" value="1"' in f for f in forms)
+    recorded = _step(table, who, "/play/exchange", {"a": "1", "b": "left", "reveal": "1", "house": "stark"})
+    assert recorded["type"] == "exchange" and recorded["swap"] == [1, "left"] and recorded["by"] == who
+    assert {str(k): v for k, v in recorded["reveal"].items()} == {"1": "stark"}  # type: ignore[attr-defined]
