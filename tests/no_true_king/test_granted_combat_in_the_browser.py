@@ -57,6 +57,15 @@ def ashas_move(page: Any) -> None:
     page.locator("input[name=then-footmen]").fill("1")
 
 
+def kept(page: Any) -> None:
+    """The resolve form as ana sent it, back in the page after the table opened."""
+    assert page.locator("input[name=ships]").input_value() == "2"
+    assert page.locator("input[name=footmen]").input_value() == "0"
+    assert page.locator("select[name=then-route]").input_value() == "Greywater Watch|Moat Cailin"
+    assert page.locator("input[name=then-footmen]").input_value() == "1"
+    assert page.get_by_label("Asha Greyjoy: Greyjoy moves").is_checked()
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_defender_plays_their_card_in_ashas_combat_from_their_own_page(browser: Any, game: Path, size: str) -> None:
     with serving(game) as served:
@@ -67,7 +76,7 @@ def test_the_defender_plays_their_card_in_ashas_combat_from_their_own_page(brows
         assert "Recorded" in page.locator("h1").inner_text()
         page.goto(f"{served.url}/play/conspiracy")
         shot(page, "asha-first-table-played", size)
-        ashas_move(page)
+        kept(page)  # the form as ana filled it, kept by her browser while the table is open
         page.get_by_role("button", name="Resolve the agent").click()
         told = page.locator("main").inner_text()
         assert "Next: Bo Reed to play a card, or none, in the combat in Moat Cailin" in told, told
@@ -80,7 +89,7 @@ def test_the_defender_plays_their_card_in_ashas_combat_from_their_own_page(brows
         assert "Recorded" in phone.locator("h1").inner_text()
         page.goto(f"{served.url}/play/conspiracy")
         shot(page, "asha-resolve-after-cards", size)
-        ashas_move(page)
+        kept(page)
         page.get_by_role("button", name="Preview").click()  # issue 35, every game: what it would change
         shown = page.locator("main").inner_text()
         assert "Before it is recorded" in shown and "Bo Reed plays Eddard Stark" in shown, shown
