@@ -91,6 +91,8 @@ def test_the_defender_plays_their_card_in_ashas_combat_from_their_own_phone(phon
     _, page = phones.get("ana", "/play/conspiracy")
     assert "and for Asha Greyjoy's move into Moat Cailin" in page, page
     assert 'value="move" checked> Asha Greyjoy' in page and '<details class="ntk-more" open>' in page
+    _, seen = phones.post("ana", "/play/combat", **ATTACK)  # the first combat's cards, not Asha's table's
+    assert "Cards played: Ana Stone: Asha Greyjoy." in seen and "Eddard" not in seen.split("Cards played")[1][:80], seen
     without = {k: v for k, v in ATTACK.items() if not k.startswith("then")}
     status, page = phones.post("ana", "/play/resolve", **without)  # Asha's move left out: refused
     assert (

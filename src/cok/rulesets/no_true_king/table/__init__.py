@@ -276,7 +276,8 @@ async def combat(visit: Visit) -> Response:
     kinds = [next(iter(a)) for a in taken]
     before = taken[: kinds.index("move")] if "move" in kinds else []
     move = move_of(form)
-    played = {p: c for p, c in state.table if c} if state.table else _cards(state, me, form)  # the phones' cards
+    first = state.won_table if state.won_at is not None else state.table  # Asha's table comes after the first
+    played = {p: c for p, c in first if c} if first else _cards(state, me, form)  # the phones' cards
     try:
         found = preview_doc(preview(state, house, move["from"], move["to"], move["units"], played, me, before))
         problem = None
