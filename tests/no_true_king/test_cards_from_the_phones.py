@@ -87,3 +87,58 @@ def test_the_cards_on_the_table_come_back_the_same_from_the_cache(tmp_path: Path
     assert open_campaign(folder).state.table == cold.table  # fills the cache
     warm = open_campaign(folder).state
     assert cold.table == warm.table == [("ana", None)] and cold.fight_at == warm.fight_at == ("greyjoy", "Winterfell")
+
+
+def moat_cailin() -> State:
+    """ana (active) moves Greyjoy from Greywater Watch into Moat Cailin, held by one Stark
+    footman, playing Asha Greyjoy; Asha's move takes the ships of Ironman's Bay into The Golden
+    Sound, held by a Lannister ship. bo holds a Lannister card."""
+    state = begun()
+    resolving(state, "ana", "greyjoy", "maester")
+    give(state, "ana", "greyjoy")
+    give(state, "bo", "lannister")
+    put(state, "Greywater Watch", "greyjoy", 3)
+    put(state, "Moat Cailin", "stark", 1)
+    put(state, "The Golden Sound", "lannister", s=1)
+    rec(state, type="card", player="ana", card="Asha Greyjoy", house="greyjoy", to="Moat Cailin")
+    return state
+
+
+def test_ashas_combat_has_its_own_table_opened_by_the_active_player_once_the_first_is_played() -> None:
+    """§4.4: Asha's move "may enter another house's troops, and that combat is resolved at once
+    as in this section": its cards too, from the active player clockwise."""
+    state = moat_cailin()
+    refused(state, "the active player, opens the table of Asha", type="card", player="bo", house="greyjoy",
+            to="The Golden Sound")  # fmt: skip
+    refused(state, "grants a move for greyjoy", type="card", player="ana", house="stark", to="The Golden Sound")
+    rec(state, type="card", player="ana", house="greyjoy", to="The Golden Sound")
+    assert state.won_at == ("greyjoy", "Moat Cailin") and state.fight_at == ("greyjoy", "The Golden Sound")
+    refused(state, "already been played", type="card", player="bo", card="Asha Greyjoy")
+    rec(state, type="card", player="bo", card="Tywin Lannister")
+    assert state.table == [("ana", None), ("bo", "Tywin Lannister")]
+    first = move("ana", "greyjoy", "maester", "Greywater Watch", "Moat Cailin", ["footman"] * 3)
+    refused(state, "Asha Greyjoy's move into The Golden Sound", **first, combat={"cards": {"ana": "Asha Greyjoy"}})
+    granted = {"move": {"from": "Ironman's Bay", "to": "The Golden Sound", "units": ["ship", "ship"]}}
+    refused(state, "the ones played from the phones", **first, combat={"cards": {"ana": "Asha Greyjoy"},
+            "after": [{**granted, "combat": {"cards": {}}}]})  # fmt: skip
+    after = [{**granted, "combat": {"cards": {"bo": "Tywin Lannister"}}}]
+    done = rec(state, **first, combat={"cards": {"ana": "Asha Greyjoy"}, "after": after})
+    second = done.result.done[0][1].after[0][1]
+    assert second.sides.area == "The Golden Sound" and second.sides.cards == (("bo", "Tywin Lannister"),)
+    assert state.table == [] and state.won_table == [] and state.fight_at is None and state.won_at is None
+
+
+def test_a_card_played_in_the_first_combat_is_spent_for_ashas() -> None:
+    """bo's only Greyjoy card, played in the first combat, is not bo's to play in Asha's; bo is
+    asked there only for the Lannister card still held."""
+    state = begun()
+    resolving(state, "ana", "greyjoy", "maester")
+    give(state, "ana", "greyjoy")
+    give(state, "bo", "greyjoy")
+    put(state, "Greywater Watch", "greyjoy", 3)
+    put(state, "Moat Cailin", "stark", 1)
+    put(state, "The Golden Sound", "lannister", s=1)
+    rec(state, type="card", player="ana", card="Asha Greyjoy", house="greyjoy", to="Moat Cailin")
+    rec(state, type="card", player="bo", card="Balon Greyjoy")
+    rec(state, type="card", player="ana", house="greyjoy", to="The Golden Sound")
+    refused(state, "every card is played", type="card", player="bo", card="Victarion Greyjoy")

@@ -81,7 +81,7 @@ def test_dry_run_shows_the_summary_and_writes_nothing(ntk: Cok) -> None:
     ntk("ntk", "begin", "--seats", "ana", "bo", "--first", "ana")
     before = (ntk.cwd / "events.yaml").read_text()
     run = ntk("ntk", "place", "ana", "stark", "maester", "--dry-run")
-    assert run.exit_code == 0 and "dry run" in run.stdout and "stark maester" in run.stdout
+    assert run.exit_code == 0 and "dry run" in run.stdout and "Stark maester" in run.stdout
     assert (ntk.cwd / "events.yaml").read_text() == before
 
 
@@ -109,7 +109,7 @@ def test_resolve_reads_the_contracts_words_and_combat_previews_before_recording(
         "--winner", "stark", "--retreat", "Greywater Watch",
     )  # fmt: skip
     assert done.exit_code == 0, done.stderr
-    assert "a combat: stark 3 against greyjoy 3, fort +2" in done.stdout
+    assert "a combat: Stark 3 against Greyjoy 3, fort +2" in done.stdout
 
 
 def test_check_reports_a_broken_event_with_its_file_and_line(ntk: Cok) -> None:

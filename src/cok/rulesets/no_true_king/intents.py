@@ -45,7 +45,7 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
         acting = find_player(state, typed)
         if type == "resolve" and any(p != acting for p in card_players(state, fields)):
             return frozenset()  # another's card: only its player (or an organiser) plays it (§4.4)
-        if type == "resolve" and _others_to_play(state, fields):
+        if type == "resolve" and (_others_to_play(state, fields) or _granted_waiting(state, fields) is not None):
             return frozenset()  # the others play theirs first, from their phones (`card`)
         return frozenset({acting})
     return frozenset()
@@ -97,6 +97,13 @@ def refusal(state: State, type: str, fields: Fields, who: str) -> str | None:
             "theirs from their own phone (a `card` event), or an organiser records it"
         )
     waiting = _waiting_cards(state, fields)
+    granted_at = _granted_waiting(state, fields)
+    if waiting is None and granted_at is not None:
+        return (
+            f"Asha Greyjoy's move into {granted_at} fights: its cards are played first, in turn from the active "
+            "player, as the first combat's — once the first combat's cards are played (Asha among them), open its "
+            f"table with a `card` event (your card or none, the `house` greyjoy and `to` {granted_at}); then resolve"
+        )
     if waiting is None:
         return None
     hid, area, players = waiting
@@ -107,6 +114,24 @@ def refusal(state: State, type: str, fields: Fields, who: str) -> str | None:
         f"then {said} play{'s' if len(players) == 1 else ''} theirs (or none) from their own phone; "
         "then resolve the agent"
     )
+
+
+def _granted_waiting(state: State, fields: Fields) -> str | None:
+    """The area Asha Greyjoy's granted move fights in, when a resolve gives it while its cards
+    are not played from the phones and another player could play one there (§4.4): recording
+    it would play "none" for them. None otherwise."""
+    from cok.rulesets.no_true_king.rules.cards import others_could_play_granted
+
+    fight = fields.get("combat")
+    after = fight.get("after") if isinstance(fight, Mapping) else None
+    move = after[0].get("move") if isinstance(after, list) and after and isinstance(after[0], Mapping) else None
+    if state.won_at is not None or state.active is None or not isinstance(move, Mapping):
+        return None
+    with suppress(RuleError):
+        area = find_area(state.board, str(move.get("to", "")))
+        if state.troops_house(area) not in ("", "greyjoy") and others_could_play_granted(state, area):
+            return area
+    return None
 
 
 def card_players(state: State, fields: Fields) -> set[str]:
@@ -249,7 +274,13 @@ def _resolve(state: State, fields: Fields, answers: Fields, dice: Dice) -> Event
     taken = fields.get("actions") or []
     fight = fields.get("combat") or empty_combat(state, hid, taken)
     if state.table and isinstance(fight, Mapping):  # the cards played from the phones (`card`)
-        fight = {**fight, "cards": {**dict(fight.get("cards") or {}), **dict(state.table)}}
+        first = state.won_table if state.won_at is not None else state.table
+        fight = {**fight, "cards": {**dict(fight.get("cards") or {}), **dict(first)}}
+        if state.won_at is not None and fight.get("after"):  # Asha's granted move: its own table's
+            (after,) = fight["after"]
+            inner = dict(after.get("combat") or {})
+            inner["cards"] = {**dict(inner.get("cards") or {}), **dict(state.table)}
+            fight["after"] = [{**after, "combat": inner}]
     return Resolve(
         player=pid,
         house=hid,

@@ -30,89 +30,102 @@ from cok.rulesets.no_true_king.rules.state import State
 
 
 def tell(state: State, outcome: Outcome) -> str:
-    text = _result(outcome.result)
+    """The sentence of an outcome, its players named by name, as the pages speak (issue 35)."""
+
+    def name(player: str) -> str:
+        found = state.players.get(player)
+        return found.name if found is not None and found.name else player
+
+    text = _result(outcome.result, name)
     if outcome.then is not None:
         text += " " + _then(state, outcome.then)
     return text
 
 
-def _result(result: Any) -> str:
+def _result(result: Any, name: Any = str) -> str:
     if isinstance(result, Joined):
         how = "a sealed loyalty card" if result.sealed else "an open loyalty card"
         return f"{result.name} joins the game with the {result.symbol} and {how}."
     if isinstance(result, Begun):
-        return f"The game begins: seats {', '.join(result.seats)} clockwise; {result.first} is the first player."
+        seats = ", ".join(name(s) for s in result.seats)
+        return f"The game begins: seats {seats} clockwise; {name(result.first)} is the first player."
     if isinstance(result, Placed):
-        return f"{result.player} places an agent on the {result.house} {result.space} space."
+        return f"{name(result.player)} places an agent on the {_h(result.house)} {result.space} space."
     if isinstance(result, Resolved):
-        done = "; ".join(_action(a) for a in result.done) or "takes no action"
-        after = f"the agent moves up to {result.house} {result.up}" if result.up else "the agent returns"
-        return f"{result.player} resolves the {result.house} {result.space}: {done}; {after}."
+        done = "; ".join(_action(a, name) for a in result.done) or "takes no action"
+        after = f"the agent moves up to {_h(result.house)} {result.up}" if result.up else "the agent returns"
+        return f"{name(result.player)} resolves the {_h(result.house)} {result.space}: {done}; {after}."
     if isinstance(result, CardPlayed):
         played = f"plays {result.card}" if result.card else "plays no card"
-        return f"{result.player} {played} in {result.house}'s combat in {result.area}."
+        return f"{name(result.player)} {played} in {_h(result.house)}'s combat in {result.area}."
     if isinstance(result, Exchanged):
         shown = f", revealing {result.reveal[1]} at {result.reveal[0]}" if result.reveal else ""
-        return f"{result.player} exchanges loyalty tokens {result.swap[0]} and {result.swap[1]}{shown}."
+        return f"{name(result.player)} exchanges loyalty tokens {result.swap[0]} and {result.swap[1]}{shown}."
     if isinstance(result, Passed):
-        return f"{result.player} keeps their loyalty tokens."
+        return f"{name(result.player)} keeps their loyalty tokens."
     if isinstance(result, Unsealed):
-        return f"{result.player} unseals their loyalty card: it matches its seal and every reveal."
+        return f"{name(result.player)} unseals their loyalty card: it matches its seal and every reveal."
     return str(result)
 
 
-def _action(done: Any) -> str:
+def _action(done: Any, name: Any = str) -> str:
     if isinstance(done, Mustered):
         parts = [f"a footman in {a}" for a in done.footmen]
         parts += [f"a ship in {sea} (through {through})" for through, sea in done.ships]
         parts += [f"a knight promoted in {a}" for a in done.promoted]
-        return f"musters {', '.join(parts) or 'nothing'} for {done.house} ({counted(done.points, 'point', 'points')})"
+        points = counted(done.points, "point", "points")
+        return f"musters {', '.join(parts) or 'nothing'} for {_h(done.house)} ({points})"
     if isinstance(done, Moved):
         flag = ", leaving a flag" if done.flag else ""
-        return f"moves {describe_units(done.units)} of {done.house} from {done.origin} to {done.to}{flag}"
+        return f"moves {describe_units(done.units)} of {_h(done.house)} from {done.origin} to {done.to}{flag}"
     if isinstance(done, Drew):
-        return f"draws a {done.house} card"
+        return f"draws a {_h(done.house)} card"
     if isinstance(done, tuple):
         moved, fought = done
-        return f"{_action(moved)}, a combat: {combat_sentence(fought)}"
+        return f"{_action(moved, name)}, a combat: {combat_sentence(fought, name)}"
     return str(done)
 
 
-def combat_sentence(fought: Fought) -> str:
+def combat_sentence(fought: Fought, name: Any = str) -> str:
     s = fought.sides
-    cards = ", ".join(f"{p} plays {c}" for p, c in s.cards)
+    cards = ", ".join(f"{name(p)} plays {c}" for p, c in s.cards)
     fort = f", fort +{s.fort}" if s.fort else ""
     text = (
-        f"{s.attacker} {s.power[s.attacker]} against {s.defender} {s.power[s.defender]}{fort}"
-        f"{' (' + cards + ')' if cards else ''}; {fought.winner} wins"
+        f"{_h(s.attacker)} {s.power[s.attacker]} against {_h(s.defender)} {s.power[s.defender]}{fort}"
+        f"{' (' + cards + ')' if cards else ''}; {_h(fought.winner)} wins"
     )
     if fought.retreat:
-        text += f"; {fought.loser} retreats to {fought.retreat}"
+        text += f"; {_h(fought.loser)} retreats to {fought.retreat}"
     elif fought.none_left:
-        text += f"; {fought.loser} loses every figure that fought: none is left to retreat"
+        text += f"; {_h(fought.loser)} loses every figure that fought: none is left to retreat"
     else:
-        text += f"; {fought.loser} has nowhere to retreat"
-    losses = [f"{h} loses {describe_units(k)}" for h, k in fought.kills.items() if any(k)]
+        text += f"; {_h(fought.loser)} has nowhere to retreat"
+    losses = [f"{_h(h)} loses {describe_units(k)}" for h, k in fought.kills.items() if any(k)]
     if losses:
         text += "; " + ", ".join(losses)
     for after in fought.after:
-        text += f"; then {_action(after)}"
+        text += f"; then {_action(after, name)}"
     if fought.removed:
-        text += f"; Cersei removes {fought.removed[2]}'s agent from {fought.removed[0]} {fought.removed[1]}"
+        text += f"; Cersei removes {name(fought.removed[2])}'s agent from {_h(fought.removed[0])} {fought.removed[1]}"
     if fought.discard:
-        text += f"; Melisandre makes {fought.discard[1]} discard a {fought.discard[2]} card"
+        text += f"; Melisandre makes {name(fought.discard[1])} discard a {_h(fought.discard[2])} card"
     return text
 
 
 def _then(state: State, then: RoundEnded) -> str:
     if then.ranks is not None:
         order = in_rank_order(then.ranks, state.board.houses)
-        return f"Round {then.round}'s rankings: {', '.join(f'{then.ranks[h]}. {h}' for h in order)}."
+        return f"Round {then.round}'s rankings: {', '.join(f'{then.ranks[h]}. {_h(h)}' for h in order)}."
     if then.over:
         return "The game is over."
     if then.next_first is not None:
         return f"Round {then.round + 1} begins; {then.next_first} is the first player."
     return "Every round is played: the sealed cards are unsealed next."
+
+
+def _h(house: str) -> str:
+    """A house as the board writes it (Greyjoy), in a sentence."""
+    return house.capitalize()
 
 
 def untold(event: EventBase) -> str:

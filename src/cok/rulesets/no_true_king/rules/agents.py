@@ -59,10 +59,26 @@ def resolve(state: Game, event: Resolve) -> Resolved:
         fought = [(r[1].sides.attacker, r[1].sides.area) for r in done if isinstance(r, tuple)]
         cards = event.combat.cards if event.combat else {}
         given = {p: find_card(state.board, c).name if c else None for p, c in cards.items()}
-        check_resolved_here(state, fought, given)
-        state.table, state.fight_at = [], None
+        check_resolved_here(state, fought, given, _granted_combat(state, done, event))
+        state.table, state.fight_at, state.won_table, state.won_at = [], None, [], None
     up = _move_up(state, house, event.space, event.player)
     return Resolved(event.player, house, event.space, tuple(done), up)
+
+
+def _granted_combat(
+    state: Game, done: list[Any], event: Resolve
+) -> tuple[tuple[str, str], dict[str, str | None]] | None:
+    """Where Asha Greyjoy's granted move fought, and with which cards (§4.4), if it did."""
+    for result in done:
+        if not isinstance(result, tuple):
+            continue
+        for after in result[1].after:
+            if isinstance(after, tuple) and event.combat is not None and event.combat.after:
+                fight = event.combat.after[0].combat
+                cards = fight.cards if fight is not None else {}
+                named = {p: find_card(state.board, c).name if c else None for p, c in cards.items()}
+                return (after[1].sides.attacker, after[1].sides.area), named
+    return None
 
 
 def _check_kinds(event: Resolve) -> None:

@@ -3,13 +3,17 @@ with the active player and moving clockwise, each player may choose to play a Ho
 the active player opens with the house it moves and the area it enters, then each player who
 could play a card of either house plays one or none, in turn; the resolve that fights there
 takes these cards. A table that records the whole combat at once (the terminal, an organiser)
-gives the cards in the resolve instead."""
+gives the cards in the resolve instead. A combat Asha Greyjoy's granted move fights (once every
+card of the first is played) has its own table, opened by the active player in the same way."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.events import Card
 from cok.rulesets.no_true_king.rules.actions import can_draw, enters_troops
+from cok.rulesets.no_true_king.rules.combat import ASHA, GRANTS
 from cok.rulesets.no_true_king.rules.outcomes import CardPlayed
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house
 from cok.rulesets.no_true_king.rules.state import Game
@@ -18,7 +22,29 @@ from cok.rulesets.no_true_king.rules.state import Game
 def could_play(state: Game, player: str, houses: tuple[str, str]) -> bool:
     """Whether a player holds a card of either house of the combat: one who holds none is
     not asked (a card drawn this turn is the active player's, who is always asked)."""
-    return any(state.held.get((player, h), 0) > 0 for h in houses)
+    return any(_left(state, player, h) > 0 for h in houses)
+
+
+def _left(state: Game, player: str, house: str) -> int:
+    """The cards of a house a player still holds for this table: those held, less those
+    already played in the first combat of this move (a granted combat's table)."""
+    spent = sum(1 for p, c in state.won_table if p == player and c is not None and _house_of(state, c) == house)
+    return state.held.get((player, house), 0) - spent
+
+
+def _house_of(state: Game, card: str) -> str:
+    return find_card(state.board, card).house
+
+
+def may_open_granted(state: Game) -> bool:
+    """Whether the active player may open the table of Asha Greyjoy's granted move (§4.4): every
+    card of the first combat is played, Asha among them, and no granted table is open yet."""
+    return (
+        bool(state.table)
+        and state.won_at is None
+        and next_to_play(state) is None
+        and any(c == ASHA for _, c in state.table)
+    )
 
 
 def playable(state: Game, player: str) -> list[tuple[str, str]]:
@@ -52,11 +78,35 @@ def others_could_play(state: Game, house: str, area: str) -> bool:
     return any(could_play(state, p, houses) for p in state.clockwise_from(state.active)[1:])
 
 
+def others_could_play_granted(state: Game, area: str) -> bool:
+    """Whether a player after the active one could play a card in the combat of Asha
+    Greyjoy's granted move into this area, the cards on the first combat's table spent."""
+    if state.active is None or area not in state.troops:
+        return False
+    houses = (GRANTS[ASHA][0], state.troops[area][0])
+    for player in state.clockwise_from(state.active)[1:]:
+        for house in houses:
+            spent = sum(1 for p, c in state.table if p == player and c is not None and _house_of(state, c) == house)
+            if state.held.get((player, house), 0) - spent > 0:
+                return True
+    return False
+
+
 def play(state: Game, event: Card) -> CardPlayed:
     if state.phase != "resolution" or state.active is None:
         raise RuleError("cards are played in a combat, while agents resolve")
     player = event.player
-    if not state.table:
+    if state.table and event.house is not None and may_open_granted(state):
+        if player != state.active:
+            raise RuleError(f"{state.active}, the active player, opens the table of Asha Greyjoy's move")
+        house, area = find_house(state.board, event.house), find_area(state.board, event.to or "")
+        if house != GRANTS[ASHA][0]:
+            raise RuleError(f"Asha Greyjoy grants a move for {GRANTS[ASHA][0]}, not for {house}")
+        if enters_troops(state, house, area) is None:
+            raise RuleError(f"{area} holds no other house's troops: a move there is no combat")
+        state.won_table, state.won_at = list(state.table), state.fight_at
+        state.table, state.fight_at = [], (house, area)
+    elif not state.table:
         if player != state.active:
             raise RuleError(f"{state.active}, the active player, plays first and names the combat (`house`, `to`)")
         if event.house is None or event.to is None:
@@ -84,10 +134,10 @@ def play(state: Game, event: Card) -> CardPlayed:
         card = find_card(state.board, event.card)
         if card.house not in houses:
             raise RuleError(f"{card.name} is a {card.house} card; the combat is {houses[0]} against {houses[1]}")
-        if card.name in state.played or any(c == card.name for _, c in state.table):
+        if card.name in state.played or any(c == card.name for _, c in [*state.won_table, *state.table]):
             raise RuleError(f"{card.name} has already been played")
-        drawing = player == state.active and card.house == house and can_draw(state, house)
-        if state.held.get((player, card.house), 0) < 1 and not drawing:
+        drawing = player == state.active and card.house == house and can_draw(state, house) and state.won_at is None
+        if _left(state, player, card.house) < 1 and not drawing:
             raise RuleError(f"{player} holds no {card.house} card to play {card.name}")
         name = card.name
     state.table = [*state.table, (player, name)]
@@ -100,19 +150,41 @@ def _agents(state: Game) -> list[tuple[str, str]]:
     return may_resolve(state, state.active) if state.active else []
 
 
-def check_resolved_here(state: Game, fought_at: list[tuple[str, str]], cards: dict[str, str | None]) -> None:
+def check_resolved_here(
+    state: Game,
+    fought_at: list[tuple[str, str]],
+    cards: dict[str, str | None],
+    granted: tuple[tuple[str, str], dict[str, str | None]] | None = None,
+) -> None:
     """A resolve after cards were played from the phones fights where they were played for,
-    with those cards; then the table is cleared."""
+    with those cards (and Asha's granted move, where its table's cards were played: `granted`,
+    its combat's place and cards); then the table is cleared."""
     if not state.table:
         return
     waiting = next_to_play(state)
     if waiting is not None:
         raise RuleError(f"the ledger waits for {waiting} to play a card (or none) before the combat")
     assert state.fight_at is not None
-    if state.fight_at not in fought_at:
-        house, area = state.fight_at
+    first = (state.won_at, state.won_table) if state.won_at is not None else (state.fight_at, state.table)
+    _same_combat(first[0], first[1], fought_at, cards)
+    if state.won_at is not None:
+        area = state.fight_at[1]
+        if granted is None:
+            raise RuleError(f"the cards were played for Asha Greyjoy's move into {area}: make that move, which fights")
+        _same_combat(state.fight_at, state.table, [granted[0]], granted[1])
+
+
+def _same_combat(
+    at: tuple[str, str] | None,
+    table: Sequence[tuple[str, str | None]],
+    fought_at: list[tuple[str, str]],
+    cards: dict[str, str | None],
+) -> None:
+    assert at is not None
+    if at not in fought_at:
+        house, area = at
         raise RuleError(f"the cards on the table were played for {house}'s combat in {area}: fight there")
-    played = {p: c for p, c in state.table if c is not None}
+    played = {p: c for p, c in table if c is not None}
     given = {p: c for p, c in cards.items() if c is not None}
     if given != played:
         raise RuleError("the combat's cards are the ones played from the phones")

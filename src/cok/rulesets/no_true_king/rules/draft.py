@@ -91,7 +91,19 @@ class Layer(MutableMapping[K, V]):
 
 #: The state's dicts the rules change key by key; the other fields they replace whole.
 LAYERED = ("players", "troops", "flags", "agents", "placed", "held", "drawn", "ranks")
-REPLACED = ("seats", "round", "first", "phase", "active", "played", "ranked", "table", "fight_at")
+REPLACED = (
+    "seats",
+    "round",
+    "first",
+    "phase",
+    "active",
+    "played",
+    "ranked",
+    "table",
+    "fight_at",
+    "won_table",
+    "won_at",
+)
 
 
 class Draft(Game):
@@ -117,6 +129,8 @@ class Draft(Game):
         self.ranked = state.ranked
         self.table = state.table
         self.fight_at = state.fight_at
+        self.won_table = state.won_table
+        self.won_at = state.won_at
 
     def commit(self, state: State) -> None:
         """Write the drafted changes into the state it was drafted over: a dict the rules

@@ -54,6 +54,8 @@ class Game:
     ranked: Sequence[Mapping[str, int]]  # replaced, never changed in place
     table: Sequence[tuple[str, str | None]]  # replaced: cards played from phones for the coming combat
     fight_at: tuple[str, str] | None  # (the moving house, the area it enters) of those cards
+    won_table: Sequence[tuple[str, str | None]]  # replaced: the first combat's cards, once a granted one's open
+    won_at: tuple[str, str] | None  # that first combat's (house, area): Asha's move fights after it
 
     @property
     def rounds(self) -> int:
@@ -127,3 +129,7 @@ class State(Game):
     ranked: list[dict[str, int]] = field(default_factory=list)  # each round's rankings
     table: list[tuple[str, str | None]] = field(default_factory=list)  # (player, card or None), in turn
     fight_at: tuple[str, str] | None = None  # (house, area) the cards on the table are played for
+    # Asha Greyjoy's granted move fights after the first combat (§4.4): while its cards are
+    # played from the phones, the first combat's cards and area wait here for the resolve
+    won_table: list[tuple[str, str | None]] = field(default_factory=list)
+    won_at: tuple[str, str] | None = None

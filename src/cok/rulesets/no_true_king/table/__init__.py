@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from contextlib import suppress
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -144,9 +145,11 @@ def _card_turn(state: State, me: str) -> dict[str, Any]:
     assert state.fight_at is not None
     house, area = state.fight_at
     houses = (house, state.troops_house(area))
+    spent = {c for _, c in [*state.won_table, *state.table] if c}  # Asha's combat: the first's cards are gone
     return {
         "houses": houses,
-        "choices": [(h, c) for h, c in playable(state, me) if h in houses],
+        "granted": state.won_at is not None,
+        "choices": [(h, c) for h, c in playable(state, me) if h in houses and c not in spent],
         "facts": state.board.cards,
     }
 
@@ -160,8 +163,9 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
     from cok.rulesets.no_true_king.table.offers import offer, plan_words
 
     agents = may_resolve(state, me)
-    if state.fight_at is not None:  # the cards are played for this house's combat: its agents
-        agents = [a for a in agents if a[0] == state.fight_at[0]] or agents
+    first_at = state.won_at or state.fight_at  # the agent's own move's combat (Asha's comes after it)
+    if first_at is not None:  # the cards are played for this house's combat: its agents
+        agents = [a for a in agents if a[0] == first_at[0]] or agents
     asked = visit.request.query_params.get("agent", "")
     chosen = next((a for a in agents if f"{a[0]}:{a[1]}" == asked), agents[0] if agents else None)
     if chosen is None:
@@ -179,7 +183,9 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         "plan_words": plan_words,
         "cards": cards,
         "held_cards": {c for _, c in playable(state, me)},
-        "on_table": {c for _, c in state.table if c},  # played in the first combat already
+        "on_table": {c for _, c in [*state.won_table, *state.table] if c},  # played on the tables already
+        "first_at": first_at,
+        "won_table": [(state.players[p].name, c) for p, c in state.won_table],
         # Cersei removes an agent still unresolved: never the one resolving now (§4.4)
         "lannister_agents": [
             s for (h, s), p in state.agents.items() if h == "lannister" and p is not None and (h, s) != chosen
@@ -259,7 +265,8 @@ async def combat(visit: Visit) -> Response:
     kinds = [next(iter(a)) for a in taken]
     before = taken[: kinds.index("move")] if "move" in kinds else []
     move = move_of(form)
-    played = {p: c for p, c in state.table if c} if state.table else _cards(state, me, form)  # the phones' cards
+    first = state.won_table if state.won_at is not None else state.table  # Asha's table comes after the first
+    played = {p: c for p, c in first if c} if first else _cards(state, me, form)  # the phones' cards
     try:
         found = preview_doc(preview(state, house, move["from"], move["to"], move["units"], played, me, before))
         problem = None
@@ -281,9 +288,14 @@ async def resolve(visit: Visit) -> Response:
     state = campaign.state
     me = _acting(visit, state, form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
-    opening = _opens_the_table(state, house, actions(form))
+    opening = _opens_the_table(state, house, actions(form), form)
     if opening is not None:  # the others play their cards first, each from their own phone
         opened = {"player": me, "card": form.get("card", ""), "house": house, "to": opening, "note": _note(form)}
+        return await visit.record([_draft("card", opened)])
+    granted_at = _opens_the_granted_table(state, form)
+    if granted_at is not None:  # Asha's move fights too: its cards, in turn, from the phones
+        card = form.get("then-card", "")
+        opened = {"player": me, "card": card, "house": "greyjoy", "to": granted_at, "note": _note(form)}
         return await visit.record([_draft("card", opened)])
     fights = house in state.board.houses and empty_combat(state, house, actions(form)) is not None
     played = _cards(state, me, form) if fights else {}  # a card is played only where the move fights
@@ -300,11 +312,15 @@ async def resolve(visit: Visit) -> Response:
     return await visit.record([_draft("resolve", fields)])
 
 
-def _opens_the_table(state: State, house: str, taken: list[dict[str, Any]]) -> str | None:
+def _opens_the_table(
+    state: State, house: str, taken: list[dict[str, Any]], form: Mapping[str, str] | None = None
+) -> str | None:
     """The area a resolve's move fights in, when no card is played for it yet and another
-    player could play one: the phone opens the table (`card`) instead of recording it."""
+    player could play one (there, or in the combat of the move Asha Greyjoy played here would
+    grant): the phone opens the table (`card`) instead of recording it."""
     from cok.core.errors import RuleError
-    from cok.rulesets.no_true_king.rules.cards import others_could_play
+    from cok.rulesets.no_true_king.rules.cards import others_could_play, others_could_play_granted
+    from cok.rulesets.no_true_king.rules.combat import ASHA
     from cok.rulesets.no_true_king.rules.places import find_area
 
     if state.table or house not in state.board.houses:
@@ -316,9 +332,39 @@ def _opens_the_table(state: State, house: str, taken: list[dict[str, Any]]) -> s
                 area = find_area(state.board, to)
             except RuleError:
                 return None
-            if state.troops_house(area) not in ("", house) and others_could_play(state, house, area):
+            if state.troops_house(area) in ("", house):
+                continue
+            if others_could_play(state, house, area):
                 return area
+            form = form or {}
+            if form.get("card") == ASHA and form.get("then") == "move" and form.get("then-route"):
+                with suppress(RuleError):
+                    granted_to = find_area(state.board, form["then-route"].partition("|")[2])
+                    if state.troops_house(granted_to) not in ("", "greyjoy") and others_could_play_granted(
+                        state, granted_to
+                    ):
+                        return area
     return None
+
+
+def _opens_the_granted_table(state: State, form: Mapping[str, str]) -> str | None:
+    """The area Asha Greyjoy's granted move fights in, once every card of the first combat is
+    on the table (Asha's among them) and another player could play one there (§4.4): the
+    phone opens that combat's table too, as the first's."""
+    from cok.core.errors import RuleError
+    from cok.rulesets.no_true_king.rules.cards import may_open_granted, others_could_play_granted
+    from cok.rulesets.no_true_king.rules.places import find_area
+
+    if form.get("then") != "move" or not form.get("then-route") or not may_open_granted(state):
+        return None
+    _, _, to = form["then-route"].partition("|")
+    try:
+        area = find_area(state.board, to)
+    except RuleError:
+        return None
+    if state.troops_house(area) in ("", "greyjoy") or not others_could_play_granted(state, area):
+        return None
+    return area
 
 
 async def card(visit: Visit) -> Response:
@@ -440,5 +486,39 @@ async def begin(visit: Visit) -> Response:
     if first == "roll":  # the ledger's fair dice, in the intents, with the phone's own random bytes
         entropy = form.get("entropy", "")
         rolled = {ROLL: True, **({ENTROPY: entropy} if entropy else {})}
+        if form.get("preview") == "1":
+            return await _preview_roll(visit, state, seats, rolled)
         return await visit.record([_draft("begin", {"seats": seats, "note": _note(form)})], rolled)
     return await visit.record([_draft("begin", {"seats": seats, "first": first, "note": _note(form)})])
+
+
+async def _preview_roll(visit: Visit, state: State, seats: list[str], rolled: dict[str, Any]) -> Response:
+    """The seating's preview when the ledger rolls the first player: a dry run rolls no dice
+    (docs/dice.md), so the seats are checked with the first seat, and the page says the dice
+    choose as it is recorded; "Record it" then rolls (a refusal is shown as the form's)."""
+    from types import SimpleNamespace
+
+    from starlette.concurrency import run_in_threadpool
+
+    from cok.core.errors import Refused
+    from cok.service.questions import Asked
+
+    note = _note(visit.form)
+    trial = _draft("begin", {"seats": seats, "first": seats[0] if seats else "", "note": note})
+    who = visit.who
+    assert who is not None
+    try:
+        await run_in_threadpool(lambda: visit.table.record([trial], who, dry_run=True))
+    except (Refused, Asked):
+        return await visit.record([trial])  # the same refusal, on the server's page
+    names = ", ".join(state.players[s].name if s in state.players else s for s in seats)
+    told = f"The game begins: seats {names} clockwise; the ledger's dice choose the first player as it is recorded."
+    draft = _draft("begin", {"seats": seats, "note": note})
+    return visit.render(
+        "preview.html",
+        recording=SimpleNamespace(told=[told], lines=[], document={}),
+        drafts=json.dumps([{"type": draft.type, "fields": dict(draft.fields)}]),
+        answers=json.dumps(rolled),
+        again="",
+        carried_once=visit.form.get("once", ""),
+    )

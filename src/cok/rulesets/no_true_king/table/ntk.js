@@ -10,6 +10,49 @@ document.addEventListener("DOMContentLoaded", () => {
   });
 });
 
+// The resolve form filled in once: sending it may open the table (the others play their cards
+// first), after which the same agent is resolved with the same choices; this browser keeps
+// them for the tab (sessionStorage) and puts them back while that agent's table is open.
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form[data-ntk-keep]").forEach((form) => {
+    const key = "ntk-resolve:" + form.dataset.ntkKeep;
+    const skip = ["csrf", "once", "player", "agent", "preview"];
+    form.addEventListener("submit", () => {
+      const kept = [];
+      new FormData(form).forEach((value, name) => {
+        if (!skip.includes(name) && typeof value === "string") kept.push([name, value]);
+      });
+      try {
+        window.sessionStorage.setItem(key, JSON.stringify(kept));
+      } catch (e) {
+        /* a browser that keeps nothing: the form is filled again */
+      }
+    });
+    if (!("ntkTable" in form.dataset)) return;
+    let kept = null;
+    try {
+      kept = JSON.parse(window.sessionStorage.getItem(key) || "null");
+    } catch (e) {
+      kept = null;
+    }
+    if (!Array.isArray(kept)) return;
+    kept.forEach(([name, value]) => {
+      form.querySelectorAll("[name]").forEach((field) => {
+        if (field.name !== name) return;
+        if (field.type === "radio" || field.type === "checkbox") {
+          if (field.value === value) field.checked = true;
+        } else if (field.tagName === "SELECT") {
+          if ([...field.options].some((o) => o.value === value)) field.value = value;
+        } else if (field.type !== "hidden") {
+          field.value = value;
+        }
+      });
+    });
+    const details = form.querySelector("details.ntk-more");
+    if (details && form.querySelector("input[name=then]:checked")) details.open = true;
+  });
+});
+
 // Only the parts of the form the chosen plan takes (a maester's muster shows no move); the
 // others stay in the page, hidden, so that without this script every part is there.
 document.addEventListener("DOMContentLoaded", () => {

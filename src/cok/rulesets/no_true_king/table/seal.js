@@ -132,12 +132,12 @@
     const player = root.dataset.player;
     const houses = root.dataset.houses.split(",");
     const button = root.querySelector("[data-draw]");
-    const submit = root.querySelector("[data-join]");
+    const submits = root.querySelectorAll("[data-join]"); // the join and its preview
     const sealInput = root.querySelector("input[name=seal]");
     if (!canSeal()) {
       show(root.querySelector("[data-insecure]"), true);
       button.style.display = "none";
-      submit.form.hidden = true;
+      submits[0].form.hidden = true;
       return;
     }
     async function done(record) {
@@ -147,7 +147,7 @@
       offerKeeping(root, record);
       show(root.querySelector("[data-sealed]"), true);
       button.style.display = "none"; // a styled button ignores `hidden`
-      submit.disabled = false;
+      submits.forEach((b) => (b.disabled = false));
     }
     let drawn = null;
     try {
@@ -179,7 +179,7 @@
     const said = root.querySelector("[data-said]");
     if (!canSeal()) {
       show(root.querySelector("[data-insecure]"), true);
-      form.querySelector("button").disabled = true;
+      form.querySelectorAll("button").forEach((b) => (b.disabled = true));
       return;
     }
     async function use(record, from) {
@@ -191,7 +191,7 @@
       form.querySelector("input[name=secret]").value = record.secret;
       listCard(root.querySelector("[data-card]"), record.loyalty);
       said.textContent = "Your card and secret " + from + " match your seal.";
-      form.querySelector("button").disabled = false;
+      form.querySelectorAll("button").forEach((b) => (b.disabled = false)); // unseal, or its preview
       return true;
     }
     use(kept(seal, player, campaign), "kept in this browser").then((ok) => {
