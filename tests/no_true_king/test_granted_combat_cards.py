@@ -142,7 +142,7 @@ def test_a_players_resolve_giving_ashas_combat_before_its_cards_is_refused_sayin
 ) -> None:
     """The API took the active player's resolve with Asha's move into bo's troops, playing
     "none" for bo: a card is recorded only by its player (403, in the game's words)."""
-    from cok.serve import invites
+    from cok.links import invites
 
     before_ashas_move(phones)
     greyjoy = {"move": {"from": "Ironman's Bay", "to": "The Golden Sound", "units": ["ship", "ship"]}}

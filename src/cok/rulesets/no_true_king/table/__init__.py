@@ -319,8 +319,7 @@ def _opens_the_table(
     player could play one (there, or in the combat of the move Asha Greyjoy played here would
     grant): the phone opens the table (`card`) instead of recording it."""
     from cok.core.errors import RuleError
-    from cok.rulesets.no_true_king.rules.cards import others_could_play, others_could_play_granted
-    from cok.rulesets.no_true_king.rules.combat import ASHA
+    from cok.rulesets.no_true_king.rules.cards import ASHA, others_could_play, others_could_play_granted
     from cok.rulesets.no_true_king.rules.places import find_area
 
     if state.table or house not in state.board.houses:
