@@ -96,6 +96,7 @@ class Server:
                 finalize=_finalize,
             )
             self._env.globals["once"] = once_token  # a form's one-time token: serve/once.py
+            self._env.globals["backup"] = self.table.backup  # --push's state: templates/backup.html
         return self._env
 
     def bar(self, request: Request, session: Session | None, view: View | None = None) -> str:
