@@ -84,16 +84,17 @@ def gathered(folder: Path) -> list[Member]:
                 f"{by_slug[name].name} and {campaign.name} would both be served at /{name}/: rename one folder"
             )
         by_slug[name] = campaign
-        with contextlib.suppress(OSError, RuleError, Refused):
+        ident = None
+        with contextlib.suppress(OSError, RuleError, Refused):  # an unreadable one is listed with its problem
             ident = identity(campaign)
-            if ident is not None and ident in by_id:
-                raise RuleError(
-                    f"{by_id[ident].name} and {campaign.name} are one campaign (both have id: {ident} in "
-                    f"{SETTINGS_FILE}), so their links would be one: remove the line `id:` from the copy's "
-                    f"{SETTINGS_FILE} (cok invite gives it a new one)"
-                )
-            if ident is not None:
-                by_id[ident] = campaign
+        if ident is not None and ident in by_id:
+            raise RuleError(
+                f"{by_id[ident].name} and {campaign.name} are one campaign (both have id: {ident} in "
+                f"{SETTINGS_FILE}), so their links would be one: remove the line `id:` from the copy's "
+                f"{SETTINGS_FILE} (cok invite gives it a new one)"
+            )
+        if ident is not None:
+            by_id[ident] = campaign
         members.append(Member(name, campaign, []))
     return members
 
