@@ -160,14 +160,19 @@ def serve(
         bool, typer.Option("--commit", help="Commit each event recorded to the campaign's git repository.")
     ] = False,
     push: Annotated[
-        str | None,
+        bool,
         typer.Option(
             "--push",
-            metavar="[REMOTE]",
-            is_flag=False,
-            flag_value="",
-            help="With --commit: push the commits to REMOTE (default: the branch's upstream remote, else origin) "
-            "in the background, retrying; never pulls, never forces.",
+            help="With --commit: push the commits to the campaign's remote in the background, retrying; "
+            "never pulls, never forces.",
+        ),
+    ] = False,
+    remote: Annotated[
+        str | None,
+        typer.Option(
+            "--remote",
+            metavar="NAME",
+            help="The remote --push pushes to (default: the branch's upstream, else origin).",
         ),
     ] = None,
     root_path: Annotated[
@@ -218,8 +223,11 @@ def serve(
     if root_path and not root_path.startswith("/"):
         raise RuleError(f"--root-path is a path that starts with /, like /cok (got {root_path!r})")
     root = root_path.rstrip("/")
-    if push is not None and not commit:
+    if push and not commit:
         raise RuleError("--push pushes the commits --commit makes: serve with --commit --push")
+    if remote is not None and not push:
+        raise RuleError("--remote names where --push pushes: serve with --commit --push --remote NAME")
+    pushing = (remote or "") if push else None
     public = None
     if public_url is not None:
         public, warning = addresses.checked_url(public_url, "--public-url")
@@ -232,13 +240,13 @@ def serve(
         opened = open_valid(campaign)
         folder: Path = opened.folder
         title = opened.name
-        after = _backed_up(folder, commit, push, pushers)
+        after = _backed_up(folder, commit, pushing, pushers)
         _need_port(host, port)
         _served_alone(folder, public)
         inner: Any = Prefix(_campaign_app(folder, after, couriers), root)
     else:
         members = club.gathered(gathering)
-        hooks = {m.folder: _backed_up(m.folder, commit, push, pushers) for m in members if _opens(m)}
+        hooks = {m.folder: _backed_up(m.folder, commit, pushing, pushers) for m in members if _opens(m)}
         _need_port(host, port)
         title = f"the {len(members)} campaigns of {gathering.resolve().name}"
         built = club.club_app(gathering, members, lambda f: _campaign_app(f, hooks[f], couriers))
