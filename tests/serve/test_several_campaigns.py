@@ -11,6 +11,7 @@ import sys
 import time
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -34,6 +35,33 @@ GAMES = {
     "ember-league": ROOT / "campaigns" / "mighty-kingdoms",
     "pyke": ROOT / "campaigns" / "no-true-king-example",
 }
+
+
+@contextmanager
+def served_club(folder: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`cok serve -C FOLDER` as a real process, once its club's page answers."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cok", "serve", "-C", str(folder), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, process.stderr
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}", process
+    finally:
+        process.terminate()
+        process.wait(10)
 
 
 @pytest.fixture
@@ -147,27 +175,9 @@ def test_cok_serve_of_a_club_prints_each_campaigns_address_and_links_and_invite_
 ) -> None:
     invites.invite(folder / "week-nights", "tim")
     invites.invite(folder / "week-nights", "matt")
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cok", "serve", "-C", str(folder), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ),
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, process.stderr
-            time.sleep(0.1)
-    finally:
-        process.terminate()
-        out, _ = process.communicate(timeout=10)
+    with served_club(folder) as (url, process):
+        port = url.rsplit(":", 1)[1]
+    out = process.stdout.read() if process.stdout else ""
     assert f"http://localhost:{port}/week-nights/  2 links known" in out, out
     assert f"http://localhost:{port}/ember-league/  nobody has a link yet" in out, out
     said = Cok(tmp_path)("invite", "tim", "-C", str(folder / "week-nights"), "--url", "http://192.168.1.20:8000")
