@@ -14,7 +14,7 @@ import pytest
 
 from tests.browser import DESKTOP, PHONE, browser, flaws, small_taps
 from tests.serve.test_several_campaigns import GAMES, served_club
-from tests.serve.test_several_campaigns import folder as folder  # noqa: F401 (the fixture)
+from tests.serve.test_several_campaigns import folder as folder  # the fixture
 
 SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-club-shots"
 

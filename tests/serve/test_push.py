@@ -86,6 +86,8 @@ def test_a_recording_is_pushed_to_the_remote(example: Path, repo: Path, tmp_path
         assert waited(lambda: remote_head(remote) == head)
         assert waited(lambda: f"last pushed <code>{head[:10]}</code>" in organisers_page(served.url, ann))
         assert "0 commits waiting" in organisers_page(served.url, ann)
+    said = served.process.stderr.read() if served.process.stderr else ""
+    assert f"pushed {head[:10]} to origin/main" in said, said  # and in cok serve's output
     assert git(repo, "log", "-1", "--format=%an") == "tim"
 
 
@@ -101,7 +103,8 @@ def test_a_remote_that_is_down_is_retried_and_the_recording_answers_at_once(
         head = git(repo, "rev-parse", "HEAD")
         assert waited(lambda: "The last push failed" in organisers_page(served.url, ann))
         page = organisers_page(served.url, ann)
-        assert "1 commit waiting" in page and "nothing pushed yet" in page
+        waiting = int(git(repo, "rev-list", "--count", "HEAD"))  # never pushed: the campaign's and the recording's
+        assert f"{waiting} commits waiting" in page and "nothing pushed yet" in page
         bare(gone)  # the remote is back: the next attempt (5 s later) pushes
         assert waited(lambda: remote_head(gone) == head)
         assert waited(lambda: "The last push failed" not in organisers_page(served.url, ann))
@@ -131,6 +134,16 @@ def test_a_remote_that_has_moved_on_is_never_forced_and_the_organiser_sees_why(
     log = (example / "events.yaml").read_bytes()
     assert log.startswith(log_before) and b"painting" in log[len(log_before) :]  # nothing pulled into it
     assert not (repo / "notes.txt").exists()
+
+
+def test_commits_made_before_the_start_and_never_pushed_are_pushed_first(
+    example: Path, repo: Path, tmp_path: Path
+) -> None:
+    remote = bare(tmp_path / "remote.git")
+    git(repo, "remote", "add", "origin", str(remote))
+    head = git(repo, "rev-parse", "HEAD")
+    with serving(example, "--commit", "--push"):
+        assert waited(lambda: remote_head(remote) == head)
 
 
 def test_push_without_commit_or_without_the_remote_refuses_at_start(example: Path, repo: Path, tmp_path: Path) -> None:

@@ -122,6 +122,10 @@ class Pusher:
         known = _git(repo, "rev-parse", "--verify", "-q", f"refs/remotes/{remote}/{branch}").stdout.strip()
         if known:  # what the last push (or fetch) saw the remote hold
             self._state = replace(self._state, last=known)
+        # commits made before this start and not on the remote as far as known (a push that
+        # failed before a restart, or a remote never pushed to): pushed first
+        ahead = _git(repo, "rev-list", "--count", f"{known}..HEAD" if known else "HEAD").stdout.strip()
+        self._state = replace(self._state, pending=int(ahead) if ahead.isdigit() else 0)
 
     def state(self) -> Pushed:
         with self._lock:
