@@ -67,8 +67,7 @@ def _git(repo: Path, *args: str, timeout: float = 30.0) -> subprocess.CompletedP
 def _said(done: subprocess.CompletedProcess[str]) -> str:
     lines = [line.strip() for line in (done.stderr or done.stdout or "").splitlines() if line.strip()]
     useful = [line for line in lines if line.startswith(("!", "error:", "fatal:", "hint: Updates were rejected"))]
-    shown = (useful or lines or [f"exit code {done.returncode}"])[:2]
-    return " ".join(shown)[:300]
+    return (useful or lines or [f"exit code {done.returncode}"])[0][:300]  # git's first reason
 
 
 def target(folder: Path, remote: str | None) -> tuple[Path, str, str]:
