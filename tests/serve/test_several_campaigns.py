@@ -195,3 +195,19 @@ def test_a_folder_that_is_itself_a_campaign_is_served_alone_as_ever(folder: Path
         assert httpx.get(f"{served.url}/api/standings").json()["campaign"] == open_campaign(alone).name
     said = Cok(tmp_path)("invite", "tim", "-C", str(alone), "--url", "http://192.168.1.20:8000")
     assert "http://192.168.1.20:8000/join/" in said.stdout, said.stdout  # at /, no club's path
+
+
+def test_a_form_of_one_campaign_is_refused_by_another(folder: Path, client: TestClient) -> None:
+    """CSRF stays per campaign: a form's token signed in to one campaign is not the other's."""
+    client.get(f"/week-nights/join/{invites.invite(folder / 'week-nights', 'tim')}")
+    client.get(f"/ember-league/join/{invites.invite(folder / 'ember-league', 'Ann', organiser=True)}")
+    page = client.get("/week-nights/play/paint").text
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found
+    assert client.post("/ember-league/signout", data={"csrf": found[1]}).status_code == 403
+    assert client.get("/ember-league/links").status_code == 200  # still signed in there
+
+
+def test_cok_serve_in_a_clubs_folder_serves_the_club(folder: Path) -> None:
+    said = Cok(folder)("serve", "--host", UNSERVED)  # gathered, then stopped at the address
+    assert said.exit_code == 1 and "not an address of this machine" in said.stderr, said.stderr
