@@ -17,7 +17,6 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -25,11 +24,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cok.core.errors import Problem, Refused, RuleError, told
 from cok.core.folders import SETTINGS_FILE, data_dir
-from cok.serve.guards import Guard
+from cok.serve.guards import HEADERS
 from cok.serve.invites import identity, key
 from cok.serve.server import root
 from cok.serve.sessions import COOKIE
 
+#: The club's own pages carry the headers every campaign's do (serve/guards.py).
+_HEADERS = {"cache-control": "no-cache", **{k.decode(): v.decode() for k, v in HEADERS}}
 #: What a campaign's folder name becomes in its path: lowercase letters, digits and dashes.
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -239,7 +240,7 @@ class Club:
 
     def app(self) -> Starlette:
         async def club_page(request: Request) -> Response:
-            return HTMLResponse(await run_in_threadpool(self.page, request), headers={"cache-control": "no-cache"})
+            return HTMLResponse(await run_in_threadpool(self.page, request), headers=_HEADERS)
 
         async def serve_css(request: Request) -> Response:
             css = resources.files("cok.serve").joinpath("templates/serve.css").read_text(encoding="utf-8")
@@ -251,7 +252,7 @@ class Club:
                 routes.append(Mount(f"/{member.slug}", app=member.app))
             else:
                 routes.append(Mount(f"/{member.slug}", app=_unopened(self, member)))
-        return Starlette(routes=routes, middleware=[Middleware(Guard)])
+        return Starlette(routes=routes)  # each campaign's app has its own Guard: its headers once
 
 
 def _unopened(club: Club, member: Member) -> ASGIApp:
@@ -259,9 +260,9 @@ def _unopened(club: Club, member: Member) -> ASGIApp:
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         body = club.env.get_template("club.html").render(
-            root=str(scope.get("cok.root", "")), club=club.folder.name, lines=[_line(member)]
+            root=str(scope.get("app_root_path", "")).rstrip("/"), club=club.folder.name, lines=[_line(member)]
         )
-        await HTMLResponse(body, 503)(scope, receive, send)
+        await HTMLResponse(body, 503, headers=_HEADERS)(scope, receive, send)
 
     return app
 
