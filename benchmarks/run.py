@@ -539,6 +539,7 @@ def main() -> int:
     else:
         print(f"rounds: 7 ({SLOW_ROUNDS} for the rows of 100,000-event replays, parses, logs and sites), medians")
     print("No True King's targets (every command within 1.2× of Clash of Kings): python benchmarks/no_true_king.py")
+    print("A club's server, 10 campaigns (row 60, peak memory < 300 MB): python benchmarks/club.py")
     print()
     print("| target | A | B | median A | median B | ratio | limit | |")
     print("|---|---|---|---|---|---|---|---|")

@@ -3,6 +3,7 @@ a phone in (see `cok.serve`)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -158,6 +159,22 @@ def serve(
     commit: Annotated[
         bool, typer.Option("--commit", help="Commit each event recorded to the campaign's git repository.")
     ] = False,
+    push: Annotated[
+        bool,
+        typer.Option(
+            "--push",
+            help="With --commit: push the commits to the campaign's remote in the background, retrying; "
+            "never pulls, never forces.",
+        ),
+    ] = False,
+    remote: Annotated[
+        str | None,
+        typer.Option(
+            "--remote",
+            metavar="NAME",
+            help="The remote --push pushes to (default: the branch's upstream, else origin).",
+        ),
+    ] = None,
     root_path: Annotated[
         str, typer.Option("--root-path", metavar="P", help="The path a reverse proxy serves it under, e.g. /cok.")
     ] = "",
@@ -190,37 +207,57 @@ def serve(
 
     Anyone who can open the address can read the campaign; recording needs a personal link
     (cok invite). Put a reverse proxy with TLS in front of it to serve it on the internet.
+    Given a folder of campaigns (-C DIR), serves them all: the club's page at /, each
+    campaign under /FOLDER-NAME/ with its own links.
 
     Example: cok serve --host 0.0.0.0 --port 8000
     """
     import uvicorn
     from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-    from cok.links import addresses, invites
-    from cok.serve.app import create_app
+    from cok.links import addresses, served
+    from cok.serve import club
     from cok.serve.deadline import CONNECTIONS, KEEP_ALIVE, Deadline
     from cok.serve.forwarded import Untrusted
     from cok.serve.prefix import Prefix
 
-    opened = open_valid(campaign)
-    folder: Path = opened.folder
     if root_path and not root_path.startswith("/"):
         raise RuleError(f"--root-path is a path that starts with /, like /cok (got {root_path!r})")
     root = root_path.rstrip("/")
+    if push and not commit:
+        raise RuleError("--push pushes the commits --commit makes: serve with --commit --push")
+    if remote is not None and not push:
+        raise RuleError("--remote names where --push pushes: serve with --commit --push --remote NAME")
+    pushing = (remote or "") if push else None
+    public = None
     if public_url is not None:
         public, warning = addresses.checked_url(public_url, "--public-url")
         if warning:
             typer.echo(f"Warning: {warning}", err=True)
-        addresses.remember(folder, public)
-    after = None
-    if commit:
-        _need_git(folder)
-        after = _committer(folder)
-    _need_port(host, port)
-    from cok.notify.courier import serving as notifying
-
-    after, courier = notifying(folder, after)  # the club's chat: queued under the lock, sent off it
-    inner: Any = Prefix(create_app(folder, after=after), root)
+    gathering = _club_folder(campaign)
+    pushers: dict[Path, Any] = {}
+    couriers: list[Any] = []
+    if gathering is None:
+        opened = open_valid(campaign)
+        folder: Path = opened.folder
+        title = opened.name
+        after = _backed_up(folder, commit, pushing, pushers)
+        _need_port(host, port)
+        _served_alone(folder, public)
+        inner: Any = Prefix(_campaign_app(folder, after, couriers), root)
+    else:
+        members = club.gathered(gathering)
+        hooks = {m.folder: _backed_up(m.folder, commit, pushing, pushers) for m in members if _opens(m)}
+        _need_port(host, port)
+        title = f"the {len(members)} campaigns of {gathering.resolve().name}"
+        built = club.club_app(gathering, members, lambda f: _campaign_app(f, hooks[f], couriers))
+        for m in members:
+            served.remember(m.folder, m.slug)
+            kept = public if public is not None else addresses.remembered(m.folder)
+            if kept:
+                addresses.remember(m.folder, served.under(kept, m.slug))
+        inner = Prefix(built, root)
+        folder = gathering
     proxied: Any = ProxyHeadersMiddleware(inner, trusted_hosts=forwarded_allow_ips)
     app = Untrusted(proxied, forwarded_allow_ips)
     shown = addresses.served_at(host, port, root)
@@ -232,14 +269,16 @@ def serve(
         cert, private = certificate.made_for(folder, hosts)
         tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(private)}
         shown = [s.replace("http://", "https://", 1) for s in shown]
-    typer.echo(f"Serving {opened.name} at {shown[0]}  (Ctrl+C stops it)")
+    typer.echo(f"Serving {title} at {shown[0]}  (Ctrl+C stops it)")
     for more in shown[1:]:
         typer.echo(f"  also at {more}")
-    remembered = addresses.remembered(folder)
-    if remembered:
-        typer.echo(f"  players open {remembered}/ (the public address, as cok invite gives it)")
-    known = len(invites.links(folder))
-    typer.echo(f"{_links_said(known)}{'' if known else ': cok invite PLAYER'} (kept in {invites.store(folder)})")
+    if gathering is None:
+        _said_alone(folder)
+    else:
+        _said_club(members, shown[0])
+    for pusher in {id(p): p for p in pushers.values()}.values():
+        state = pusher.start().state()
+        typer.echo(f"Pushing each commit to {state.remote} ({state.branch}) in the background")
     if https:
         typer.echo("Each phone is warned once that the certificate is not trusted: Advanced, then Proceed")
         typer.echo("(Safari: Show Details, visit this website). The certificate's SHA-256 fingerprint:")
@@ -250,7 +289,8 @@ def serve(
             "(recording still needs a personal link: cok invite)",
             err=True,
         )
-    courier.start()
+    for courier in couriers:
+        courier.start()
     try:
         uvicorn.run(
             app,
@@ -272,7 +312,119 @@ def serve(
             raise Refused(f"cok serve could not start on {host}:{port} (see the message above)") from None
 
     finally:
-        courier.stop()
+        for courier in couriers:
+            courier.stop()
+        for pusher in {id(p): p for p in pushers.values()}.values():
+            pusher.stop()
+
+
+def _club_folder(campaign: str | None) -> Path | None:
+    """The club's folder when `cok serve` is given a folder of campaigns (-C DIR, or the current
+    folder when it is in no campaign): None for one campaign, served as ever."""
+    from cok.core.folders import SETTINGS_FILE
+    from cok.serve import club
+
+    if campaign is not None:
+        given = Path(campaign)
+        if given.is_dir() and not (given / SETTINGS_FILE).is_file():
+            club.gathered(given)  # refused when it holds no campaign
+            return given
+        return None
+    here = Path.cwd()
+    if any((f / SETTINGS_FILE).is_file() for f in (here, *here.parents)) or os.environ.get("COK_CAMPAIGN"):
+        return None
+    return here if club.is_club(here) else None
+
+
+def _opens(member: Any) -> bool:
+    """Whether a campaign of the club opens (its log read): one that does not is listed on the
+    club's page with its problems, and the others are served."""
+    from cok.core.campaign import open_campaign
+    from cok.core.errors import told
+
+    try:
+        open_campaign(member.folder).valid()
+    except Refused as refused:
+        member.problems = told(refused.problems)
+        return False
+    except (RuleError, OSError) as failed:
+        member.problems = [str(failed)]
+        return False
+    return True
+
+
+def _campaign_app(folder: Path, after: Any, couriers: list[Any]) -> Any:
+    """One campaign's app, with the club's chat (cok notify) queued under the lock, sent off it."""
+    from cok.notify.courier import serving as notifying
+    from cok.serve.app import create_app
+
+    hook, courier = notifying(folder, after)
+    couriers.append(courier)
+    return create_app(folder, after=hook)
+
+
+def _backed_up(folder: Path, commit: bool, push: str | None, pushers: dict[Path, Any]) -> Any:
+    """`--commit` (and `--push`): the hook committing each recording, then queueing its push;
+    checked at start, so that the organiser hears of a missing repository or remote, not a player."""
+    if not commit:
+        return None
+    _need_git(folder)
+    committer = _committer(folder)
+    if push is None:
+        return committer
+    from cok.service.push import Pusher, serving, target
+
+    repo, remote, branch = target(folder, push or None)
+    pusher = pushers.get(repo)
+    if pusher is None:  # campaigns of one repository share its one pusher
+        pusher = pushers[repo] = Pusher(repo, remote, branch, say=lambda line: typer.echo(line, err=True))
+    serving(folder, pusher)
+
+    def after(recording, who):  # type: ignore[no-untyped-def]
+        committer(recording, who)
+        pusher.committed()  # only counted: the push is the pusher's thread's, off the lock
+
+    return after
+
+
+def _served_alone(folder: Path, public: str | None) -> None:
+    """A campaign served alone: its public URL remembered, and no longer one under a club's path."""
+    from cok.links import addresses, served
+
+    was = served.served_as(folder)
+    if was is not None:
+        served.remember(folder, None)
+        kept = addresses.remembered(folder)
+        if public is None and kept and kept.endswith(f"/{was}"):
+            addresses.remember(folder, kept[: -len(was) - 1])
+    if public is not None:
+        addresses.remember(folder, public)
+
+
+def _said_alone(folder: Path) -> None:
+    from cok.links import addresses, invites
+
+    remembered = addresses.remembered(folder)
+    if remembered:
+        typer.echo(f"  players open {remembered}/ (the public address, as cok invite gives it)")
+    known = len(invites.links(folder))
+    typer.echo(f"{_links_said(known)}{'' if known else ': cok invite PLAYER'} (kept in {invites.store(folder)})")
+
+
+def _said_club(members: list[Any], shown: str) -> None:
+    """Each campaign of the club: its address (the public one when it has one), its links."""
+    from cok.links import addresses, invites, served
+
+    for m in members:
+        address = f"{addresses.remembered(m.folder) or served.under(shown, m.slug)}/"
+        if m.problems:
+            typer.echo(f"  {address}  {m.folder.name}: cannot be opened, listed with its problems:", err=True)
+            for problem in m.problems:
+                typer.echo(f"    {problem}", err=True)
+            continue
+        known = len(invites.links(m.folder))
+        typer.echo(f"  {address}  {_links_said(known)}")
+    typer.echo("Links are each campaign's own: cok invite PLAYER -C FOLDER (it adds the campaign's path)")
 
 
 def _links_said(known: int) -> str:
@@ -281,15 +433,18 @@ def _links_said(known: int) -> str:
 
 def _base_url(folder: Path, url: str | None) -> tuple[str, str | None]:
     """The address a link starts with: --url (checked), else the one the campaign remembers,
-    else this machine's, with a warning that only it can open that."""
-    from cok.links import addresses
+    else this machine's, with a warning that only it can open that; under the campaign's path
+    when it is served in a club (`cok serve` of a folder of campaigns)."""
+    from cok.links import addresses, served
 
+    path = served.served_as(folder)
     if url is not None:
-        return addresses.checked_url(url)
+        base, warning = addresses.checked_url(url)
+        return served.under(base, path), warning
     remembered = addresses.remembered(folder)
     if remembered:
-        return remembered, None
-    return addresses.checked_url(URL)[0], (
+        return served.under(remembered, path), None
+    return served.under(addresses.checked_url(URL)[0], path), (
         f"{URL} opens on this machine alone: give the address phones open once, with --url "
         "(cok serve prints it), and later links use it"
     )

@@ -93,6 +93,7 @@ class Server:
                 packages.append(str(self.web().templates))
             self._env = markup.environment(packages)
             self._env.globals["once"] = once_token  # a form's one-time token: serve/once.py
+            self._env.globals["backup"] = self.table.backup  # --push's state: templates/backup.html
         return self._env
 
     def bar(self, request: Request, session: Session | None, view: View | None = None) -> str:

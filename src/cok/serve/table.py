@@ -212,6 +212,12 @@ class Table:
             self._view = View(signature, campaign, self._busy)
             return self._view
 
+    def backup(self) -> Any:
+        """Where `--push` stands for this campaign (`service.push.Pushed`), None without it."""
+        from cok.service.push import state_of
+
+        return state_of(self.folder)
+
     def may_record(self, drafts: Sequence[Draft], who: Who, answers: Mapping[str, Any] | None = None) -> bool:
         return self.refusal(drafts, who, answers) is None
 
