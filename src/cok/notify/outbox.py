@@ -17,6 +17,7 @@ from cok.core.folders import write_private
 from cok.notify.destinations import Destination, settings
 from cok.notify.home import campaign_home, read_json
 from cok.notify.posts import Post, posts
+from cok.notify.retry_after import Busy
 
 if TYPE_CHECKING:
     from cok.service.recording import Recording
@@ -132,14 +133,21 @@ Sender = Callable[[Destination, str], "bool | None"]
 
 
 def apprise_send(destination: Destination, text: str) -> bool:
-    """One post through Apprise: True when the service took it. Apprise answers only
-    success or failure (a json:// 429's Retry-After is not passed on: we back off)."""
+    """One post through Apprise: True when the service took it. A service that answered
+    429 saying how long to wait raises Busy with that wait (Apprise itself tells only
+    success or failure: the answer is read where it passes, retry_after.py)."""
     import apprise
+
+    from cok.notify.retry_after import Busy, watching
 
     bell = apprise.Apprise()
     if not bell.add(destination.url):
         return False
-    return bool(bell.notify(body=text, title="", body_format=apprise.NotifyFormat.TEXT))
+    with watching() as asked:
+        took = bool(bell.notify(body=text, title="", body_format=apprise.NotifyFormat.TEXT))
+    if not took and asked:
+        raise Busy(max(asked))
+    return took
 
 
 def send(
@@ -187,9 +195,12 @@ def _send(
             if to["sent"] or destination is None or to["due"] > now():
                 continue
             changed = True
+            wait = None
             try:
                 ok = bool(sender(destination, text))
                 error = None if ok else "the service refused it or could not be reached"
+            except Busy as busy:  # 429 with its wait: the next try no sooner (issue 39)
+                ok, error, wait = False, str(busy), busy.seconds
             except Exception as broken:  # a library's failure is a failed post, never a crash
                 ok, error = False, str(broken) or type(broken).__name__
             if ok:
@@ -197,7 +208,8 @@ def _send(
                 sent += 1
             else:
                 to["tries"] += 1
-                to["due"] = now() + min(FIRST_WAIT * 2 ** (to["tries"] - 1), LONGEST_WAIT)
+                backoff = min(FIRST_WAIT * 2 ** (to["tries"] - 1), LONGEST_WAIT)
+                to["due"] = now() + (backoff if wait is None else wait)
                 to["error"] = error
                 failed += 1
         if all(t["sent"] or k not in by_key for k, t in entry["to"].items()):
