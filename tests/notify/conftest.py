@@ -3,6 +3,7 @@ keeps every JSON body Apprise's `json://` posts to it, and answers as a test tel
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import socket
@@ -38,8 +39,9 @@ class Fake:
         return [str(r.get("message", "")) for r in self.received]
 
 
-@pytest.fixture
-def fake() -> Iterator[Fake]:
+@contextlib.contextmanager
+def serving() -> Iterator[Fake]:
+    """One fake chat service on 127.0.0.1, for as long as the block runs."""
     made = Fake(0)
 
     class Handler(BaseHTTPRequestHandler):
@@ -65,9 +67,24 @@ def fake() -> Iterator[Fake]:
     made.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield made
-    server.shutdown()
-    server.server_close()
+    try:
+        yield made
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def fake() -> Iterator[Fake]:
+    with serving() as made:
+        yield made
+
+
+@pytest.fixture
+def own() -> Iterator[Fake]:
+    """A second fake service: a player's own destination (a direct message)."""
+    with serving() as made:
+        yield made
 
 
 @pytest.fixture

@@ -41,7 +41,7 @@ def test_a_nudge_is_posted_again_after_the_delay_the_organiser_sets_while_the_le
     kow("notify", "send")
     fake.received.clear()
     assert outbox.send(kow.cwd, now=lambda: time.time() + 11 * 3600) == (0, 0)  # not yet
-    waits = lambda who: still_waits(kow.cwd, who)  # noqa: E731
+    waits = lambda who, about: still_waits(kow.cwd, who, about)  # noqa: E731
     outbox.send(kow.cwd, now=lambda: time.time() + 12 * 3600 + 1, still_waits=waits)
     assert fake.bodies == ["The ledger waits for bo: an order."]  # Dagny gave hers: her reminder is dropped
 

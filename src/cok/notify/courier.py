@@ -15,16 +15,27 @@ if TYPE_CHECKING:
     from cok.service.recording import Recording
 
 
-def still_waits(folder: Path, who: str) -> bool:
-    """Whether the ledger still waits for this person (a reminder is posted only then)."""
+def still_waits(folder: Path, who: str | None, about: str | None = None) -> bool:
+    """Whether the ledger still waits for this person (a reminder is posted only then): for
+    their turn, the game's; for a result, while it awaits their word; for a dispute, while
+    it is open."""
     from cok.core.campaign import open_campaign
     from cok.notify.posts import waiting
+    from cok.service import confirming
 
     try:
-        found = waiting(open_campaign(folder))
+        campaign = open_campaign(folder)
+        if about is None:
+            found = waiting(campaign)
+            return found is not None and found[0] == who
+        asked, _, target = about.partition(":")
+        if asked == "confirm":
+            return who is not None and any(r.id == target for r in confirming.waiting(campaign).get(who, []))
+        if asked == "settle":
+            return any(r.id == target for r in confirming.disputes(campaign))
     except Exception:
         return False
-    return found is not None and found[0] == who
+    return False
 
 
 class Courier:
@@ -52,7 +63,7 @@ class Courier:
         while not self._stop.is_set():
             self._wake.clear()
             with contextlib.suppress(Exception):  # a chat service never stops the server: status shows it
-                send(self.folder, still_waits=lambda who: still_waits(self.folder, who))
+                send(self.folder, still_waits=lambda who, about: still_waits(self.folder, who, about))
             self._wake.wait(self.every)
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core.folders import write_private
 from cok.notify.destinations import Destination, settings
-from cok.notify.home import campaign_home, read_json
+from cok.notify.home import campaign_home, organisers, read_json
 from cok.notify.posts import Post, posts
 from cok.notify.retry_after import Busy
 
@@ -45,17 +45,22 @@ def enqueue(folder: Path, recording: Recording) -> int:
         return 0
     queued = 0
     now = time.time()
-    made = posts(recording.recorded, kept.server)
+    club = [d for d in kept.destinations if d.player is None]
+    made = posts(recording.recorded, kept.server, organisers(folder))
     for post in made:
-        to = [d.key for d in kept.destinations if post.kind in d.only]
-        if post.kind == "nudge" and not _newly_waiting(folder, post.waits_for):
+        own = [d.key for d in kept.destinations if d.player is not None and d.player == post.waits_for]
+        # a nudge goes to the person's own destination (a direct message) when they have one,
+        # instead of the club's channel; every other post to the club's channel alone
+        to = own if post.kind == "nudge" and own else [d.key for d in club if post.kind in d.only]
+        turn = post.kind == "nudge" and post.about is None  # the game's "whose turn": once a person
+        if turn and not _newly_waiting(folder, post.waits_for):
             continue  # the ledger still waits for the one already nudged: once, then the reminder
         if to:
             queued += _put(folder, post, to, now)
             if post.kind == "nudge":  # posted again after the organiser's delay if still waiting
-                again = Post(f"{post.key}.again", "nudge", post.text, post.waits_for)
+                again = Post(f"{post.key}.again", "nudge", post.text, post.waits_for, post.about)
                 queued += _put(folder, again, to, now + kept.remind)
-    if not any(p.kind == "nudge" for p in made):
+    if not any(p.kind == "nudge" and p.about is None for p in made):
         _newly_waiting(folder, None)  # no one holds the ledger up: the next one waited for is nudged
     return queued
 
@@ -88,6 +93,7 @@ def _put(folder: Path, post: Post, to: list[str], due: float) -> int:
         "kind": post.kind,
         "text": post.text,
         "waits_for": post.waits_for,
+        "about": post.about,
         "to": {k: {"sent": False, "tries": 0, "due": due, "error": None} for k in to},
     }
     write_private(path, entry)
@@ -130,6 +136,9 @@ def failed_posts(folder: Path) -> int:
 
 
 Sender = Callable[[Destination, str], "bool | None"]
+#: Whether the ledger still waits for this person (and, for a nudge about one thing, still
+#: asks it: `confirm:ID`, `settle:ID`): a reminder is posted only then.
+StillWaits = Callable[[str | None, str | None], bool]
 
 
 def apprise_send(destination: Destination, text: str) -> bool:
@@ -156,7 +165,7 @@ def send(
     sender: Sender = apprise_send,
     now: Callable[[], float] = time.time,
     mentions: dict[str, str] | None = None,
-    still_waits: Callable[[str], bool] | None = None,
+    still_waits: StillWaits | None = None,
 ) -> tuple[int, int]:
     """Every post due sent to each destination not yet reached (off the lock); a failure is
     kept with its error and tried again later, each time waiting twice as long. A reminder
@@ -174,7 +183,7 @@ def _send(
     sender: Sender,
     now: Callable[[], float],
     mentions: dict[str, str] | None,
-    still_waits: Callable[[str], bool] | None,
+    still_waits: StillWaits | None,
 ) -> tuple[int, int]:
     from cok.notify.mentions import mentions as known
 
@@ -185,7 +194,9 @@ def _send(
     for path, entry in _queued(box):
         who = entry.get("waits_for")
         due = min(t["due"] for t in entry["to"].values()) <= now()
-        if entry["key"].endswith(".again") and due and who and still_waits is not None and not still_waits(who):
+        about = entry.get("about")
+        asks = who or about
+        if entry["key"].endswith(".again") and due and asks and still_waits is not None and not still_waits(who, about):
             _done(folder, path, entry["key"])  # a reminder only while the ledger still waits for them
             continue
         text = str(entry["text"]).replace("{who}", handles.get(who, str(who)) if who else "")
