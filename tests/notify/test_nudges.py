@@ -74,7 +74,10 @@ def test_the_servers_hook_only_queues_and_wakes_the_courier(example: Path, fake:
     assert isinstance(courier, Courier)
     hook(seen[0], "tim")
     assert fake.received == [] and committed == ["tim"]  # nothing sent under the lock
-    assert len(outbox.pending(example)) == 1
+    deadline = time.monotonic() + 10
+    while not outbox.pending(example) and time.monotonic() < deadline:  # written after it, by a thread
+        time.sleep(0.02)
+    assert len(outbox.pending(example)) == 1 and fake.received == []  # the courier (not started) sends
 
 
 def test_the_summary_at_the_start_of_a_month_names_the_leaders_the_month_and_whom_the_ledger_waits_for(
