@@ -35,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from run import EXAMPLE, cok_command, writable_copy  # noqa: E402
+
 from serve import Server  # noqa: E402
 
 LIMIT = 1.1
@@ -85,14 +86,14 @@ def battle(n: int) -> dict[str, object]:
             "override": f"bench {n}"}  # fmt: skip
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--rounds", type=int)
     parser.add_argument("--pause", type=float, default=0.0, help="seconds between recordings (default none)")
     parser.add_argument("--control", action="store_true", help="no destinations on either side: the noise")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     rounds = args.rounds or (6 if args.quick else 60)
     with tempfile.TemporaryDirectory() as scratch_name, chat_service() as (one, first), chat_service() as (two, second):
         scratch = Path(scratch_name)
@@ -133,8 +134,10 @@ def main() -> int:
         f" 52  a recording (a battle) with three chat destinations, one down, vs none "
         f"{a * 1000:8.2f} / {b * 1000:7.2f} ms = {ratio:5.2f}x (≤ {LIMIT}x) {said}"
     )
-    print(f"     posted by the courier meanwhile: {len(first)} and {len(second)} of {rounds} battles, each once: {each_once}")
-    return 1 if args.check and not args.quick and not (good and each_once) else 0
+    if not args.control:
+        posted = f"{len(first)} and {len(second)} of {rounds} battles"
+        print(f"     posted by the courier meanwhile: {posted}, {'each once' if each_once else 'NOT each once'}")
+    return 1 if args.check and not args.quick and not (good and (each_once or args.control)) else 0
 
 
 if __name__ == "__main__":
