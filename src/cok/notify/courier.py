@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 #: Seconds the courier lets pass after a recording wakes it: the recording's answer (and the
 #: pages the phones reload) go out before a post takes the machine's time (row 52).
 SETTLE = 0.5
+#: Seconds the server's outbox writer waits before writing a recording's posts (the recording
+#: answers meanwhile); a server stopped within them loses those posts, never an event.
+AFTER_ANSWER = 0.05
 
 
 def still_waits(folder: Path, who: str | None, about: str | None = None) -> bool:
@@ -132,9 +135,12 @@ def serving(folder: Path, after: Hook | None) -> tuple[Hook, Courier]:
 
     def write() -> None:
         while True:
-            made = waiting.get()
+            made = [waiting.get()]
+            time.sleep(AFTER_ANSWER)  # the recording answers first
+            while not waiting.empty():
+                made.append(waiting.get())
             with contextlib.suppress(Exception):  # a chat post never stops the server: status shows it
-                if put(folder, made):
+                if sum(put(folder, each) for each in made):
                     courier.poke()
 
     writer = threading.Thread(target=write, name="cok-notify-outbox", daemon=True)
