@@ -46,7 +46,9 @@ def test_a_nudge_is_posted_again_after_the_delay_the_organiser_sets_while_the_le
     assert fake.bodies == ["The ledger waits for bo: an order."]  # Dagny gave hers: her reminder is dropped
 
 
-def test_cok_serve_sends_what_was_recorded_at_a_terminal_from_a_courier_process_of_its_own(example: Path, fake: Fake) -> None:
+def test_cok_serve_sends_what_was_recorded_at_a_terminal_from_a_courier_process_of_its_own(
+    example: Path, fake: Fake
+) -> None:
     cok = Cok(example)
     cok("notify", "add", fake.url)
     cok("battle", "tim", "matt", "--at", "Sunspear", "--winner", "tim")
