@@ -3,10 +3,12 @@ keeps every JSON body Apprise's `json://` posts to it, and answers as a test tel
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +25,10 @@ class Fake:
     port: int
     received: list[dict[str, Any]] = field(default_factory=list)
     answer: int = 200  # 429: too many requests (with Retry-After)
+    answers: list[int] = field(default_factory=list)  # the next answers, in turn, before `answer`
+    retry_after: str = "30"  # a 429's Retry-After header ("" for none)
+    retry_body: bytes = b""  # a 429's body (Discord's and Telegram's `retry_after` are in it)
+    times: list[float] = field(default_factory=list)  # when each post arrived (time.monotonic)
 
     @property
     def url(self) -> str:
@@ -33,21 +39,26 @@ class Fake:
         return [str(r.get("message", "")) for r in self.received]
 
 
-@pytest.fixture
-def fake() -> Iterator[Fake]:
+@contextlib.contextmanager
+def serving() -> Iterator[Fake]:
+    """One fake chat service on 127.0.0.1, for as long as the block runs."""
     made = Fake(0)
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(length) or b"{}")
-            if made.answer == 200:
+            made.times.append(time.monotonic())
+            answer = made.answers.pop(0) if made.answers else made.answer
+            if answer == 200:
                 made.received.append(body)
-            self.send_response(made.answer)
-            if made.answer == 429:
-                self.send_header("Retry-After", "30")
-            self.send_header("Content-Length", "0")
+            said = made.retry_body if answer == 429 else b""
+            self.send_response(answer)
+            if answer == 429 and made.retry_after:
+                self.send_header("Retry-After", made.retry_after)
+            self.send_header("Content-Length", str(len(said)))
             self.end_headers()
+            self.wfile.write(said)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
@@ -56,9 +67,24 @@ def fake() -> Iterator[Fake]:
     made.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield made
-    server.shutdown()
-    server.server_close()
+    try:
+        yield made
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def fake() -> Iterator[Fake]:
+    with serving() as made:
+        yield made
+
+
+@pytest.fixture
+def own() -> Iterator[Fake]:
+    """A second fake service: a player's own destination (a direct message)."""
+    with serving() as made:
+        yield made
 
 
 @pytest.fixture

@@ -41,12 +41,14 @@ def test_a_nudge_is_posted_again_after_the_delay_the_organiser_sets_while_the_le
     kow("notify", "send")
     fake.received.clear()
     assert outbox.send(kow.cwd, now=lambda: time.time() + 11 * 3600) == (0, 0)  # not yet
-    waits = lambda who: still_waits(kow.cwd, who)  # noqa: E731
+    waits = lambda who, about: still_waits(kow.cwd, who, about)  # noqa: E731
     outbox.send(kow.cwd, now=lambda: time.time() + 12 * 3600 + 1, still_waits=waits)
     assert fake.bodies == ["The ledger waits for bo: an order."]  # Dagny gave hers: her reminder is dropped
 
 
-def test_cok_serve_sends_what_was_recorded_at_a_terminal_from_its_own_thread(example: Path, fake: Fake) -> None:
+def test_cok_serve_sends_what_was_recorded_at_a_terminal_from_a_courier_process_of_its_own(
+    example: Path, fake: Fake
+) -> None:
     cok = Cok(example)
     cok("notify", "add", fake.url)
     cok("battle", "tim", "matt", "--at", "Sunspear", "--winner", "tim")
@@ -74,7 +76,10 @@ def test_the_servers_hook_only_queues_and_wakes_the_courier(example: Path, fake:
     assert isinstance(courier, Courier)
     hook(seen[0], "tim")
     assert fake.received == [] and committed == ["tim"]  # nothing sent under the lock
-    assert len(outbox.pending(example)) == 1
+    deadline = time.monotonic() + 10
+    while not outbox.pending(example) and time.monotonic() < deadline:  # written after it, by a thread
+        time.sleep(0.02)
+    assert len(outbox.pending(example)) == 1 and fake.received == []  # the courier (not started) sends
 
 
 def test_the_summary_at_the_start_of_a_month_names_the_leaders_the_month_and_whom_the_ledger_waits_for(

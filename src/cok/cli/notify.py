@@ -4,12 +4,16 @@ data folder as secrets, and the outbox that posts the log's news to them."""
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cok.cli.options import CampaignOpt, JsonOpt, emit_json, open_valid, refusals
 from cok.core.errors import RuleError
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+    from cok.notify.destinations import Destination
 
 app = typer.Typer(help="Post the campaign's news in the club's chat (Discord, Slack, Matrix, …).")
 
@@ -46,11 +50,22 @@ def add(
     url: Annotated[str, typer.Argument(metavar="URL", help="An Apprise URL: discord://…, slack://…, json://host/path")],
     only: OnlyOpt = None,
     remind: RemindOpt = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            metavar="NAME",
+            help="A player's (or organiser's) own destination, a direct message: their nudges go there alone.",
+        ),
+    ] = None,
     campaign: CampaignOpt = None,
 ) -> None:
     """Post the campaign's news to a chat: the URL is a secret, kept 0600 in your data folder.
 
     Example: cok notify add 'discord://WEBHOOK_ID/WEBHOOK_TOKEN' --only battle,void,nudge
+
+    With --player, the URL is that person's own (a direct message): the nudges for them go
+    there instead of the club's channel, and nothing else does.
     """
     import dataclasses
 
@@ -58,18 +73,45 @@ def add(
 
     from cok.notify.destinations import Destination, keep, settings
 
-    folder = open_valid(campaign).folder
-    chosen = _kinds(only)
+    opened = open_valid(campaign)
+    folder = opened.folder
+    if player is not None and only is not None:
+        raise RuleError("--player: a player's own destination takes their nudges only (drop --only)")
+    chosen = _kinds(only) if player is None else frozenset({"nudge"})
+    whose = None if player is None else _whose(opened, player)
     wait = None if remind is None else _delay(remind, "--remind")
     if not apprise.Apprise().add(url):
         raise RuleError("not a destination Apprise knows: see https://github.com/caronc/apprise/wiki for the formats")
     kept = settings(folder)
-    others = tuple(d for d in kept.destinations if d.url != url)
-    kept = dataclasses.replace(kept, destinations=(*others, Destination(url, chosen)))
+    others = tuple(d for d in kept.destinations if d.url != url and (whose is None or d.player != whose))
+    kept = dataclasses.replace(kept, destinations=(*others, Destination(url, chosen, whose)))
     if wait is not None:
         kept = dataclasses.replace(kept, remind=wait)
     keep(folder, kept)
-    typer.echo(f"destination {len(kept.destinations)} added: {Destination(url).masked} ({', '.join(sorted(chosen))})")
+    added = kept.destinations[-1]
+    typer.echo(f"destination {len(kept.destinations)} added: {added.masked} ({_takes(added)})")
+
+
+def _takes(destination: Destination) -> str:
+    """What a destination takes, as `add` and `list` say it."""
+    if destination.player is not None:
+        return f"{destination.player}'s own: their nudges"
+    return ", ".join(sorted(destination.only))
+
+
+def _whose(opened: Campaign, typed: str) -> str:
+    """`--player NAME`: a player of the campaign (as the game spells them) or an organiser
+    with a link; anyone else is refused, naming who may be given one."""
+    from cok.notify.home import organisers
+
+    known = organisers(opened.folder)
+    if typed in known:
+        return typed
+    try:
+        return str(opened.ruleset.player(opened.state, typed))
+    except RuleError as unknown:
+        also = f"; organisers with a link: {', '.join(known)}" if known else ""
+        raise RuleError(f"--player: {unknown}{also}") from None
 
 
 @app.command("list")
@@ -83,7 +125,8 @@ def listing(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         emit_json(
             {
                 "destinations": [
-                    {"number": n, "url": d.masked, "only": sorted(d.only)} for n, d in enumerate(kept.destinations, 1)
+                    {"number": n, "url": d.masked, "only": sorted(d.only), "player": d.player}
+                    for n, d in enumerate(kept.destinations, 1)
                 ],
                 "remind_seconds": kept.remind,
                 "server": kept.server,
@@ -91,7 +134,7 @@ def listing(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
         )
         return
     for n, d in enumerate(kept.destinations, 1):
-        typer.echo(f"{n}. {d.masked}  {', '.join(sorted(d.only))}")
+        typer.echo(f"{n}. {d.masked}  {_takes(d)}")
     if not kept.destinations:
         typer.echo("no destination yet: cok notify add URL", err=True)
 
@@ -147,7 +190,7 @@ def send(campaign: CampaignOpt = None) -> None:
     from cok.notify.outbox import send as sending
 
     folder = open_valid(campaign).folder
-    sent, failed = sending(folder, still_waits=lambda who: still_waits(folder, who))
+    sent, failed = sending(folder, still_waits=lambda who, about: still_waits(folder, who, about))
     left = len(pending(folder))
     typer.echo(f"{sent} sent, {failed} failed, {left} waiting (cok notify status)")
     if failed:

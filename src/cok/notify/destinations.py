@@ -23,6 +23,9 @@ DEFAULT_REMIND = 12 * 3600  # seconds before a nudge is posted again
 class Destination:
     url: str
     only: frozenset[str] = field(default=DEFAULT_KINDS)
+    #: a player's (or organiser's) own destination, a direct message: only their nudges go
+    #: there, instead of the club's channel (`cok notify add URL --player tim`)
+    player: str | None = None
 
     @property
     def key(self) -> str:
@@ -61,7 +64,11 @@ def settings(folder: Path) -> Settings:
         return Settings()
     try:
         kept = tuple(
-            Destination(str(d["url"]), frozenset(str(k) for k in d.get("only", KINDS)))
+            Destination(
+                str(d["url"]),
+                frozenset(str(k) for k in d.get("only", KINDS)),
+                str(d["player"]) if d.get("player") else None,
+            )
             for d in data.get("destinations", [])
         )
         remind = int(data.get("remind", DEFAULT_REMIND))
@@ -76,7 +83,10 @@ def keep(folder: Path, kept: Settings) -> None:
         _file(folder),
         {
             "campaign": str(Path(folder).resolve()),
-            "destinations": [{"url": d.url, "only": sorted(d.only)} for d in kept.destinations],
+            "destinations": [
+                {"url": d.url, "only": sorted(d.only), **({"player": d.player} if d.player else {})}
+                for d in kept.destinations
+            ],
             "remind": kept.remind,
             "server": kept.server,
         },

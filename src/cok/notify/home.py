@@ -28,3 +28,13 @@ def read_json(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def organisers(folder: Path) -> list[str]:
+    """The organisers with a link (`cok invite --organiser NAME`): whom a dispute's nudge names."""
+    from cok.serve.invites import links
+
+    try:
+        return sorted({k.name for k in links(Path(folder)) if k.organiser})
+    except Exception:  # the links unreadable: the nudge names "an organiser"
+        return []

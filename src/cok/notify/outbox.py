@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cok.core.folders import write_private
-from cok.notify.destinations import Destination, settings
-from cok.notify.home import campaign_home, read_json
+from cok.notify.destinations import Destination, Settings, settings
+from cok.notify.home import campaign_home, organisers, read_json
 from cok.notify.posts import Post, posts
+from cok.notify.retry_after import Busy
 
 if TYPE_CHECKING:
     from cok.service.recording import Recording
@@ -34,34 +35,62 @@ def _sent(folder: Path) -> Path:
 
 
 def enqueue(folder: Path, recording: Recording) -> int:
-    """The recording's posts put in the outbox (the hook every recording path calls, under
-    the lock: no network here); the number of posts queued. Nothing when no destination."""
+    """The recording's posts put in the outbox (the command line's hook, under the lock: no
+    network here); the number of posts queued. Nothing when no destination."""
+    made = prepared(folder, recording)
+    return 0 if made is None else put(folder, made)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A recording's posts, made from it under the lock (words and state of that moment),
+    not yet written to the outbox."""
+
+    kept: Settings
+    posts: list[Post]
+    at: float
+
+
+def prepared(folder: Path, recording: Recording) -> Prepared | None:
+    """The posts of a recording (cheap: no write; the organisers' names read only for a
+    dispute); None when the campaign has no destination or nothing was written."""
     try:
         kept = settings(folder)
     except Exception:  # no data folder (no home): then no destination was ever added
-        return 0
+        return None
     if not kept.destinations or not recording.written:
-        return 0
+        return None
+    disputed = any(r.event.type == "dispute" for r in recording.recorded)
+    made = posts(recording.recorded, kept.server, organisers(folder) if disputed else ())
+    return Prepared(kept, made, time.time())
+
+
+def put(folder: Path, made: Prepared) -> int:
+    """The prepared posts written to the outbox, each at most once; the number queued."""
+    kept, now, home = made.kept, made.at, campaign_home(folder)
     queued = 0
-    now = time.time()
-    made = posts(recording.recorded, kept.server)
-    for post in made:
-        to = [d.key for d in kept.destinations if post.kind in d.only]
-        if post.kind == "nudge" and not _newly_waiting(folder, post.waits_for):
+    club = [d for d in kept.destinations if d.player is None]
+    for post in made.posts:
+        own = [d.key for d in kept.destinations if d.player is not None and d.player == post.waits_for]
+        # a nudge goes to the person's own destination (a direct message) when they have one,
+        # instead of the club's channel; every other post to the club's channel alone
+        to = own if post.kind == "nudge" and own else [d.key for d in club if post.kind in d.only]
+        turn = post.kind == "nudge" and post.about is None  # the game's "whose turn": once a person
+        if turn and not _newly_waiting(home, post.waits_for):
             continue  # the ledger still waits for the one already nudged: once, then the reminder
         if to:
-            queued += _put(folder, post, to, now)
+            queued += _put(home, post, to, now)
             if post.kind == "nudge":  # posted again after the organiser's delay if still waiting
-                again = Post(f"{post.key}.again", "nudge", post.text, post.waits_for)
-                queued += _put(folder, again, to, now + kept.remind)
-    if not any(p.kind == "nudge" for p in made):
-        _newly_waiting(folder, None)  # no one holds the ledger up: the next one waited for is nudged
+                again = Post(f"{post.key}.again", "nudge", post.text, post.waits_for, post.about)
+                queued += _put(home, again, to, now + kept.remind)
+    if not any(p.kind == "nudge" and p.about is None for p in made.posts):
+        _newly_waiting(home, None)  # no one holds the ledger up: the next one waited for is nudged
     return queued
 
 
-def _newly_waiting(folder: Path, who: str | None) -> bool:
+def _newly_waiting(home: Path, who: str | None) -> bool:
     """Whether the ledger now waits for someone it did not wait for at the last nudge."""
-    path = campaign_home(folder) / "waiting.json"
+    path = home / "waiting.json"
     if read_json(path) == {"who": who}:
         return False
     write_private(path, {"who": who})
@@ -77,9 +106,9 @@ def queue_posts(folder: Path) -> Callable[[Recording], None]:
     return hook
 
 
-def _put(folder: Path, post: Post, to: list[str], due: float) -> int:
-    path = _box(folder) / f"{post.key}.json"
-    if path.exists() or (_sent(folder) / post.key).exists():
+def _put(home: Path, post: Post, to: list[str], due: float) -> int:
+    path = home / "outbox" / f"{post.key}.json"
+    if path.exists() or (home / "sent" / post.key).exists():
         return 0  # at most once: this event's post is already queued or sent
     entry = {
         "key": post.key,
@@ -87,6 +116,7 @@ def _put(folder: Path, post: Post, to: list[str], due: float) -> int:
         "kind": post.kind,
         "text": post.text,
         "waits_for": post.waits_for,
+        "about": post.about,
         "to": {k: {"sent": False, "tries": 0, "due": due, "error": None} for k in to},
     }
     write_private(path, entry)
@@ -129,17 +159,27 @@ def failed_posts(folder: Path) -> int:
 
 
 Sender = Callable[[Destination, str], "bool | None"]
+#: Whether the ledger still waits for this person (and, for a nudge about one thing, still
+#: asks it: `confirm:ID`, `settle:ID`): a reminder is posted only then.
+StillWaits = Callable[[str | None, str | None], bool]
 
 
 def apprise_send(destination: Destination, text: str) -> bool:
-    """One post through Apprise: True when the service took it. Apprise answers only
-    success or failure (a json:// 429's Retry-After is not passed on: we back off)."""
+    """One post through Apprise: True when the service took it. A service that answered
+    429 saying how long to wait raises Busy with that wait (Apprise itself tells only
+    success or failure: the answer is read where it passes, retry_after.py)."""
     import apprise
+
+    from cok.notify.retry_after import Busy, watching
 
     bell = apprise.Apprise()
     if not bell.add(destination.url):
         return False
-    return bool(bell.notify(body=text, title="", body_format=apprise.NotifyFormat.TEXT))
+    with watching() as asked:
+        took = bool(bell.notify(body=text, title="", body_format=apprise.NotifyFormat.TEXT))
+    if not took and asked:
+        raise Busy(max(asked))
+    return took
 
 
 def send(
@@ -148,7 +188,7 @@ def send(
     sender: Sender = apprise_send,
     now: Callable[[], float] = time.time,
     mentions: dict[str, str] | None = None,
-    still_waits: Callable[[str], bool] | None = None,
+    still_waits: StillWaits | None = None,
 ) -> tuple[int, int]:
     """Every post due sent to each destination not yet reached (off the lock); a failure is
     kept with its error and tried again later, each time waiting twice as long. A reminder
@@ -166,30 +206,36 @@ def _send(
     sender: Sender,
     now: Callable[[], float],
     mentions: dict[str, str] | None,
-    still_waits: Callable[[str], bool] | None,
+    still_waits: StillWaits | None,
 ) -> tuple[int, int]:
     from cok.notify.mentions import mentions as known
 
     handles = known(folder) if mentions is None else mentions
     by_key = {d.key: d for d in settings(folder).destinations}
     sent = failed = 0
+    failing: set[str] = set()  # a destination that failed this round is not tried again in it
     box = _box(folder)
     for path, entry in _queued(box):
         who = entry.get("waits_for")
         due = min(t["due"] for t in entry["to"].values()) <= now()
-        if entry["key"].endswith(".again") and due and who and still_waits is not None and not still_waits(who):
+        about = entry.get("about")
+        asks = who or about
+        if entry["key"].endswith(".again") and due and asks and still_waits is not None and not still_waits(who, about):
             _done(folder, path, entry["key"])  # a reminder only while the ledger still waits for them
             continue
         text = str(entry["text"]).replace("{who}", handles.get(who, str(who)) if who else "")
         changed = False
         for key, to in entry["to"].items():
             destination = by_key.get(key)
-            if to["sent"] or destination is None or to["due"] > now():
+            if to["sent"] or destination is None or to["due"] > now() or key in failing:
                 continue
             changed = True
+            wait = None
             try:
                 ok = bool(sender(destination, text))
                 error = None if ok else "the service refused it or could not be reached"
+            except Busy as busy:  # 429 with its wait: the next try no sooner (issue 39)
+                ok, error, wait = False, str(busy), busy.seconds
             except Exception as broken:  # a library's failure is a failed post, never a crash
                 ok, error = False, str(broken) or type(broken).__name__
             if ok:
@@ -197,9 +243,11 @@ def _send(
                 sent += 1
             else:
                 to["tries"] += 1
-                to["due"] = now() + min(FIRST_WAIT * 2 ** (to["tries"] - 1), LONGEST_WAIT)
+                backoff = min(FIRST_WAIT * 2 ** (to["tries"] - 1), LONGEST_WAIT)
+                to["due"] = now() + (backoff if wait is None else wait)
                 to["error"] = error
                 failed += 1
+                failing.add(key)
         if all(t["sent"] or k not in by_key for k, t in entry["to"].items()):
             _done(folder, path, entry["key"])
         elif changed:

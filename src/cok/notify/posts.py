@@ -19,7 +19,10 @@ class Post:
     key: str  # the outbox key: the event id and what the post is for (at most once each)
     kind: str  # one of destinations.KINDS
     text: str
-    waits_for: str | None = None  # a nudge's player
+    waits_for: str | None = None  # a nudge's player (or organiser)
+    #: what a nudge other than the game's turn asks (`confirm:ID`, `settle:ID`): its reminder
+    #: is posted only while it is still asked; None for the game's own "whose turn"
+    about: str | None = None
 
 
 def kind_of(ruleset: Any, event_type: str) -> str | None:
@@ -30,8 +33,9 @@ def kind_of(ruleset: Any, event_type: str) -> str | None:
     return mapping.get(event_type)
 
 
-def posts(done: Sequence[Recorded], server: str | None = None) -> list[Post]:
-    """The posts of one recording (each event, then the summary and the nudge after it)."""
+def posts(done: Sequence[Recorded], server: str | None = None, organisers: Sequence[str] = ()) -> list[Post]:
+    """The posts of one recording (each event, then the summary and the nudges after it:
+    whose turn it is, the other side of a new result, the organisers of a new dispute)."""
     if not done or not done[0].written:
         return []
     made: list[Post] = []
@@ -54,7 +58,43 @@ def posts(done: Sequence[Recorded], server: str | None = None) -> list[Post]:
     if waits is not None:
         text = f"The ledger waits for {{who}}: {waits[1]}.{link}"  # {who}: their chat handle, at sending
         made.append(Post(f"{last.event.id}.nudge", "nudge", text, waits[0]))
+    for recorded in done:
+        made += _answers_asked(recorded, link, organisers)
     return made
+
+
+def _answers_asked(recorded: Recorded, link: str, organisers: Sequence[str]) -> list[Post]:
+    """The nudges a new result or dispute asks for (issue 39): the other side of a battle a
+    player recorded, to confirm or dispute it; every organiser, to settle a dispute."""
+    event, ruleset = recorded.event, recorded.campaign.ruleset
+    if event.type in ruleset.results:
+        other = sorted(ruleset.other_side(ruleset.involved(event), event.by))
+        asked = (
+            f"to confirm or dispute the result {event.id}: {recorded.text} "
+            f"(cok confirm {event.id}, or cok dispute {event.id} --reason …)"
+        )
+        return [
+            Post(
+                f"{event.id}.confirm.{p}",
+                "nudge",
+                f"The ledger waits for {{who}}: {asked}.{link}",
+                p,
+                f"confirm:{event.id}",
+            )
+            for p in other
+        ]
+    target = getattr(event, "target", None)
+    if event.type != "dispute" or target is None:
+        return []
+    asked = (
+        f"to settle a dispute: {recorded.text}. Keep the result (cok settle {target} --reason …) "
+        f"or void it (cok void {target} --reason …).{link}"
+    )
+    about = f"settle:{target}"
+    return [
+        Post(f"{event.id}.settle.{o}", "nudge", f"The ledger waits for {{who}} (organiser) {asked}", o, about)
+        for o in organisers
+    ] or [Post(f"{event.id}.settle", "nudge", f"The ledger waits for an organiser {asked}", None, about)]
 
 
 def _took_back(recorded: Recorded) -> str:

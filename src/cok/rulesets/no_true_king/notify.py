@@ -10,9 +10,18 @@ KINDS = {"conspiracy": "join", "begin": "round", "resolve": "battle"}
 
 
 def waits(campaign: Any) -> tuple[str, str] | None:
-    """(conspiracy, phase) whose turn it is; None when the game is over or no one's turn."""
+    """(conspiracy, what) the ledger waits for: whose turn it is, or, in a combat, a question
+    only one player can answer — the card they play from their own hand, or none (§4.4),
+    in turn after the active player; None when the game is over or no one's turn."""
+    from cok.rulesets.no_true_king.rules.turns import waiting_for
+
     state = campaign.state
-    if state.active is None or state.phase == "over":
+    if state.phase == "over":
+        return None
+    first = next((w for w in waiting_for(state) if w.player is not None), None)
+    if first is not None and first.what == "card" and first.player != state.active:
+        return str(first.player), f"a card to play, or none, in the combat in {first.area} (only they hold their hand)"
+    if state.active is None:
         return None
     return str(state.active), f"their turn ({state.phase})"
 
