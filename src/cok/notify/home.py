@@ -32,7 +32,7 @@ def read_json(path: Path) -> Any:
 
 def organisers(folder: Path) -> list[str]:
     """The organisers with a link (`cok invite --organiser NAME`): whom a dispute's nudge names."""
-    from cok.serve.invites import links
+    from cok.links.invites import links
 
     try:
         return sorted({k.name for k in links(Path(folder)) if k.organiser})
