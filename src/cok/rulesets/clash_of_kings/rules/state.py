@@ -80,6 +80,12 @@ class State(Deferred):
         for name, value in list(taken.items()):
             if name in ("geo", "settings") or name.startswith("_"):
                 continue
+            if name == "cp_by_week":  # a week's CP per player, ints: copied at C speed
+                taken[name] = {pid: dict(weeks) for pid, weeks in value.items()}
+                continue
+            if name in _FLAT:  # frozen values: the dict alone is copied, at C speed
+                taken[name] = dict(value)
+                continue
             taken[name] = _copied(value)
         return made
 
@@ -117,6 +123,11 @@ class State(Deferred):
             return False
         mine = self.total_cp(player)
         return all(mine - self.total_cp(p) >= 10 for p in others)
+
+
+#: The fields whose dicts hold frozen values (strings, ints, tuples, frozen players): a long
+#: campaign's record of every week is most of a copy, which each recording makes.
+_FLAT = frozenset({"players", "holder", "held_cp", "bonus", "banners"})
 
 
 def _copied(value: Any) -> Any:
