@@ -57,7 +57,7 @@ class Ids(Mapping[str, int]):
     a successor takes them all into a new dict of its own."""
 
     FOLDED = 4096
-    __slots__ = ("_read", "_appended")
+    __slots__ = ("_appended", "_read")
 
     def __init__(self, read: Mapping[str, int], appended: dict[str, int] | None = None) -> None:
         self._read = read
