@@ -17,8 +17,11 @@ Kingdoms (a kingdom's page for a player's); 50 twenty phones polling /api/versio
 and reloading their page when it changes, while a recording arrives every second for a
 minute: the polls' median against the same phones on the idle server, and every recording
 landed once; 51 the home page just after a void (which may cost a pass over the whole
-history; reported); 52 a recording with chat destinations (not built yet). No True King has
-no 100,000-event campaign: a game is over after its rounds (its example is 76 events).
+history; reported); 52 a recording with chat destinations (not built yet). 61, 62 and 64: No
+True King's home page, standings and log's newest page (its site has no player's page) just
+after a recording (an agent placed), on the campaign of `generate_ntk.py` (one game made
+heavy by placements voided at once: no game of its rules is longer than a few hundred
+events) against the shipped example cut where its last round's placement begins.
 """
 
 from __future__ import annotations
@@ -40,7 +43,9 @@ import httpx
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from run import EXAMPLE, MK_EXAMPLE, campaign, cok_command, waiting_armies, writable_copy  # noqa: E402
+from run import EXAMPLE, MK_EXAMPLE, ROOT, campaign, cok_command, waiting_armies, writable_copy  # noqa: E402
+
+NTK_EXAMPLE = ROOT / "campaigns" / "no-true-king-example"
 
 
 def free_port() -> int:
@@ -188,13 +193,13 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--rounds", type=int)
-    parser.add_argument("--only", choices=["reads", "after", "phones", "mk"], action="append")
+    parser.add_argument("--only", choices=["reads", "after", "phones", "mk", "ntk"], action="append")
     args = parser.parse_args()
     size = 2_000 if args.quick else 100_000
     rounds = args.rounds or (5 if args.quick else 40)
     after_rounds = max(3, rounds // 4)
     minute = 10.0 if args.quick else 60.0
-    only = set(args.only or ["reads", "after", "phones", "mk"])
+    only = set(args.only or ["reads", "after", "phones", "mk", "ntk"])
     source = campaign(size)
     rows: list[tuple[int, str, tuple[float, float], float | None]] = []
     notes: list[str] = []
@@ -314,6 +319,8 @@ def main() -> int:
         if "mk" in only:
             mk_rows = mighty_kingdoms(size, after_rounds, scratch, env)
             rows += mk_rows
+        if "ntk" in only:
+            rows += no_true_king(size, after_rounds, scratch, env)
     print(
         f"cok serve, {size:,} events vs the shipped example "
         f"({rounds} rounds, {after_rounds} after a recording; medians)"
@@ -393,6 +400,74 @@ def mighty_kingdoms(
         (number, f"MK {words} just after a recording, {size // 1000}k vs the example", found[path], 1.5)
         for number, path, words in zip((56, 57, 58, 59), paths, what, strict=True)
     ]
+
+
+def no_true_king(
+    size: int, rounds: int, scratch: Path, env: dict[str, str]
+) -> list[tuple[int, str, tuple[float, float], float | None]]:
+    """Rows 61, 62, 64: No True King's pages just after a recording (an agent placed), at
+    `size` events against the shipped example cut where its last round's placement begins
+    (the example is a game over: nothing may be recorded after it). Each side records its own
+    game's next placements; when they run out, the log is put back as it was (untimed)."""
+    import json
+
+    from generate_ntk import next_path
+
+    from cok.serve import invites
+
+    source = campaign(size, "ntk")
+    large = writable_copy(source, scratch / "ntk-large")
+    small = writable_copy(NTK_EXAMPLE, scratch / "ntk-small")
+    following = [json.loads(next_path(source).read_text(encoding="utf-8")), _cut_at_last_placement(small)]
+    folders = [large, small]
+    pristine = {f: (f / "events.yaml").read_bytes() for f in folders}
+    servers = [Server(f, env) for f in folders]
+    tokens = [invites.invite(f, "bench", organiser=True) for f in folders]
+    waiting: list[list[dict[str, object]]] = [[], []]
+    for server in servers:
+        server.timed("GET", "/")
+
+    def place(side: int) -> Callable[[int], dict[str, object]]:
+        def made(n: int) -> dict[str, object]:
+            if not waiting[side]:
+                folder = folders[side]
+                if (folder / "events.yaml").read_bytes() != pristine[folder]:
+                    (folder / "events.yaml").write_bytes(pristine[folder])
+                    servers[side].timed("GET", "/")  # the server reopens the log put back (untimed)
+                    servers[side].timed("GET", "/log.html")
+                waiting[side] = list(following[side])
+            return waiting[side].pop(0)
+
+        return made
+
+    paths = ["/", "/api/standings", "/log.html"]
+    pairs = [(servers[side], place(side), tokens[side], {}) for side in (0, 1)]
+    found = after_recording(pairs, paths, rounds)  # type: ignore[arg-type]
+    for server in servers:
+        server.stop()
+    what = ["the home page", "the standings (/api/standings)", "the log's newest page"]
+    return [
+        (number, f"NTK {words} just after a recording, {size // 1000}k vs the example", found[path], 1.5)
+        for number, path, words in zip((61, 62, 64), paths, what, strict=True)
+    ]
+
+
+def _cut_at_last_placement(folder: Path) -> list[dict[str, object]]:
+    """Cut the log in `folder` where its last round's placement begins; the placements it
+    held from there (without id, time or recorder), to be recorded again."""
+    import yaml
+
+    log = folder / "events.yaml"
+    text = log.read_text(encoding="utf-8")
+    events = yaml.safe_load(text)
+    starts = [n for n, e in enumerate(events) if e["type"] == "place" and events[n - 1]["type"] != "place"]
+    cut = starts[-1]
+    lines = text.splitlines(keepends=True)
+    items = [n for n, line in enumerate(lines) if line.startswith("- ")]
+    log.write_text("".join(lines[: items[cut]]), encoding="utf-8")
+    after = events[cut:]
+    placed = after[: next(i for i, e in enumerate(after) if e["type"] != "place")]
+    return [{k: v for k, v in e.items() if k not in ("id", "at", "by")} for e in placed]
 
 
 def _first_kingdom(standings: dict[str, object]) -> str:
