@@ -21,7 +21,7 @@ history; reported); 52 a recording with chat destinations (not built yet). 61, 6
 True King's home page, standings and log's newest page (its site has no player's page) just
 after a recording (an agent placed), on the campaign of `generate_ntk.py` (one game made
 heavy by placements voided at once: no game of its rules is longer than a few hundred
-events) against the shipped example cut where its last round's placement begins.
+events) against the same game without them (the shipped example is a game over).
 """
 
 from __future__ import annotations
@@ -43,9 +43,7 @@ import httpx
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from run import EXAMPLE, MK_EXAMPLE, ROOT, campaign, cok_command, waiting_armies, writable_copy  # noqa: E402
-
-NTK_EXAMPLE = ROOT / "campaigns" / "no-true-king-example"
+from run import EXAMPLE, MK_EXAMPLE, campaign, cok_command, waiting_armies, writable_copy  # noqa: E402
 
 
 def free_port() -> int:
@@ -406,9 +404,10 @@ def no_true_king(
     size: int, rounds: int, scratch: Path, env: dict[str, str]
 ) -> list[tuple[int, str, tuple[float, float], float | None]]:
     """Rows 61, 62, 64: No True King's pages just after a recording (an agent placed), at
-    `size` events against the shipped example cut where its last round's placement begins
-    (the example is a game over: nothing may be recorded after it). Each side records its own
-    game's next placements; when they run out, the log is put back as it was (untimed)."""
+    `size` events against the same game without its voided placements (its own ~100 events:
+    the shipped example is a game over, nothing may be recorded after it, and a game cut
+    elsewhere has another board to draw). Each side records the game's next placements;
+    when they run out, the log is put back as it was (untimed)."""
     import json
 
     from generate_ntk import next_path
@@ -417,8 +416,9 @@ def no_true_king(
 
     source = campaign(size, "ntk")
     large = writable_copy(source, scratch / "ntk-large")
-    small = writable_copy(NTK_EXAMPLE, scratch / "ntk-small")
-    following = [json.loads(next_path(source).read_text(encoding="utf-8")), _cut_at_last_placement(small)]
+    unpadded = campaign(0, "ntk")
+    small = writable_copy(unpadded, scratch / "ntk-small")
+    following = [json.loads(next_path(f).read_text(encoding="utf-8")) for f in (source, unpadded)]
     folders = [large, small]
     pristine = {f: (f / "events.yaml").read_bytes() for f in folders}
     servers = [Server(f, env) for f in folders]
@@ -447,27 +447,9 @@ def no_true_king(
         server.stop()
     what = ["the home page", "the standings (/api/standings)", "the log's newest page"]
     return [
-        (number, f"NTK {words} just after a recording, {size // 1000}k vs the example", found[path], 1.5)
+        (number, f"NTK {words} just after a recording, {size // 1000}k vs the game alone", found[path], 1.5)
         for number, path, words in zip((61, 62, 64), paths, what, strict=True)
     ]
-
-
-def _cut_at_last_placement(folder: Path) -> list[dict[str, object]]:
-    """Cut the log in `folder` where its last round's placement begins; the placements it
-    held from there (without id, time or recorder), to be recorded again."""
-    import yaml
-
-    log = folder / "events.yaml"
-    text = log.read_text(encoding="utf-8")
-    events = yaml.safe_load(text)
-    starts = [n for n, e in enumerate(events) if e["type"] == "place" and events[n - 1]["type"] != "place"]
-    cut = starts[-1]
-    lines = text.splitlines(keepends=True)
-    items = [n for n, line in enumerate(lines) if line.startswith("- ")]
-    log.write_text("".join(lines[: items[cut]]), encoding="utf-8")
-    after = events[cut:]
-    placed = after[: next(i for i, e in enumerate(after) if e["type"] != "place")]
-    return [{k: v for k, v in e.items() if k not in ("id", "at", "by")} for e in placed]
 
 
 def _first_kingdom(standings: dict[str, object]) -> str:
