@@ -69,3 +69,17 @@ def test_the_served_pages_from_the_fold_are_those_of_a_pass_over_the_whole_log(
     assert {k: v for k, v in folded.items() if k != "index.html"} == {
         k: v for k, v in made.items() if k != "index.html"
     }
+
+
+def test_a_copy_shares_the_record_of_every_week_until_either_state_changes_it() -> None:
+    """Each recording copies the state: the record of every week (which grows with the
+    log) is shared by the copy, and copied by whichever state changes it first."""
+    state = open_campaign(EXAMPLE, use_cache=False).state
+    before = set(state.fought)
+    made = state.copy()
+    assert made.fought is state.fought
+    made.own("fought").add(("tim", 99))
+    assert ("tim", 99) in made.fought and state.fought == before
+    again = state.copy()
+    state.own("fought").add(("matt", 98))
+    assert ("matt", 98) not in again.fought and ("matt", 98) in state.fought

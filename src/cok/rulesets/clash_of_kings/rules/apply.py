@@ -106,8 +106,9 @@ def _(outcome: Joined, state: State) -> None:
 
 @commit.register
 def _(outcome: WeekStarted, state: State) -> None:
+    weekly = state.own("cp_by_week")
     for pid in state.players:  # the site's CP-over-weeks chart
-        state.cp_by_week.setdefault(pid, {})[state.week] = state.total_cp(pid)
+        weekly.setdefault(pid, {})[state.week] = state.total_cp(pid)
     state.week = outcome.week
     state.limits.append(outcome.limit)
     state.battles = {key for key in state.battles if key[3] >= outcome.week - REPEAT_WEEKS + 1}
@@ -119,7 +120,7 @@ def _(outcome: Fought, state: State) -> None:
         state.battles.add(battle_key(outcome.players, outcome.location, outcome.week, outcome.winner))
     for player in outcome.players:
         state.records[player].battles += 1
-        state.fought.add((player, outcome.week))
+        state.own("fought").add((player, outcome.week))
     if outcome.winner is not None and outcome.loser is not None:
         state.records[outcome.winner].wins += 1
         state.records[outcome.loser].losses += 1
@@ -134,13 +135,13 @@ def _(outcome: Fought, state: State) -> None:
 def _(outcome: Painted, state: State) -> None:
     key = (outcome.player, outcome.week)
     if outcome.fully_painted:
-        state.fully_painted.add(key)
+        state.own("fully_painted").add(key)
     if outcome.units or outcome.models:
         units, models = state.banners.get(key, (0, 0))
-        state.banners[key] = (units + outcome.units, models + outcome.models)
+        state.own("banners")[key] = (units + outcome.units, models + outcome.models)
     if outcome.commissioned is not None:
-        state.commission_weeks.add(key)
-        state.commissioned.add((outcome.player, outcome.commissioned))
+        state.own("commission_weeks").add(key)
+        state.own("commissioned").add((outcome.player, outcome.commissioned))
     state.bonus[outcome.player] += outcome.cp
 
 
