@@ -552,6 +552,8 @@ def main() -> int:
         print("|---|---|---|")
         for command, at_small, at_large in peaks:
             print(f"| {command} | {at_small:.0f} MB | {at_large:.0f} MB |")
+    if args.quick and not args.only:  # `cok serve`'s rows too, on small campaigns (so that they cannot rot)
+        subprocess.run([sys.executable, str(HERE / "serve.py"), "--quick"], check=True)
     print(flush=True), __import__("notify").main(["--quick"] if args.quick else [])  # row 52: chat destinations
     return 1 if args.check and not args.quick and not all(r.ok for r in results) else 0
 

@@ -17,8 +17,11 @@ Kingdoms (a kingdom's page for a player's); 50 twenty phones polling /api/versio
 and reloading their page when it changes, while a recording arrives every second for a
 minute: the polls' median against the same phones on the idle server, and every recording
 landed once; 51 the home page just after a void (which may cost a pass over the whole
-history; reported); 52 a recording with chat destinations (not built yet). No True King has
-no 100,000-event campaign: a game is over after its rounds (its example is 76 events).
+history; reported); 52 (a recording with chat destinations) is benchmarks/notify.py's. 61, 62 and 64: No
+True King's home page, standings and log's newest page (its site has no player's page) just
+after a recording (an agent placed), on the campaign of `generate_ntk.py` (one game made
+heavy by placements voided at once: no game of its rules is longer than a few hundred
+events) against the same game without them (the shipped example is a game over).
 """
 
 from __future__ import annotations
@@ -188,13 +191,13 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--rounds", type=int)
-    parser.add_argument("--only", choices=["reads", "after", "phones", "mk"], action="append")
+    parser.add_argument("--only", choices=["reads", "after", "phones", "mk", "ntk"], action="append")
     args = parser.parse_args()
     size = 2_000 if args.quick else 100_000
     rounds = args.rounds or (5 if args.quick else 40)
     after_rounds = max(3, rounds // 4)
     minute = 10.0 if args.quick else 60.0
-    only = set(args.only or ["reads", "after", "phones", "mk"])
+    only = set(args.only or ["reads", "after", "phones", "mk", "ntk"])
     source = campaign(size)
     rows: list[tuple[int, str, tuple[float, float], float | None]] = []
     notes: list[str] = []
@@ -314,6 +317,8 @@ def main() -> int:
         if "mk" in only:
             mk_rows = mighty_kingdoms(size, after_rounds, scratch, env)
             rows += mk_rows
+        if "ntk" in only:
+            rows += no_true_king(size, after_rounds, scratch, env)
     print(
         f"cok serve, {size:,} events vs the shipped example "
         f"({rounds} rounds, {after_rounds} after a recording; medians)"
@@ -327,7 +332,7 @@ def main() -> int:
         print(f"{number:>3}  {label:<72} {a * 1000:8.2f} / {b * 1000:7.2f} ms = {ratio:5.2f}x {bound}{said}")
     for note in notes:
         print(note)
-    print(" 52  a recording with three chat destinations, one down: not built yet (no chat destinations)")
+    print(" 52  a recording with three chat destinations, one down: benchmarks/notify.py")
     ok &= peak < 300
     said = "ok" if peak < 300 else "MISSED"
     print(f" 45  the server's peak memory at {size // 1000}k: {peak:.0f} MB (target < 300 MB) {said}")
@@ -392,6 +397,58 @@ def mighty_kingdoms(
     return [
         (number, f"MK {words} just after a recording, {size // 1000}k vs the example", found[path], 1.5)
         for number, path, words in zip((56, 57, 58, 59), paths, what, strict=True)
+    ]
+
+
+def no_true_king(
+    size: int, rounds: int, scratch: Path, env: dict[str, str]
+) -> list[tuple[int, str, tuple[float, float], float | None]]:
+    """Rows 61, 62, 64: No True King's pages just after a recording (an agent placed), at
+    `size` events against the same game without its voided placements (its own ~100 events:
+    the shipped example is a game over, nothing may be recorded after it, and a game cut
+    elsewhere has another board to draw). Each side records the game's next placements;
+    when they run out, the log is put back as it was (untimed)."""
+    import json
+
+    from generate_ntk import next_path
+
+    from cok.serve import invites
+
+    source = campaign(size, "ntk")
+    large = writable_copy(source, scratch / "ntk-large")
+    unpadded = campaign(0, "ntk")
+    small = writable_copy(unpadded, scratch / "ntk-small")
+    following = [json.loads(next_path(f).read_text(encoding="utf-8")) for f in (source, unpadded)]
+    folders = [large, small]
+    pristine = {f: (f / "events.yaml").read_bytes() for f in folders}
+    servers = [Server(f, env) for f in folders]
+    tokens = [invites.invite(f, "bench", organiser=True) for f in folders]
+    waiting: list[list[dict[str, object]]] = [[], []]
+    for server in servers:
+        server.timed("GET", "/")
+
+    def place(side: int) -> Callable[[int], dict[str, object]]:
+        def made(n: int) -> dict[str, object]:
+            if not waiting[side]:
+                folder = folders[side]
+                if (folder / "events.yaml").read_bytes() != pristine[folder]:
+                    (folder / "events.yaml").write_bytes(pristine[folder])
+                    servers[side].timed("GET", "/")  # the server reopens the log put back (untimed)
+                    servers[side].timed("GET", "/log.html")
+                waiting[side] = list(following[side])
+            return waiting[side].pop(0)
+
+        return made
+
+    paths = ["/", "/api/standings", "/log.html"]
+    pairs = [(servers[side], place(side), tokens[side], {}) for side in (0, 1)]
+    found = after_recording(pairs, paths, rounds)  # type: ignore[arg-type]
+    for server in servers:
+        server.stop()
+    what = ["the home page", "the standings (/api/standings)", "the log's newest page"]
+    return [
+        (number, f"NTK {words} just after a recording, {size // 1000}k vs the game alone", found[path], 1.5)
+        for number, path, words in zip((61, 62, 64), paths, what, strict=True)
     ]
 
 

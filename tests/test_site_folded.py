@@ -14,11 +14,14 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "campaigns" / "example"
 
 
 def shown(data: SiteHistory) -> dict[str, Any]:
-    plain = {k: v for k, v in vars(data).items() if k not in ("log", "battles", "latest")}
+    kept = ("log", "battles", "served_log", "served_battles", "latest")
+    plain = {k: v for k, v in vars(data).items() if k not in kept}
     plain["latest"] = list(data.latest)
-    plain["log"] = data.log.page()
-    plain["battles"] = {pid: n.page() for pid, n in data.battles.items()}
-    plain["pages"] = {pid: (n.page().groups, n.page().entries) for pid, n in data.battles.items()}
+    for name in ("log", "served_log"):
+        newest = getattr(data, name)
+        plain[name] = (newest.page(), newest.page().entries, newest.pages())
+    for name in ("battles", "served_battles"):
+        plain[name] = {pid: (n.page(), n.page().entries, n.pages()) for pid, n in getattr(data, name).items()}
     return plain
 
 

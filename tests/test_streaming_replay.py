@@ -92,3 +92,35 @@ def test_a_void_the_search_misses_starts_the_replay_again(campaign: Path, monkey
     monkeypatch.setattr(folding, "fold", lambda *a, **k: restarted.append(1) or real(*a, **k))
     assert streamed(campaign) == by_list(campaign)
     assert restarted == [1]  # started again, from the whole list
+
+
+class _Scanned(str):
+    """A log's text that counts the characters its searches pass over."""
+
+    scanned = 0
+
+    def find(self, sub: str, start: int | None = None, end: int | None = None) -> int:  # type: ignore[override]
+        start = 0 if start is None else start
+        found = str.find(self, sub, start, len(self) if end is None else end)
+        _Scanned.scanned += (found if found >= 0 else len(self) if end is None else end) - start
+        return found
+
+    def rfind(self, sub: str, start: int | None = None, end: int | None = None) -> int:  # type: ignore[override]
+        start, end = 0 if start is None else start, len(self) if end is None else end
+        found = str.rfind(self, sub, start, end)
+        _Scanned.scanned += end - (found if found >= 0 else start)
+        return found
+
+
+def test_the_voids_of_a_long_log_are_found_reading_each_item_once() -> None:
+    """Issue 37: a log of many voids (No True King's heavy campaign: 50,000) had its whole
+    text searched twice for each, and its cold replay took minutes."""
+    pairs = "".join(
+        ADJUST.format(reason=f"slip {n}", id=f"a{n}") + f"- type: void\n  target: a{n}\n  reason: typo\n"
+        for n in range(300)
+    )
+    text = _Scanned(START + pairs)
+    _Scanned.scanned = 0
+    found = planned_voids(text, "events.yaml", RULESET)
+    assert found is not None and len(found) == 300
+    assert _Scanned.scanned < 4 * len(text)

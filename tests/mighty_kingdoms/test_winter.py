@@ -338,3 +338,21 @@ def test_status_suggests_tithes_only_while_tithing_is_open() -> None:
     assert "tithes" in waiting_words(game.state)
     game("build", player="ana", tile="-3,0", settlement="village")
     assert "tithes" not in waiting_words(game.state) and "builds and recruits first" in waiting_words(game.state)
+
+
+def test_a_copy_shares_what_each_kingdom_gathered_until_either_state_changes_it() -> None:
+    """Issue 37: each recording copies the state; the winters gathered (which grow with the
+    log) are shared by the copy, and copied by whichever state changes them first."""
+    from pathlib import Path
+
+    from cok.core.campaign import open_campaign
+
+    example = Path(__file__).resolve().parents[2] / "campaigns" / "mighty-kingdoms"
+    state = open_campaign(example, use_cache=False).state
+    assert state.gathered
+    before = {k: list(v) for k, v in state.gathered.items()}
+    made = state.copy()
+    assert made.gathered is state.gathered and made.map is state.map
+    player = next(iter(before))
+    made.own_gathered()[player].append(before[player][0])
+    assert state.gathered == before and len(made.gathered[player]) == len(before[player]) + 1

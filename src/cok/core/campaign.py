@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,44 @@ class Unchanged:
         return (text in self.found) if text in self.looked_for else None
 
 
+class Ids(Mapping[str, int]):
+    """Every event id with its line: those read (a dict never changed once here) and those
+    this process appended since, so that the campaign a recording makes (`succeeded`)
+    copies only the latter, not 100,000 ids (copying and freeing them was most of what a
+    recording and the next page cost beyond a small campaign's). Past `FOLDED` appended,
+    a successor takes them all into a new dict of its own."""
+
+    FOLDED = 4096
+    __slots__ = ("_appended", "_read")
+
+    def __init__(self, read: Mapping[str, int], appended: dict[str, int] | None = None) -> None:
+        self._read = read
+        self._appended = {} if appended is None else appended
+
+    def __getitem__(self, key: str) -> int:
+        found = self._appended.get(key)
+        return self._read[key] if found is None else found
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._appended or key in self._read
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._read
+        yield from (k for k in self._appended if k not in self._read)
+
+    def __len__(self) -> int:
+        return len(self._read) + sum(1 for k in self._appended if k not in self._read)
+
+    def add(self, key: str, line: int) -> None:
+        self._appended[key] = line
+
+    def successor(self) -> Ids:
+        """The same ids, for a campaign of its own to add to (this one never sees them)."""
+        if len(self._appended) >= self.FOLDED:
+            return Ids({**self._read, **self._appended})
+        return Ids(self._read, dict(self._appended))
+
+
 @dataclass
 class Campaign:
     """A campaign's settings, state and log position, and the problems its files have."""
@@ -61,7 +99,7 @@ class Campaign:
     position: Position
     digests: tuple[str, str]  # of campaign.yaml and of the map, as read
     problems: list[Problem] = field(default_factory=list)
-    _ids: dict[str, int] | None = None
+    _ids: Ids | None = None
     _history: list[Told] | None = None
     _extents: dict[str, Any] = field(default_factory=dict)  # the cache's rows: kind -> extent
     _version: tuple[int, int, int] | None = None  # which write of the cache entry this came from
@@ -86,14 +124,14 @@ class Campaign:
             raise Refused(self.problems)
         return self
 
-    def ids(self) -> dict[str, int]:
+    def ids(self) -> Mapping[str, int]:
         """Every event id in the log, with its line."""
         if self._ids is None:
             rows = cache.read_rows(cache.rows_file(self.folder, "ids"), self._extents.get("ids"))
             if rows is not None and all(isinstance(r, list) and len(r) == 2 for r in rows):
-                self._ids = {str(i): int(line) for i, line in rows}
+                self._ids = Ids({str(i): int(line) for i, line in rows})
             else:
-                self._ids = _replayed(self.folder, read(self.folder)).ids()
+                self._ids = Ids(_replayed(self.folder, read(self.folder)).ids())
         return self._ids
 
     def history(self) -> list[Told]:
@@ -184,7 +222,7 @@ class Campaign:
         """An event this process just appended on `line`: its id and its words, added to
         those held in memory (those read from the cache's rows get it from there)."""
         if self._ids is not None:
-            self._ids[event_id] = line
+            self._ids.add(event_id, line)
         if self._history is not None:
             self._history.append(told)
 
@@ -204,12 +242,13 @@ class Campaign:
     def succeeded(self, state: Any) -> Campaign:
         """The campaign that follows this one once an append gave it `state`: a new object
         whose position, ids and history the ledger then brings up to date, while this one
-        (a page drawing from it in another thread) is never changed. The ids and history
-        held in memory are copied (a few ms at 100,000 events); the state is the rules' copy."""
+        (a page drawing from it in another thread) is never changed. The ids this process
+        appended and the history held in memory are copied (the ids read are shared: `Ids`);
+        the state is the rules' copy."""
         return replace(
             self,
             state=state,
-            _ids=None if self._ids is None else dict(self._ids),
+            _ids=None if self._ids is None else self._ids.successor(),
             _history=None if self._history is None else list(self._history),
             _extents=dict(self._extents),
         )
@@ -411,7 +450,7 @@ def _extend(campaign: Campaign, read: Streamed) -> Campaign | None:
     if done.problems:
         return None
     campaign.position = old.after(tail, read.hashed)
-    campaign._ids = {**ids, **done.ids}
+    campaign._ids = Ids({**ids, **done.ids})
     campaign.save(new_ids=done.ids, new_history=done.history, grown=True)
     return campaign
 
@@ -425,7 +464,7 @@ def _replayed(
     campaign = Campaign(
         folder, setup.ruleset, setup.name, setup.map_file, done.state, done.position, setup.digests, done.problems
     )
-    campaign._ids, campaign._history, campaign._history_rows = done.ids, done.history, done.history_rows
+    campaign._ids, campaign._history, campaign._history_rows = Ids(done.ids), done.history, done.history_rows
     return campaign
 
 

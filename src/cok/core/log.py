@@ -147,9 +147,17 @@ def planned_voids(text: str, shown: str, ruleset: Ruleset) -> Plan | None:
     types = event_types(ruleset)
     done: set[int] = set()
     line, counted = 1, 0  # the line `counted` is on
+    ahead = {s: text.find(s) for s in starts}  # each start's next place (-1: none left)
+    since = 0  # where the item before ended: the item holding `at` starts after it
     while at >= 0:
-        start = max(text.rfind(s, 0, at) for s in starts) + 1  # 0 when the first item
-        end = min((e for e in (text.find(s, at) for s in starts) if e >= 0), default=len(text))
+        # looked for from the last item on, not from either end of the text: a log of 50,000
+        # voids read the whole text twice for each (minutes at 100,000 events)
+        start = max(text.rfind(s, since, at) for s in starts) + 1  # 0 when the first item
+        for s, next_at in ahead.items():
+            if 0 <= next_at < at:
+                ahead[s] = text.find(s, at)
+        end = min((e for e in ahead.values() if e >= 0), default=len(text))
+        since = end
         at = text.find("void", end)
         if start in done:
             continue

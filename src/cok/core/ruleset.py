@@ -160,9 +160,10 @@ class Ruleset(Protocol):
     def standings(self, campaign: Campaign) -> Standings:
         """`cok standings`: the players, ranked."""
 
-    def site_pages(self, campaign: Campaign) -> Iterable[tuple[str, str]]:
+    def site_pages(self, campaign: Campaign, served: bool = False) -> Iterable[tuple[str, str]]:
         """`cok site`: the static site's files (path relative to its folder, text), one at a
-        time, so that a long campaign's site is never held whole."""
+        time, so that a long campaign's site is never held whole. `served`: as `cok serve`
+        shows them after every recording (shorter pages of the log and of each player)."""
 
     def map_svg(self, campaign: Campaign) -> str:
         """`cok map --svg`: the map as a standalone SVG document."""

@@ -6,7 +6,7 @@ cache holds still fits its files."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +50,7 @@ def told_of(row: list[Any]) -> Told:
     return Told(line, event_id, ref, kind, text, voided, tuple(players), event)
 
 
-def id_rows(ids: dict[str, int]) -> list[Any]:
+def id_rows(ids: Mapping[str, int]) -> list[Any]:
     return [[i, line] for i, line in ids.items()]
 
 

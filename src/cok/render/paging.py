@@ -97,8 +97,11 @@ class Newest:
         self.broken = False
         self._first: Any = None
         self._last: Any = None
+        self._page: Page | None = None  # the page as last handed over, until an entry comes
+        self._full: list[Page] = []  # the full pages before it, newest first, numbered from the oldest
 
     def add(self, group: Any, entry: Any) -> None:
+        self._page = None
         found = self.entries.get(group)
         placed = found is None and self._last is not None and group < self._last  # a new group between two
         if found is None:
@@ -119,9 +122,11 @@ class Newest:
         ordered = sorted(self.entries)
         chunk: list[Any] = []
         size = 0
+        stem, dot, suffix = self.base.rpartition(".")
         for group in ordered:
             count = len(self.entries[group])
             if chunk and size + count > self.per_page:
+                self._full.insert(0, Page(f"{stem}-{len(self._full) + 1}{dot}{suffix}", tuple(chunk)))
                 chunk, size = [], 0
             chunk.append(group)
             size += count
@@ -130,5 +135,23 @@ class Newest:
         self._first, self._last = chunk[0], chunk[-1]
 
     def page(self) -> Page:
-        """The newest page, filled."""
-        return Page(self.base, tuple(self.entries), {g: list(e) for g, e in self.entries.items()})
+        """The newest page, filled: a copy of its own (the fold goes on with the next version
+        of the campaign), made again only once an entry came (a server after a recording
+        copies the one or two pages that changed, not every player's)."""
+        if self._page is None:
+            self._page = Page(self.base, tuple(self.entries), {g: list(e) for g, e in self.entries.items()})
+        return self._page
+
+    def pages(self) -> list[Page]:
+        """Every page of the list, newest first, as `plan` cuts it, unfilled: kept as the
+        pages fill, so that a long log's thousand pages are not planned again after each
+        recording. The older pages are shared: fill copies (`Filler` fills what it is given)."""
+        return [Page(self.base, tuple(self.entries)), *self._full]
+
+
+def nearby(pages: Sequence[Page], page: Page, around: int = 2) -> list[Page]:
+    """The pages a served page links to (newest first): the newest, the oldest and those
+    within `around` of this one, so that its list of pages stays short however long the
+    log (each page reaches the next ones: every page is still reachable)."""
+    at = next((n for n, p in enumerate(pages) if p.file == page.file), 0)
+    return [p for n, p in enumerate(pages) if n in (0, len(pages) - 1) or abs(n - at) <= around]

@@ -161,7 +161,9 @@ class View:
                 return None  # no such page: answered without making the site again
             source = self._source
             if source is None or self._all_made:
-                source = iter(self.ruleset.site_pages(confirming.for_site(self.campaign)))  # docs/confirm.md
+                source = iter(
+                    self.ruleset.site_pages(confirming.for_site(self.campaign), served=True)
+                )  # docs/confirm.md
                 self._all_made = False
             for name, text in source:
                 self._names.add(name)

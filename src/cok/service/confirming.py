@@ -6,6 +6,7 @@ recorded it; a dispute is settled only by an organiser."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from cok.core.confirmation import AWAITING, CONFIRMED, DISPUTED, Result, open_disputes, results, waiting_on
@@ -138,11 +139,49 @@ def marked_history(campaign: Campaign, history: Iterable[Told]) -> Iterator[Told
 def marking(campaign: Campaign) -> bool:
     """Whether anything can be marked at all: the log holds a dispute, or results wait for
     confirmation (most logs: neither, and the history is not read)."""
+    found = mentions_dispute(campaign.events_file)
+    return True if found is None else found or required(campaign)
+
+
+#: What `mentions_dispute` read of each log: (device, inode) -> (size, mtime, the last bytes
+#: read, whether `dispute` was in them).
+_READ: dict[tuple[int, int], tuple[int, int, bytes, bool]] = {}
+_TAIL = 64
+
+
+def mentions_dispute(log: Path) -> bool | None:
+    """Whether the log's text holds `dispute` (None: it cannot be read). A log that only
+    grew since it was last asked (the same file, its bytes before still ending as they did)
+    is read from there: the first page after a recording at 100,000 events read 20 MB
+    for this (issue #37). Once found, a later edit taking it out still reads as found:
+    the history is then read for marks, which finds none."""
+    import os
+
+    word = b"dispute"
     try:
-        text = campaign.events_file.read_bytes()
+        with open(log, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            key, size = (info.st_dev, info.st_ino), info.st_size
+            known, start, before = _READ.get(key), 0, False
+            if known is not None:
+                seen, mtime, tail, was = known
+                if seen < size or (seen == size and mtime == info.st_mtime_ns):
+                    handle.seek(seen - len(tail))
+                    if handle.read(len(tail)) == tail:  # only grew
+                        if seen == size:
+                            return was
+                        before, start = was, (size if was else max(0, seen - len(word) + 1))
+            handle.seek(start)
+            data = handle.read(size - start)
+            handle.seek(max(0, size - _TAIL))
+            last = handle.read(_TAIL)
     except OSError:
-        return True
-    return b"dispute" in text or required(campaign)
+        return None
+    found = before or word in data
+    if len(_READ) > 16:
+        _READ.clear()
+    _READ[key] = (size, info.st_mtime_ns, last, found)
+    return found
 
 
 def open_lines(campaign: Campaign) -> list[str]:

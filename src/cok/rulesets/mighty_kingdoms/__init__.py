@@ -80,6 +80,10 @@ class MightyKingdoms(Game):
 
         return (State, Settings, Army, Kingdom, ArtefactHeld, Gathered, HexMap, Tile)
 
+    def copy(self, state: State) -> State:
+        """A copy the rules may change (the map, settings and winters gathered shared)."""
+        return state.copy()
+
     def initial_state(self, map: Any, settings: Any) -> State:
         from cok.rulesets.mighty_kingdoms.rules.apply import initial_state
         from cok.rulesets.mighty_kingdoms.rules.state import Settings

@@ -125,8 +125,9 @@ def commit_joined(outcome: Joined, state: State) -> None:
 
 
 def commit_week(outcome: WeekStarted, state: State) -> None:
+    weekly = state.own("cp_by_week")
     for pid in state.players:  # the site's CP-over-weeks chart
-        state.cp_by_week.setdefault(pid, {})[state.week] = state.total_cp(pid)
+        weekly.setdefault(pid, {})[state.week] = state.total_cp(pid)
     state.week = outcome.week
     state.limits.append(outcome.limit)
     state.battles = {key for key in state.battles if key[3] >= outcome.week - REPEAT_WEEKS + 1}
@@ -137,7 +138,7 @@ def commit_fought(outcome: Fought, state: State) -> None:
         state.battles.add(battle_key(outcome.players, outcome.location, outcome.week, outcome.winner))
     for player in outcome.players:
         state.records[player].battles += 1
-        state.fought.add((player, outcome.week))
+        state.own("fought").add((player, outcome.week))
     if outcome.winner is not None and outcome.loser is not None:
         state.records[outcome.winner].wins += 1
         state.records[outcome.loser].losses += 1
@@ -151,13 +152,13 @@ def commit_fought(outcome: Fought, state: State) -> None:
 def commit_painted(outcome: Painted, state: State) -> None:
     key = (outcome.player, outcome.week)
     if outcome.fully_painted:
-        state.fully_painted.add(key)
+        state.own("fully_painted").add(key)
     if outcome.units or outcome.models:
         units, models = state.banners.get(key, (0, 0))
-        state.banners[key] = (units + outcome.units, models + outcome.models)
+        state.own("banners")[key] = (units + outcome.units, models + outcome.models)
     if outcome.commissioned is not None:
-        state.commission_weeks.add(key)
-        state.commissioned.add((outcome.player, outcome.commissioned))
+        state.own("commission_weeks").add(key)
+        state.own("commissioned").add((outcome.player, outcome.commissioned))
     state.bonus[outcome.player] += outcome.cp
 
 

@@ -77,11 +77,31 @@ class State(Deferred):
         cache (see `Deferred`) stays waiting, decoded on its own when the copy reads it."""
         made = copy.copy(self)  # the waiting fields' data is shared, never changed
         taken = vars(made)
+        shared = {name for name in _WEEKLY if name in taken}
         for name, value in list(taken.items()):
-            if name in ("geo", "settings") or name.startswith("_"):
+            if name in ("geo", "settings") or name.startswith("_") or name in shared:
+                continue
+            if name in _FLAT:  # frozen values: the dict alone is copied, at C speed
+                taken[name] = dict(value)
                 continue
             taken[name] = _copied(value)
+        # the record of every week is shared until either state changes it (`own`): a copy is
+        # made for each recording, and copying it (then collecting and freeing the copies) was
+        # most of what the first page after a recording cost at 100,000 events (issue #37)
+        taken["_borrowed"] = set(shared)
+        vars(self)["_borrowed"] = set(vars(self).get("_borrowed", ())) | shared
         return made
+
+    def own(self, name: str) -> Any:
+        """The field `name` (one of the record of every week), this state's own to change:
+        copied first while it is shared with a state this one was copied from or into."""
+        value = getattr(self, name)
+        borrowed = vars(self).get("_borrowed")
+        if borrowed and name in borrowed:
+            value = {k: dict(v) for k, v in value.items()} if name == "cp_by_week" else type(value)(value)
+            setattr(self, name, value)
+            borrowed.discard(name)
+        return value
 
     @property
     def limit(self) -> int:
@@ -117,6 +137,13 @@ class State(Deferred):
             return False
         mine = self.total_cp(player)
         return all(mine - self.total_cp(p) >= 10 for p in others)
+
+
+#: The fields whose dicts hold frozen values (strings, ints, tuples, frozen players): a long
+#: campaign's record of every week is most of a copy, which each recording makes.
+_FLAT = frozenset({"players", "holder", "held_cp", "bonus"})
+#: The record of every week (it grows with the log): shared by a copy until changed (`own`).
+_WEEKLY = frozenset({"fought", "fully_painted", "banners", "commission_weeks", "commissioned", "cp_by_week"})
 
 
 def _copied(value: Any) -> Any:

@@ -10,9 +10,11 @@ from jinja2 import Environment
 
 from cok.core.campaign import Campaign
 from cok.render import site as engine
-from cok.render.paging import Filler, Page
+from cok.render.paging import Filler, Page, nearby
 from cok.rulesets.clash_of_kings.site.views import (
     LOG_PAGE_ENTRIES,
+    SERVED_CHART_WEEKS,
+    SERVED_PAGE_ENTRIES,
     MapPicture,
     PlayerPage,
     SiteData,
@@ -41,11 +43,16 @@ def _svg(picture: MapPicture, env: Environment) -> str:
     return env.get_template("document.svg").render(picture="map.svg", m=picture)
 
 
-def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
+def site_pages(campaign: Campaign, served: bool = False) -> Iterator[tuple[str, str]]:
     """The site's files, by path relative to its folder, one at a time (the core writes
     each as it comes). The log and each player's battles are in pages of whole weeks,
-    filled from the history read a second time, so one page is held at a time."""
-    site = site_data(campaign)
+    filled from the history read a second time, so one page is held at a time.
+    `served`: the pages as `cok serve` shows them, after every recording: shorter pages
+    (`SERVED_PAGE_ENTRIES`), each linking to the pages near it, and a player's chart of
+    at most `SERVED_CHART_WEEKS` weeks, so that the newest pages cost what a small
+    campaign's do (issue #37)."""
+    per_page = SERVED_PAGE_ENTRIES if served else LOG_PAGE_ENTRIES
+    site = site_data(campaign, per_page)
     env = environment()
     picture = map_picture(site.state, site.colours, f"{site.name} — week {site.week}")
     yield (
@@ -69,42 +76,58 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
         ),
     )
     yield "style.css", engine.stylesheet("cok.rulesets.clash_of_kings.site")
-    logs = log_pages(site.week_entries)
-    players = {p.id: (p, log_pages(p.battle_weeks, LOG_PAGE_ENTRIES, f"players/{p.id}.html")) for p in site.players}
+    if served:  # the pages as the fold cut them (planning them again is a pass over the weeks)
+        logs = site.plans.get("log.html") or log_pages(site.week_entries, per_page)
+        players = {
+            p.id: (
+                p,
+                site.plans.get(f"players/{p.id}.html") or log_pages(p.battle_weeks, per_page, f"players/{p.id}.html"),
+            )
+            for p in site.players
+        }
+    else:
+        logs = log_pages(site.week_entries)
+        players = {p.id: (p, log_pages(p.battle_weeks, per_page, f"players/{p.id}.html")) for p in site.players}
+    chart = SERVED_CHART_WEEKS if served else None
     # the newest pages first, from the site's data (no pass over the history)
     early: set[str] = set()
     newest = _shown(site, logs[0])
     if newest is not None:
         early.add(newest.file)
-        yield newest.file, _log_page(env, site, newest, logs)
+        yield newest.file, _log_page(env, site, newest, logs, served)
     for pid, (_, pages) in players.items():
         newest = _shown(site, pages[0])
         if newest is not None:
             early.add(newest.file)
-            yield newest.file, _player_page(env, site, players[pid], newest)
+            yield newest.file, _player_page(env, site, players[pid], newest, chart)
     if all(p.file in early for p in logs) and all(p.file in early for _, ps in players.values() for p in ps):
         return
     # the older pages, filled from the history read a second time
-    fillers = {pid: Filler(pages, p.last_battles) for pid, (p, pages) in players.items()}
-    log = Filler(logs, site.last_entries)
+    fillers = {pid: Filler(_unfilled(pages), p.last_battles) for pid, (p, pages) in players.items()}
+    log = Filler(_unfilled(logs), site.last_entries)
     for at, (week, told) in enumerate(weeks_of(campaign.told())):
         entry = site.entry(told)
         for page in log.add(week, entry, at):
             if page.file not in early:
-                yield page.file, _log_page(env, site, page, logs)
+                yield page.file, _log_page(env, site, page, logs, served)
         if entry.battle:
             for pid in told.players:
                 if pid in fillers:
                     for page in fillers[pid].add(week, entry, at):
                         if page.file not in early:
-                            yield page.file, _player_page(env, site, players[pid], page)
+                            yield page.file, _player_page(env, site, players[pid], page, chart)
     for page in log.close():
         if page.file not in early:
-            yield page.file, _log_page(env, site, page, logs)
+            yield page.file, _log_page(env, site, page, logs, served)
     for pid, filler in fillers.items():
         for page in filler.close():
             if page.file not in early:
-                yield page.file, _player_page(env, site, players[pid], page)
+                yield page.file, _player_page(env, site, players[pid], page, chart)
+
+
+def _unfilled(pages: list[Page]) -> list[Page]:
+    """Pages of their own to fill (the fold's are shared with the next version)."""
+    return [Page(p.file, p.groups) for p in pages]
 
 
 def _shown(site: SiteData, planned: Page) -> Page | None:
@@ -117,13 +140,17 @@ def _shown(site: SiteData, planned: Page) -> Page | None:
     return Page(kept.file, kept.groups, {g: [site.entry(t) for t in told] for g, told in kept.entries.items()})
 
 
-def _log_page(env: Environment, site: SiteData, page: Page, pages: list[Page]) -> str:
-    return engine.page(env, "log.html", site=site, root="", page=page, pages=pages, label=page_label, built="")
+def _log_page(env: Environment, site: SiteData, page: Page, pages: list[Page], served: bool) -> str:
+    listed = nearby(pages, page) if served else pages
+    return engine.page(env, "log.html", site=site, root="", page=page, pages=listed, label=page_label, built="")
 
 
-def _player_page(env: Environment, site: SiteData, player: tuple[PlayerPage, list[Page]], page: Page) -> str:
+def _player_page(
+    env: Environment, site: SiteData, player: tuple[PlayerPage, list[Page]], page: Page, chart: int | None
+) -> str:
     """A player's page: who they are, what they hold, their CP week by week and their
-    latest battles; their older battles on pages of their own, with the battles alone."""
+    latest battles; their older battles on pages of their own, with the battles alone.
+    `chart`: at most that many weeks drawn (served pages; every page links near it)."""
     p, pages = player
     newest = page.file == pages[0].file
     return engine.page(
@@ -132,9 +159,9 @@ def _player_page(env: Environment, site: SiteData, player: tuple[PlayerPage, lis
         site=site,
         root="../",
         p=p,
-        chart=cp_chart(p.cp_by_week) if newest else None,
+        chart=cp_chart(p.cp_by_week, most=chart) if newest else None,
         page=page,
-        pages=pages,
+        pages=pages if chart is None else nearby(pages, page),
         label=page_label,
         built="",
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,7 +54,17 @@ class PlayerPage:
     supply_lines: bool
     battle_weeks: dict[int, int] = field(default_factory=dict)  # week -> their battles in it
     last_battles: dict[int, int] = field(default_factory=dict)  # week -> the place of their last battle in it
-    cp_by_week: list[tuple[int, int]] = field(default_factory=list)
+    weekly: Mapping[int, int] = field(default_factory=dict)  # CP at each finished week's end (the state's, read only)
+    now: tuple[int, int] | None = None  # this week and the CP so far
+
+    @property
+    def cp_by_week(self) -> list[tuple[int, int]]:
+        """CP at the end of each week, this one so far: made only for the page that shows
+        it (a long campaign's 1,700 weeks for each of twelve players, on every version)."""
+        found = dict(self.weekly)
+        if self.now is not None:
+            found[self.now[0]] = self.now[1]
+        return sorted(found.items())
 
 
 @dataclass
@@ -73,6 +83,9 @@ class SiteData:
     #: The newest page of the log and of each player's battles, by file, filled with the
     #: history's entries (`Told`, made `Entry` as shown).
     newest: dict[str, Page] = field(default_factory=dict)
+    #: Every page of the log and of each player's battles, by the newest's file, as the
+    #: fold cut them (`Newest.pages`): unfilled, the older ones shared.
+    plans: dict[str, list[Page]] = field(default_factory=dict)
 
     def entry(self, told: Told) -> Entry:
         return Entry(told, self.void_reasons.get(told.ref or "", "") if told.voided else "")
@@ -82,6 +95,13 @@ class SiteData:
 #: campaign's log in pages of whole weeks, each well under a megabyte, instead of one page
 #: a browser cannot hold.
 LOG_PAGE_ENTRIES = 2000
+#: Entries on one page of the log and of a player's battles as `cok serve` shows them: a
+#: phone opens the newest page after every recording (live refresh), and one of 2,000
+#: entries cost 14 ms to make at 100,000 events against a handful on a small campaign.
+SERVED_PAGE_ENTRIES = 100
+#: At most this many weeks drawn on a player's CP chart as `cok serve` shows it (every
+#: week from the first, evenly, and the last): 1,700 weeks were most of a player's page.
+SERVED_CHART_WEEKS = 60
 
 
 def page_label(page: Page, since: bool = False) -> str:
@@ -143,10 +163,20 @@ class SiteHistory:
         self.latest: deque[Told] = deque(maxlen=LATEST)
         self.log = Newest("log.html", LOG_PAGE_ENTRIES)
         self.battles: dict[str, Newest] = {}
+        # the same, cut as `cok serve` shows them
+        self.served_log = Newest("log.html", SERVED_PAGE_ENTRIES)
+        self.served_battles: dict[str, Newest] = {}
 
     @property
     def broken(self) -> bool:
-        return self.log.broken or any(n.broken for n in self.battles.values())
+        kept = (self.log, self.served_log, *self.battles.values(), *self.served_battles.values())
+        return any(n.broken for n in kept)
+
+    def newest(self, per_page: int) -> tuple[Newest, dict[str, Newest]]:
+        """The newest page of the log and of each player's battles, cut at `per_page`."""
+        if per_page == self.served_log.per_page:
+            return self.served_log, self.served_battles
+        return self.log, self.battles
 
     def add(self, t: Told) -> None:
         self.at += 1
@@ -155,6 +185,7 @@ class SiteHistory:
         self.week_entries[week] = self.week_entries.get(week, 0) + 1
         self.last_entries[week] = at
         self.log.add(week, t)
+        self.served_log.add(week, t)
         if t.type == "void" and t.text:
             self.reasons[str(t.event.get("target"))] = str(t.event.get("reason", ""))
         elif t.type == "battle":
@@ -163,17 +194,18 @@ class SiteHistory:
                 counts = self.battle_weeks.setdefault(pid, {})
                 counts[week] = counts.get(week, 0) + 1
                 self.last_battles.setdefault(pid, {})[week] = at
-                newest = self.battles.get(pid)
-                if newest is None:
-                    newest = self.battles[pid] = Newest(f"players/{pid}.html", LOG_PAGE_ENTRIES)
-                newest.add(week, t)
+                for kept, per_page in ((self.battles, LOG_PAGE_ENTRIES), (self.served_battles, SERVED_PAGE_ENTRIES)):
+                    newest = kept.get(pid)
+                    if newest is None:
+                        newest = kept[pid] = Newest(f"players/{pid}.html", per_page)
+                    newest.add(week, t)
 
 
-def site_data(campaign: Campaign) -> SiteData:
+def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES) -> SiteData:
     """The pages' data: the state, every player's CP at the end of each week, and what the
     history holds (`SiteHistory`, folded from the entries this process folded before: a
-    server after a recording folds the new entries only). The entries of older pages are
-    read again page by page."""
+    server after a recording folds the new entries only), its newest pages cut at
+    `per_page`. The entries of older pages are read again page by page."""
     state: State = campaign.state
     history = site_history(campaign, SiteHistory)
     # copies: the fold goes on with the next version of the campaign
@@ -185,7 +217,6 @@ def site_data(campaign: Campaign) -> SiteData:
     pages = []
     for s in standings(state):
         pid = s.player.id
-        weekly = {**state.cp_by_week.get(pid, {}), state.week: state.total_cp(pid)}
         pages.append(
             PlayerPage(
                 id=pid,
@@ -209,15 +240,17 @@ def site_data(campaign: Campaign) -> SiteData:
                 supply_lines=s.supply_lines,
                 battle_weeks=battle_weeks.get(pid, {}),
                 last_battles=last_battles.get(pid, {}),
-                cp_by_week=sorted(weekly.items()),
+                weekly=state.cp_by_week.get(pid, {}),
+                now=(state.week, state.total_cp(pid)),
             )
         )
     built = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     site = SiteData(
         campaign.name, state.week, state.limit, built, state, pages, hues, [], week_entries, last_entries, reasons
     )
-    site.newest = {history.log.base: history.log.page()}
-    site.newest |= {n.base: n.page() for n in history.battles.values()}
+    log, battles = history.newest(per_page)
+    site.newest = {log.base: log.page()} | {n.base: n.page() for n in battles.values()}
+    site.plans = {log.base: log.pages()} | {n.base: n.pages() for n in battles.values()}
     site.latest = [site.entry(t) for t in reversed(latest)]
     return site
 
@@ -432,9 +465,13 @@ class Chart:
         return " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in self.points)
 
 
-def cp_chart(series: list[tuple[int, int]], width: int = 640, height: int = 240) -> Chart:
-    """A line of CP at the end of each week."""
+def cp_chart(series: list[tuple[int, int]], width: int = 640, height: int = 240, most: int | None = None) -> Chart:
+    """A line of CP at the end of each week; with `most`, at most about that many weeks
+    drawn: every few from the first, evenly, and always the last."""
     left, right, top, bottom = 48, 16, 16, 32
+    if most is not None and len(series) > most:
+        step = -(-len(series) // most)
+        series = series[::step] + ([series[-1]] if (len(series) - 1) % step else [])
     if not series:
         return Chart(width, height, [], [], [])
     weeks = [w for w, _ in series]

@@ -152,6 +152,32 @@ class State(Deferred):
     def __post_init__(self) -> None:
         self.reindex()
 
+    def copy(self) -> State:
+        """A deep copy the rules may change (each recording decides on one), sharing the
+        map and settings, which never change, and what each kingdom gathered in every winter
+        (it grows with the log) until either state changes it (`own_gathered`): copying it
+        for every recording was most of what the first page after one cost at 100,000
+        events (issue #37)."""
+        import copy
+
+        memo: dict[int, object] = {id(self.map): self.map, id(self.settings): self.settings}
+        kept = vars(self).get("gathered")
+        if kept is not None:
+            memo[id(kept)] = kept
+            vars(self)["_borrowed"] = True
+        made = copy.deepcopy(self, memo)
+        vars(made)["_borrowed"] = kept is not None
+        return made
+
+    def own_gathered(self) -> dict[str, list[Gathered]]:
+        """What each kingdom gathered, this state's own to change."""
+        found = self.gathered
+        if vars(self).get("_borrowed"):
+            found = {player: list(winters) for player, winters in found.items()}
+            self.gathered = found
+            vars(self)["_borrowed"] = False
+        return found
+
     def reindex(self) -> None:
         """The indexes made again from `armies` (a state built, or armies changed by hand)."""
         self._by_player, self._by_tile, self._players, self._players_of = {}, {}, {}, -1

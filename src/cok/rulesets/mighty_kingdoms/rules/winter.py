@@ -73,7 +73,7 @@ def commit_winter(outcome: WinterBegun, state: State) -> None:
     for player, gold, food in outcome.gathered:
         kingdom = state.kingdoms[player]
         kingdom.gold, kingdom.food = gold, food
-        state.gathered.setdefault(player, []).append(Gathered(outcome.year, gold, food))
+        state.own_gathered().setdefault(player, []).append(Gathered(outcome.year, gold, food))
     state.winter_begun = True
     state.tithing_over = False
     state.tithes, state.recruited, state.fed, state.quests, state.heroes = set(), set(), set(), set(), set()

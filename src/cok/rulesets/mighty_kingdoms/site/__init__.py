@@ -41,14 +41,18 @@ def campaign_map_svg(campaign: Campaign) -> str:
     return _svg(picture(campaign.name, campaign.state), environment())
 
 
-def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
+def site_pages(campaign: Campaign, served: bool = False) -> Iterator[tuple[str, str]]:
     """The site's files, by path relative to its folder, one at a time (the core writes
     each as it comes). The log and each kingdom's history are in pages of whole months,
-    filled from the history read a second time, so one page is held at a time."""
-    from cok.render.paging import Filler, Page
+    filled from the history read a second time, so one page is held at a time.
+    `served`: as `cok serve` shows them after every recording: shorter pages
+    (`SERVED_PAGE_ENTRIES`), each linking to the pages near it (issue #37)."""
+    from cok.render.paging import Filler, Page, nearby
+    from cok.rulesets.mighty_kingdoms.site import pages as data
     from cok.rulesets.mighty_kingdoms.site.pages import log_pages, periods_of, site_data, when
 
-    site = site_data(campaign)
+    per_page = data.SERVED_PAGE_ENTRIES if served else data.LOG_PAGE_ENTRIES
+    site = site_data(campaign, per_page)
     env = environment()
     m = picture(site.name, site.state)
     now = when(site.state)
@@ -62,15 +66,30 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
         ),
     )
     yield "style.css", engine.stylesheet("cok.rulesets.mighty_kingdoms.site")
-    logs = log_pages(site.period_entries)
-    kingdoms = {k.id: (k, log_pages(k.periods, f"kingdoms/{k.id}.html")) for k in site.kingdoms}
+    if served:  # the pages as the fold cut them (planning them again is a pass over the months)
+        logs = site.plans.get("log.html") or log_pages(site.period_entries, per_page=per_page)
+        kingdoms = {
+            k.id: (
+                k,
+                site.plans.get(f"kingdoms/{k.id}.html") or log_pages(k.periods, f"kingdoms/{k.id}.html", per_page),
+            )
+            for k in site.kingdoms
+        }
+    else:
+        logs = log_pages(site.period_entries)
+        kingdoms = {k.id: (k, log_pages(k.periods, f"kingdoms/{k.id}.html")) for k in site.kingdoms}
+
+    def listed(pages: list[Page], page: Page) -> list[Page]:
+        return nearby(pages, page) if served else pages
 
     def log_page(page: Page) -> str:
-        return engine.page(env, "log.html", site=site, root="", now=now, page=page, pages=logs)
+        return engine.page(env, "log.html", site=site, root="", now=now, page=page, pages=listed(logs, page))
 
     def kingdom_page(pid: str, page: Page) -> str:
         k, pages = kingdoms[pid]
-        return engine.page(env, "kingdom.html", site=site, root="../", k=k, now=now, page=page, pages=pages)
+        return engine.page(
+            env, "kingdom.html", site=site, root="../", k=k, now=now, page=page, pages=listed(pages, page)
+        )
 
     def shown(planned: Page) -> Page | None:  # the newest page as the site's data holds it
         kept = site.newest.get(planned.file)
@@ -92,8 +111,8 @@ def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
     if all(p.file in early for p in logs) and all(p.file in early for _, ps in kingdoms.values() for p in ps):
         return
     # the older pages, filled from the history read a second time
-    fillers = {pid: Filler(pages, k.last) for pid, (k, pages) in kingdoms.items()}
-    log = Filler(logs, site.last)
+    fillers = {pid: Filler([Page(p.file, p.groups) for p in pages], k.last) for pid, (k, pages) in kingdoms.items()}
+    log = Filler([Page(p.file, p.groups) for p in logs], site.last)  # of their own: the fold's are shared
     for at, (period, _, told) in enumerate(periods_of(campaign.told())):
         for page in log.add(period, told, at):
             if page.file not in early:

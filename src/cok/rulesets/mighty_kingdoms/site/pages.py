@@ -85,6 +85,9 @@ class SiteData:
     latest: list[Told] = field(default_factory=list)  # the latest battles, newest first
     #: The newest page of the log and of each kingdom's history, by file, filled.
     newest: dict[str, Page] = field(default_factory=dict)
+    #: Every page of the log and of each kingdom's history, by the newest's file, as the
+    #: fold cut them (`Newest.pages`): unfilled, the older ones shared.
+    plans: dict[str, list[Page]] = field(default_factory=dict)
 
     def label(self, page: Page, since: bool = False) -> str:
         """The months a page of the log holds: `Year 2, month 3 – The winter of year 2`.
@@ -101,6 +104,10 @@ class SiteData:
 #: Events on one page of the site's log (and of a kingdom's history): a 100,000-event
 #: campaign's log in pages of whole months, each well under a megabyte.
 LOG_PAGE_ENTRIES = 2000
+#: Events on one page of the log and of a kingdom's history as `cok serve` shows them: a
+#: phone opens the newest page after every recording (live refresh), so it is kept to what
+#: a small campaign's holds (issue #37).
+SERVED_PAGE_ENTRIES = 100
 
 
 def log_pages(period_entries: dict[int, int], base: str = "log.html", per_page: int = LOG_PAGE_ENTRIES) -> list[Page]:
@@ -125,10 +132,20 @@ class SiteHistory:
         self.latest: deque[Told] = deque(maxlen=LATEST)
         self.log = Newest("log.html", LOG_PAGE_ENTRIES)
         self.pages: dict[str, Newest] = {}
+        # the same, cut as `cok serve` shows them
+        self.served_log = Newest("log.html", SERVED_PAGE_ENTRIES)
+        self.served_pages: dict[str, Newest] = {}
 
     @property
     def broken(self) -> bool:
-        return self.log.broken or any(n.broken for n in self.pages.values())
+        kept = (self.log, self.served_log, *self.pages.values(), *self.served_pages.values())
+        return any(n.broken for n in kept)
+
+    def newest(self, per_page: int) -> tuple[Newest, dict[str, Newest]]:
+        """The newest page of the log and of each kingdom's history, cut at `per_page`."""
+        if per_page == self.served_log.per_page:
+            return self.served_log, self.served_pages
+        return self.log, self.pages
 
     def add(self, told: Told) -> None:
         self.at += 1
@@ -140,20 +157,23 @@ class SiteHistory:
         self.headings[period] = heading
         self.last[period] = at
         self.log.add(period, told)
+        self.served_log.add(period, told)
         for player in told.players:
             counts = self.about.setdefault(player, {})
             counts[period] = counts.get(period, 0) + 1
             self.last_about.setdefault(player, {})[period] = at
-            newest = self.pages.get(player)
-            if newest is None:
-                newest = self.pages[player] = Newest(f"kingdoms/{player}.html", LOG_PAGE_ENTRIES)
-            newest.add(period, told)
+            for kept, per_page in ((self.pages, LOG_PAGE_ENTRIES), (self.served_pages, SERVED_PAGE_ENTRIES)):
+                newest = kept.get(player)
+                if newest is None:
+                    newest = kept[player] = Newest(f"kingdoms/{player}.html", per_page)
+                newest.add(period, told)
 
 
-def site_data(campaign: Campaign) -> SiteData:
+def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES) -> SiteData:
     """The pages' data: the state, and what the history holds (`SiteHistory`, folded from
     the events this process folded before: a server after a recording folds the new events
-    only). The events of older pages are read again page by page."""
+    only), its newest pages cut at `per_page`. The events of older pages are read again
+    page by page."""
     state: State = campaign.state
     colours = kingdom_colours(state)
     history = site_history(campaign, SiteHistory)
@@ -162,7 +182,9 @@ def site_data(campaign: Campaign) -> SiteData:
     about = {player: dict(periods) for player, periods in history.about.items()}
     last_about = {player: dict(periods) for player, periods in history.last_about.items()}
     latest = list(history.latest)
-    newest = {history.log.base: history.log.page()} | {n.base: n.page() for n in history.pages.values()}
+    log, kept = history.newest(per_page)
+    newest = {log.base: log.page()} | {n.base: n.page() for n in kept.values()}
+    plans = {log.base: log.pages()} | {n.base: n.pages() for n in kept.values()}
     pages = []
     for rank, row in ranked(state):
         player = row["id"]
@@ -209,6 +231,7 @@ def site_data(campaign: Campaign) -> SiteData:
         last=last,
         latest=list(reversed(latest)),
         newest=newest,
+        plans=plans,
     )
 
 

@@ -40,21 +40,27 @@ def index_page(site: SiteData, env: Environment | None = None) -> str:
     return engine.page(env, "index.html", site=site, root="", b=board_picture(site.state, site.name))
 
 
-def log_page(site: SiteData, campaign: Campaign, env: Environment | None = None) -> str:
-    """The whole log, newest first: a game is a few hundred events, so one page."""
-    entries = list(campaign.told())
-    entries.reverse()
-    return engine.page(env or environment(), "log.html", site=site, root="", entries=entries)
+def log_page(site: SiteData, campaign: Campaign, env: Environment | None = None, served: bool = False) -> str:
+    """The whole log, newest first: a game is a few hundred events, so one page. `served`:
+    its newest events only (`SERVED_LOG`, folded), numbered as in the whole log."""
+    if served:
+        entries = site.newest
+    else:
+        entries = list(campaign.told())
+        entries.reverse()
+    start = site.events if served else None
+    return engine.page(env or environment(), "log.html", site=site, root="", entries=entries, start=start)
 
 
-def site_pages(campaign: Campaign) -> Iterator[tuple[str, str]]:
-    """The site's files, by path relative to its folder."""
+def site_pages(campaign: Campaign, served: bool = False) -> Iterator[tuple[str, str]]:
+    """The site's files, by path relative to its folder. `served`: as `cok serve` shows
+    them after every recording (the log's newest events only, issue #37)."""
     from cok.rulesets.no_true_king.site.pages import site_data
 
     site = site_data(campaign)
     env = environment()
     yield "index.html", index_page(site, env)
-    yield "log.html", log_page(site, campaign, env)
+    yield "log.html", log_page(site, campaign, env, served)
     yield "board.svg", board_svg(site.state, site.name, env)
     # opened on its own on a phone: a page keeping it at its own size in a frame (issue #35)
     b = board_picture(site.state, site.name)

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 #: The latest combats on the home page.
 LATEST = 10
+#: The newest events on the log's page as `cok serve` shows it (after every recording: a
+#: game's whole log is one page, which a heavy campaign makes too long to make each time).
+SERVED_LOG = 100
 #: A loyalty card's places: ranks 1 to 4, then the left-over token (contract: the card).
 PLACES = ("1st", "2nd", "3rd", "4th")
 
@@ -61,6 +64,8 @@ class SiteData:
     players: list[Conspirator]
     over: bool
     latest: list[Told] = field(default_factory=list)  # the latest combats, newest first
+    newest: list[Told] = field(default_factory=list)  # the newest events, newest first (`SERVED_LOG`)
+    events: int = 0  # in the log
 
 
 def revealed_words(shown: list[str]) -> str:
@@ -83,15 +88,20 @@ def is_combat(told: Told) -> bool:
 
 
 class SiteHistory:
-    """What the home page shows of the history, folded one event at a time (`cok.render.
-    site.Fold`): the latest combats."""
+    """What the pages show of the history, folded one event at a time (`cok.render.
+    site.Fold`): the latest combats, and the newest events with their count (the log's
+    page as `cok serve` shows it)."""
 
     broken = False  # nothing it holds needs a pass over the whole history again
 
     def __init__(self) -> None:
         self.latest: deque[Told] = deque(maxlen=LATEST)
+        self.newest: deque[Told] = deque(maxlen=SERVED_LOG)
+        self.count = 0
 
     def add(self, told: Told) -> None:
+        self.count += 1
+        self.newest.append(told)
         if is_combat(told):
             self.latest.append(told)
 
@@ -129,7 +139,8 @@ def site_data(campaign: Campaign) -> SiteData:
                 ahead_by=(st.decided_by or "") if over else "",
             )
         )
-    latest = list(site_history(campaign, SiteHistory).latest)
+    history = site_history(campaign, SiteHistory)
+    latest, newest, events = list(history.latest), list(history.newest), history.count
     return SiteData(
         name=campaign.name,
         state=state,
@@ -145,4 +156,6 @@ def site_data(campaign: Campaign) -> SiteData:
         players=players,
         over=over,
         latest=list(reversed(latest)),
+        newest=list(reversed(newest)),
+        events=events,
     )
