@@ -18,8 +18,8 @@ from cok.core.position import digest
 from cok.core.write import to_yaml
 from cok.rulesets.clash_of_kings.map import Geography
 
+from .clash_of_kings.test_properties import Intent, campaign_events, intents, maps, summary
 from .conftest import EXAMPLE, Cok, event
-from .test_properties import Intent, campaign_events, intents, maps, summary
 
 
 def write_campaign(folder: Path, geo: Geography, log: list[dict[str, Any]]) -> None:

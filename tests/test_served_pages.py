@@ -11,7 +11,7 @@ import pytest
 
 from cok.core.campaign import open_campaign
 from cok.render import site
-from cok.rulesets.clash_of_kings.site import pages, views
+from cok.rulesets.clash_of_kings.site import pages, shown
 from tests.site_fold import grown
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "campaigns" / "example"
@@ -21,7 +21,7 @@ ENTRY = re.compile(r'<li class="(?:battle|other)[^"]*">.*?</li>', re.S)
 @pytest.fixture
 def small_pages(monkeypatch: pytest.MonkeyPatch) -> int:
     """Served pages of 5 entries, so that the example's 52 events fill several."""
-    monkeypatch.setattr(views, "SERVED_PAGE_ENTRIES", 5)
+    monkeypatch.setattr(shown, "SERVED_PAGE_ENTRIES", 5)
     monkeypatch.setattr(pages, "SERVED_PAGE_ENTRIES", 5)
     monkeypatch.setattr(pages, "SERVED_CHART_WEEKS", 2)
     site._FOLDS.clear()

@@ -104,7 +104,7 @@ def test_the_log_page_has_week_headings_and_each_voided_event_with_its_reason(si
 
 def label_boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
     """Every location name's box in the map picture, as its text element places it."""
-    from cok.rulesets.clash_of_kings.site.views import label_box
+    from cok.rulesets.clash_of_kings.site.shown import label_box
 
     ns = {"s": "http://www.w3.org/2000/svg"}
     root = ElementTree.fromstring(svg.encode())
@@ -139,7 +139,7 @@ def test_no_map_label_leaves_the_picture(site: Path) -> None:
 
 def test_player_colours_are_taken_from_the_shared_palette_by_faction_then_in_order() -> None:
     from cok.render import palette
-    from cok.rulesets.clash_of_kings.site.views import FACTION_COLOURS
+    from cok.rulesets.clash_of_kings.site.shown import FACTION_COLOURS
 
     assert set(FACTION_COLOURS.values()) <= set(palette.CATEGORIES)
     assert palette.assign(["sara", "jon"], {"sara": palette.SKY, "jon": palette.SKY}) == {
@@ -163,7 +163,7 @@ def test_at_390_px_the_standings_stack_each_value_under_its_column_name(site: Pa
 
 
 def test_the_log_is_in_pages_of_whole_weeks_each_no_longer_than_the_limit() -> None:
-    from cok.rulesets.clash_of_kings.site.views import log_pages, page_label
+    from cok.rulesets.clash_of_kings.site.shown import log_pages, page_label
 
     pages = log_pages({5: 2, 6: 6, 7: 1, 8: 4, 9: 3}, per_page=5)
     assert [p.groups for p in pages] == [(9,), (7, 8), (6,), (5,)]  # a 6-entry week alone
@@ -172,7 +172,7 @@ def test_the_log_is_in_pages_of_whole_weeks_each_no_longer_than_the_limit() -> N
 
 
 def test_the_log_pages_are_counted_from_the_oldest_week_so_a_full_page_never_changes() -> None:
-    from cok.rulesets.clash_of_kings.site.views import log_pages
+    from cok.rulesets.clash_of_kings.site.shown import log_pages
 
     before = log_pages({1: 3, 2: 2, 3: 1}, per_page=5)
     after = log_pages({1: 3, 2: 2, 3: 4}, per_page=5)  # the newest week grew
@@ -180,15 +180,15 @@ def test_the_log_pages_are_counted_from_the_oldest_week_so_a_full_page_never_cha
 
 
 def test_a_long_log_is_split_into_linked_pages_holding_every_entry_once(example: Path, tmp_path: Path) -> None:
-    from cok.rulesets.clash_of_kings.site import views
+    from cok.rulesets.clash_of_kings.site import shown
 
     whole, paged = tmp_path / "whole", tmp_path / "paged"
     assert Cok(example)("site", str(whole)).exit_code == 0
-    views.log_pages.__defaults__ = (5, "log.html")
+    shown.log_pages.__defaults__ = (5, "log.html")
     try:
         assert Cok(example)("site", str(paged)).exit_code == 0
     finally:
-        views.log_pages.__defaults__ = (views.LOG_PAGE_ENTRIES, "log.html")
+        shown.log_pages.__defaults__ = (shown.LOG_PAGE_ENTRIES, "log.html")
     entries = re.compile(r'<li class="(?:battle|other)[^"]*">.*?</li>', re.S)
     pages = sorted(paged.glob("log*.html"))
     assert len(pages) > 2 and 'href="log-1.html"' in (paged / "log.html").read_text()
@@ -207,18 +207,18 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(
     example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An older page of the log or of a player's battles holds only what never changes."""
-    from cok.rulesets.clash_of_kings.site import pages, views
+    from cok.rulesets.clash_of_kings.site import pages, shown
 
     out = tmp_path / "public"
     monkeypatch.setattr(pages, "LOG_PAGE_ENTRIES", 2)  # the players' battles on several pages
-    views.log_pages.__defaults__ = (5, "log.html")
+    shown.log_pages.__defaults__ = (5, "log.html")
     try:
         assert Cok(example)("site", str(out)).exit_code == 0
         before = site_marks(out)
         assert Cok(example)("adjust", "tim", "1", "--reason", "late painting").exit_code == 0
         rebuilt = Cok(example)("site", str(out))
     finally:
-        views.log_pages.__defaults__ = (views.LOG_PAGE_ENTRIES, "log.html")
+        shown.log_pages.__defaults__ = (shown.LOG_PAGE_ENTRIES, "log.html")
     assert (out / "players" / "tim-1.html").exists()
     older_pages_never_show(out, "limit-badge", ["index.html", "log.html", "players/tim.html"])  # today's week
     assert rewritten_since(before, out) == ["index.html", "log.html", "players/tim.html"]
@@ -228,7 +228,7 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(
 def test_the_maps_focus_holds_every_held_location_and_the_whole_map_while_none_is() -> None:
     """What a phone's map frame opens on (#29): the held locations, else the whole map."""
     from cok.core.campaign import open_campaign
-    from cok.rulesets.clash_of_kings.site.views import map_picture
+    from cok.rulesets.clash_of_kings.site.shown import map_picture
 
     state = open_campaign(EXAMPLE).state
     picture = map_picture(state, {}, "t")

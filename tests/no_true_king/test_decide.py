@@ -17,7 +17,7 @@ from cok.core.events import EventBase
 from cok.rulesets.no_true_king import RULESET
 from cok.rulesets.no_true_king.preview import preview
 from cok.rulesets.no_true_king.rules.apply import commit, decide
-from cok.rulesets.no_true_king.rules.draft import Draft, Layer
+from cok.rulesets.no_true_king.rules.overlay import Layer, Overlay
 from cok.rulesets.no_true_king.rules.state import State
 from tests.no_true_king.game import event_of
 from tests.no_true_king.helpers import give, put, resolving
@@ -134,7 +134,7 @@ def test_a_layer_reads_and_iterates_as_the_dict_would_after_the_same_writes(
 
 
 def test_a_draft_commits_a_dict_the_rules_replaced_whole(begun_state: State) -> None:
-    draft = Draft(begun_state)
+    draft = Overlay(begun_state)
     draft.placed = {"ana": 3}
     draft.commit(begun_state)
     assert begun_state.placed == {"ana": 3}

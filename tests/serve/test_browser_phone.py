@@ -88,7 +88,7 @@ def test_the_map_opened_on_its_own_is_a_page_keeping_it_at_its_own_size(
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_every_tap_target_of_a_kingdoms_pages_is_44_px(chromium: Any, tmp_path: Path, size: str) -> None:
-    from tests.serve.kingdoms import begun
+    from tests.mighty_kingdoms.pages.kingdoms import begun
 
     folder = tmp_path / "mk"
     tokens = begun(folder)

@@ -1,4 +1,4 @@
-"""The server knows no game, as the core knows none; and only `serve/table.py` calls the
+"""The server knows no game, as the core knows none; and only `serve/warm.py` calls the
 service layer, so that what the server asks of it is in one place."""
 
 from __future__ import annotations
@@ -25,6 +25,6 @@ def test_the_server_imports_no_game_and_no_command_line() -> None:
             assert not name.startswith(("cok.rulesets", "cok.cli", "typer", "rich")), f"{path.name} imports {name}"
 
 
-def test_only_the_table_calls_the_service() -> None:
+def test_only_the_warm_campaign_calls_the_service() -> None:
     callers = sorted(p.name for p in SERVE.rglob("*.py") if any(n.startswith("cok.service") for n in imported(p)))
-    assert callers == ["table.py"]
+    assert callers == ["warm.py"]

@@ -198,7 +198,7 @@ def test_new_week_sent_again_starts_no_second_week(table: Table) -> None:
 
 
 def test_a_kingdoms_order_sent_again_records_nothing(tmp_path: Path) -> None:
-    from tests.serve.kingdoms import begun
+    from tests.mighty_kingdoms.pages.kingdoms import begun
 
     folder = tmp_path / "mk"
     tokens = begun(folder)

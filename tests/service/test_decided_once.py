@@ -55,7 +55,7 @@ def test_a_mighty_kingdoms_battle_is_decided_once_per_recording(
 ) -> None:
     from cok.rulesets.mighty_kingdoms.events import Battle
     from cok.rulesets.mighty_kingdoms.rules import apply
-    from tests.serve.kingdoms import ORGANISER, begun
+    from tests.mighty_kingdoms.pages.kingdoms import ORGANISER, begun
 
     folder = tmp_path / "hexes"
     begun(folder)

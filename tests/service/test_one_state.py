@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 from cok.core.campaign import open_campaign
-from cok.serve.table import Table
+from cok.serve.warm import WarmCampaign
 from cok.service import Asked, Draft, Who, record
 
 from .conftest import log_of
@@ -24,7 +24,7 @@ def test_a_draft_is_built_on_the_state_the_rules_decide_on_not_one_read_before_t
 FACTIONS = ["stark", "lannister", "baratheon", "targaryen", "greyjoy", "martell", "bolton", "nights-watch"]
 
 
-def _join(table: Table, n: int) -> None:
+def _join(table: WarmCampaign, n: int) -> None:
     """A join, its castle the first free one when the faction's home is taken."""
     draft = Draft("join", {"player": f"p{n}", "faction": FACTIONS[n % len(FACTIONS)]})
     try:
@@ -37,7 +37,7 @@ def _join(table: Table, n: int) -> None:
 def test_a_recording_never_changes_the_campaign_a_page_holds(two: Path) -> None:
     """A dict taken by a page gained a player after a join: the page's campaign is one whole
     version, and the recording makes the next."""
-    table = Table(two)
+    table = WarmCampaign(two)
     view = table.view()
     held, players = view.campaign, view.campaign.state.players
     before, position, ids = dict(players), held.position, dict(held.ids())
@@ -48,7 +48,7 @@ def test_a_recording_never_changes_the_campaign_a_page_holds(two: Path) -> None:
 
 
 def test_joins_recorded_in_threads_while_pages_render_never_show_half_a_state(two: Path) -> None:
-    table = Table(two)
+    table = WarmCampaign(two)
     table.view().page("index.html")
     errors: list[BaseException] = []
     stop = threading.Event()

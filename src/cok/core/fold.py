@@ -50,11 +50,11 @@ class Folded:
     ids: dict[str, int] = field(default_factory=dict)
     history: list[Told] = field(default_factory=list)
     voided: dict[str, Entry] = field(default_factory=dict)  # id -> the void that voided it
-    refused: list[Refusal] = field(default_factory=list)
+    refused: list[Skipped] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
-class Refusal:
+class Skipped:
     """An event the rules refused during the replay (and skipped), with how a void names it."""
 
     entry: Entry
@@ -240,7 +240,7 @@ class Replay:
         said = f"{ruleset.label(entry.event)}: {exc}" + (f". {exc.logged.format(ref=ref)}" if exc.logged else "")
         problem = Problem(self.shown, entry.line, in_file_words(said), cause)
         done.problems.append(problem)
-        done.refused.append(Refusal(entry, ref, problem))
+        done.refused.append(Skipped(entry, ref, problem))
         for player in players:
             self.blamed.setdefault(player, cause if cause is not None else entry.line or 0)
 

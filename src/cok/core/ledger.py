@@ -14,7 +14,7 @@ from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, Unchanged, open_campaign, read
 from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Confirm, DiceCommit, DiceLost, DiceReveal, Dispute, Entry, EventBase, Settle, Void
-from cok.core.fold import Folded, Refusal, diced, fold, tell, told, verdict, with_dice
+from cok.core.fold import Folded, Skipped, diced, fold, tell, told, verdict, with_dice
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
 from cok.core.replay import read_entries, set_up
@@ -57,7 +57,7 @@ class Dependants(RuleError):
     """Voiding would leave later events refused: they depend on what is voided. The message
     lists them one per line; `refusals` are the events, for voiding them too."""
 
-    def __init__(self, targets: Sequence[str], refusals: Sequence[Refusal]) -> None:
+    def __init__(self, targets: Sequence[str], refusals: Sequence[Skipped]) -> None:
         self.targets = list(targets)
         self.refusals = list(refusals)
         count = len(self.refusals)

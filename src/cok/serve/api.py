@@ -14,8 +14,8 @@ from starlette.routing import BaseRoute, Route
 from cok.core.write import not_text
 from cok.links.invites import Link
 from cok.serve.server import server_of, version_of
-from cok.serve.table import Asked, Draft, Recording, Refused, Table, Who
 from cok.serve.threads import in_thread
+from cok.serve.warm import Asked, Draft, Recording, Refused, WarmCampaign, Who
 
 #: Set by the ledger, never taken from a client.
 METADATA = ("id", "at", "by")
@@ -223,7 +223,7 @@ def routes() -> list[BaseRoute]:
     ]
 
 
-def _recorded(table: Table, draft: Draft, who: Who, *, dry_run: bool, again: bool) -> Recording:
+def _recorded(table: WarmCampaign, draft: Draft, who: Who, *, dry_run: bool, again: bool) -> Recording:
     """The event recorded; a void names its event as `cok void` takes it (a unique start of
     its id, `@LINE`), and is refused, listing them, when later events stand on it."""
     target, reason, note = (draft.fields.get(k) for k in ("target", "reason", "note"))

@@ -23,7 +23,7 @@ from cok.serve import api, forms, join, links, play, public, verdicts, void
 from cok.serve.guards import Guard
 from cok.serve.server import Server, ended, page, root, server_of
 from cok.serve.sessions import NoStore
-from cok.serve.table import Recording, Who
+from cok.serve.warm import Recording, Who
 
 
 def routes(server: Server) -> list[BaseRoute]:

@@ -11,7 +11,7 @@ from cok.core.confirmation import AWAITING, DISPUTED
 from cok.core.errors import RuleError
 
 if TYPE_CHECKING:
-    from cok.serve.table import View, Who
+    from cok.serve.warm import View, Who
 
 
 @dataclass(frozen=True)

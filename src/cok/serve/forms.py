@@ -18,8 +18,8 @@ from cok.core.text import in_page_words
 from cok.serve.once import Shown
 from cok.serve.server import Server, page, root, server_of
 from cok.serve.signed import Signed, signed_in
-from cok.serve.table import Asked, Draft, Recording, Refusal, Refused, Who
 from cok.serve.threads import in_thread
+from cok.serve.warm import Asked, Draft, Recording, Refusal, Refused, Who
 
 #: The most events one form may record (a form makes one today; a void's cascade, made by the
 #: server from the log, is not a form's and has no such bound).

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
     from cok.core.campaign import Campaign
-    from cok.serve.table import Table, Who
+    from cok.serve.warm import WarmCampaign, Who
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Visit:
     """One request to a game's page: who asks, and what the server offers the game."""
 
     request: Request
-    table: Table
+    table: WarmCampaign
     who: Who | None
     root: str  # where the app is mounted (a reverse proxy's prefix), for links
     render: Callable[..., Response]

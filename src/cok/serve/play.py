@@ -16,7 +16,7 @@ from cok.serve.forms import record_drafts
 from cok.serve.kit import Form, Visit
 from cok.serve.server import root, server_of
 from cok.serve.signed import Signed, signed_in
-from cok.serve.table import Draft
+from cok.serve.warm import Draft
 
 
 def route(form: Form) -> Route:

@@ -25,8 +25,8 @@ from cok.serve.limiter import Limiter
 from cok.serve.once import Replies, Sent
 from cok.serve.once import token as once_token
 from cok.serve.sessions import COOKIE, Session, Sessions
-from cok.serve.table import Recording, Table, View, Who
 from cok.serve.threads import in_thread
+from cok.serve.warm import Recording, View, WarmCampaign, Who
 
 
 def version_of(signature: object) -> str:
@@ -40,7 +40,7 @@ class Server:
     """One campaign served: its table, the links, the sessions and the bad-token limiter."""
 
     def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
-        self.table = Table(folder, after)
+        self.table = WarmCampaign(folder, after)
         self.keys = Keys(folder)
         self.sessions = Sessions(sessions_store(folder))
         self.limiter = Limiter()

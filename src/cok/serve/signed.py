@@ -17,7 +17,7 @@ from starlette.responses import Response
 
 from cok.serve.server import server_of
 from cok.serve.sessions import Session
-from cok.serve.table import Who
+from cok.serve.warm import Who
 
 #: What a phone without a session is told (a cookie whose session ended is told more: server.ended).
 SIGN_IN = "open your personal link first (ask the organiser for one: cok invite)"

@@ -13,7 +13,7 @@ from starlette.responses import Response
 
 from cok.serve.forms import record_drafts
 from cok.serve.signed import Signed, signed_in
-from cok.serve.table import Draft
+from cok.serve.warm import Draft
 
 KINDS = ("confirm", "dispute", "settle")
 

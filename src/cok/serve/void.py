@@ -9,8 +9,8 @@ from starlette.responses import Response
 from cok.serve.forms import form_once, recorded
 from cok.serve.server import page, server_of
 from cok.serve.signed import Signed, signed_in
-from cok.serve.table import Refused, Takes
 from cok.serve.threads import in_thread
+from cok.serve.warm import Refused, Takes
 
 
 @signed_in(organiser=True)

@@ -19,8 +19,8 @@ from cok.rulesets.no_true_king.rules.actions import (
     take_out,
 )
 from cok.rulesets.no_true_king.rules.combat import kill, play_cards, retreats_after, sides
-from cok.rulesets.no_true_king.rules.draft import Draft
 from cok.rulesets.no_true_king.rules.outcomes import Sides
+from cok.rulesets.no_true_king.rules.overlay import Overlay
 from cok.rulesets.no_true_king.rules.places import find_area
 from cok.rulesets.no_true_king.rules.state import State
 
@@ -55,7 +55,7 @@ def preview(
 ) -> Preview:
     """`before`: the actions the resolve takes before its move (a muster, a draw), as the log
     writes them: the combat is fought on the board they leave."""
-    work = Draft(state)  # the combat's changes drafted and dropped: the state is never touched
+    work = Overlay(state)  # the combat's changes drafted and dropped: the state is never touched
     for action in before or []:
         if action.get("muster") is not None:
             muster(work, house, action["muster"])

@@ -11,7 +11,7 @@ from jinja2 import Environment
 from cok.core.campaign import Campaign
 from cok.render import site as engine
 from cok.render.paging import Filler, Page, nearby
-from cok.rulesets.clash_of_kings.site.views import (
+from cok.rulesets.clash_of_kings.site.shown import (
     LOG_PAGE_ENTRIES,
     SERVED_CHART_WEEKS,
     SERVED_PAGE_ENTRIES,

@@ -160,7 +160,7 @@ async def record_battle(visit: Visit) -> Any:
             fields["override"] = form["override"].strip()
         if form.get("ruled_location", "").strip():
             fields["location"] = form["ruled_location"].strip()
-    from cok.serve.table import Draft
+    from cok.serve.warm import Draft
 
     return await visit.record([Draft("battle", fields)])
 
@@ -182,7 +182,7 @@ async def paint(visit: Visit) -> Any:
     }
     if form.get("commissioned"):
         fields["commissioned"] = form["commissioned"]
-    from cok.serve.table import Draft
+    from cok.serve.warm import Draft
 
     return await visit.record([Draft("painting", fields)])
 
@@ -202,7 +202,7 @@ async def week(visit: Visit) -> Any:
         fields["limit"] = limit
     if visit.form.get("note", "").strip():
         fields["note"] = visit.form["note"].strip()
-    from cok.serve.table import Draft
+    from cok.serve.warm import Draft
 
     return await visit.record([Draft("week", fields)])
 
@@ -218,14 +218,14 @@ async def adjust(visit: Visit) -> Any:
         "cp": int(cp) if cp.lstrip("-").isdigit() else cp,
         "reason": form.get("reason", "").strip(),
     }
-    from cok.serve.table import Draft
+    from cok.serve.warm import Draft
 
     return await visit.record([Draft("adjust", fields)])
 
 
 async def join(visit: Visit) -> Any:
     if visit.request.method == "GET":
-        from cok.rulesets.clash_of_kings.site.views import FACTION_COLOURS
+        from cok.rulesets.clash_of_kings.site.shown import FACTION_COLOURS
 
         state = (await visit.campaign()).state
         return visit.render("join.html", factions=list(FACTION_COLOURS), week=state.week)
@@ -234,6 +234,6 @@ async def join(visit: Visit) -> Any:
     for key in ("name", "castle"):
         if form.get(key, "").strip():
             fields[key] = form[key].strip()
-    from cok.serve.table import Draft
+    from cok.serve.warm import Draft
 
     return await visit.record([Draft("join", fields)])

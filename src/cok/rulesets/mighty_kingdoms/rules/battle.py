@@ -26,7 +26,7 @@ def defence(army: Army) -> int:
     return army.points // 100 + (1 if army.defending else 0)
 
 
-class Dice(NamedTuple):
+class Reckoning(NamedTuple):
     """A simple battle worked out from the dice and the allocations, before anything changes
     (a NamedTuple, like Moves: made at each start for less than a dataclass)."""
 
@@ -97,7 +97,7 @@ def decide_battle(state: State, event: Battle) -> Fought:
         _check_strength(event, involved, attacker, defender)
         points = {a.id: a.points for a in involved}
         why = "the table's result" if winner else "a draw at the table"
-        dice = Dice([], points, {attacker: 0, defender: 0})
+        dice = Reckoning([], points, {attacker: 0, defender: 0})
     else:
         if event.strength is not None:
             raise RuleError("`strength` is for Kings of War battles; simple battles ignore Unit Strength")
@@ -220,7 +220,7 @@ def _strength_changes(event: Battle) -> list[tuple[str, str, int]]:
     return [(a, u, c) for a, changes in (event.strength or {}).items() for u, c in changes.items() if c]
 
 
-def _roll(state: State, event: Battle, involved: list[Army], attacker: str, defender: str) -> Dice:
+def _roll(state: State, event: Battle, involved: list[Army], attacker: str, defender: str) -> Reckoning:
     """Work out a simple battle's allocations in order (turns alternate, attacker first)."""
     upright = {a.id: a for a in involved if a.upright}
     dice = dict(event.dice or {})
@@ -280,10 +280,10 @@ def _roll(state: State, event: Battle, involved: list[Army], attacker: str, defe
         turn = defender if turn == attacker else attacker
     if step < len(plan):
         raise RuleError(f"allocation {step + 1} comes after the last die that had a target: drop it")
-    return Dice(hits, points, reduced)
+    return Reckoning(hits, points, reduced)
 
 
-def _simple_result(dice: Dice, involved: list[Army], attacker: str, defender: str) -> tuple[str | None, str]:
+def _simple_result(dice: Reckoning, involved: list[Army], attacker: str, defender: str) -> tuple[str | None, str]:
     remain = {p for p in (attacker, defender) if any(a.player == p and dice.points[a.id] > 0 for a in involved)}
     if len(remain) == 1:
         (winner,) = remain

@@ -56,7 +56,7 @@ def web() -> Web:
 
 
 def _draft(type: str, fields: Mapping[str, Any]) -> Any:
-    from cok.serve.table import Draft
+    from cok.serve.warm import Draft
 
     return Draft(type, {k: v for k, v in fields.items() if v is not None and v != ""})
 

@@ -12,15 +12,15 @@ from cok.rulesets.no_true_king.events import Move, ShipTo
 from cok.rulesets.no_true_king.rules.outcomes import Counts as Counts
 from cok.rulesets.no_true_king.rules.outcomes import Drew, Moved, Mustered
 from cok.rulesets.no_true_king.rules.places import find_area
-from cok.rulesets.no_true_king.rules.state import Game
+from cok.rulesets.no_true_king.rules.state import Realm
 
 
-def muster_points(state: Game, house: str) -> int:
+def muster_points(state: Realm, house: str) -> int:
     """The barrels of the land areas H controls (§4.3 Muster)."""
     return sum(state.board.areas[a].barrels for a in state.controlled(house))
 
 
-def muster(state: Game, house: str, spec: dict[str, list[Any]]) -> Mustered:
+def muster(state: Realm, house: str, spec: dict[str, list[Any]]) -> Mustered:
     """Add footmen and ships, then promote footmen (§4.7 Muster); refuses any broken limit."""
     board = state.board
     points = muster_points(state, house)
@@ -76,7 +76,7 @@ def muster(state: Game, house: str, spec: dict[str, list[Any]]) -> Mustered:
     return Mustered(house, tuple(footmen), tuple(ships), tuple(promoted), points)
 
 
-def _ship_to(state: Game, house: str, through: str, sea: str) -> None:
+def _ship_to(state: Realm, house: str, through: str, sea: str) -> None:
     board = state.board
     if not board.areas[sea].sea:
         raise RuleError(f"a ship mustered through {through} goes to a sea area, not {sea}")
@@ -89,7 +89,7 @@ def _ship_to(state: Game, house: str, through: str, sea: str) -> None:
         )
 
 
-def _within_limits(state: Game, house: str, kinds: Iterable[str]) -> None:
+def _within_limits(state: Realm, house: str, kinds: Iterable[str]) -> None:
     totals = dict(zip(("footman", "knight", "ship"), state.on_board(house), strict=True))
     for kind in kinds:
         limit = state.board.pieces[kind]
@@ -102,7 +102,7 @@ def counts_of(units: list[str]) -> Counts:
     return units.count("footman"), units.count("knight"), units.count("ship")
 
 
-def check_move(state: Game, house: str, origin: str, to: str, units: Counts) -> str | None:
+def check_move(state: Realm, house: str, origin: str, to: str, units: Counts) -> str | None:
     """Why the move is not allowed (None: it is). A move into another house's troops is allowed
     (it is a combat); carrying is checked as if the group arrived alone there."""
     board = state.board
@@ -128,13 +128,13 @@ def check_move(state: Game, house: str, origin: str, to: str, units: Counts) -> 
     return None
 
 
-def enters_troops(state: Game, house: str, to: str) -> str | None:
+def enters_troops(state: Realm, house: str, to: str) -> str | None:
     """The house whose troops are in `to`, when it is not `house` (a combat)."""
     holder = state.troops.get(to)
     return holder[0] if holder is not None and holder[0] != house else None
 
 
-def take_out(state: Game, house: str, origin: str, units: Counts) -> bool:
+def take_out(state: Realm, house: str, origin: str, units: Counts) -> bool:
     """Take the units out of `origin`; leave H's flag when the last troop leaves a land area."""
     have = state.force(origin, house)
     left = (have[0] - units[0], have[1] - units[1], have[2] - units[2])
@@ -145,7 +145,7 @@ def take_out(state: Game, house: str, origin: str, units: Counts) -> bool:
     return False
 
 
-def put_in(state: Game, house: str, area: str, units: Counts) -> None:
+def put_in(state: Realm, house: str, area: str, units: Counts) -> None:
     """Units arrive in an area without a combat: another house's flag there is removed."""
     if state.flags.get(area, house) != house:
         del state.flags[area]
@@ -153,7 +153,7 @@ def put_in(state: Game, house: str, area: str, units: Counts) -> None:
     state.set_force(area, house, (have[0] + units[0], have[1] + units[1], have[2] + units[2]))
 
 
-def move_without_combat(state: Game, house: str, move: Move) -> Moved:
+def move_without_combat(state: Realm, house: str, move: Move) -> Moved:
     origin, to = find_area(state.board, move.from_), find_area(state.board, move.to)
     units = counts_of(list(move.units))
     why = check_move(state, house, origin, to, units)
@@ -164,7 +164,7 @@ def move_without_combat(state: Game, house: str, move: Move) -> Moved:
     return Moved(house, origin, to, units, flag)
 
 
-def has_legal_move(state: Game, house: str) -> bool:
+def has_legal_move(state: Realm, house: str) -> bool:
     """Whether H could move at least one piece anywhere (§4.7 Actions left out)."""
     for area, force in state.troops.items():
         if force[0] != house:
@@ -187,7 +187,7 @@ def _groups(f: int, k: int, s: int) -> Iterable[Counts]:
                     yield nf, nk, ns
 
 
-def draw(state: Game, player: str, house: str) -> Drew:
+def draw(state: Realm, player: str, house: str) -> Drew:
     """Take one card of H, while H has cards not yet drawn (§4.3 Draw)."""
     if not can_draw(state, house):
         raise RuleError(f"{house} has no card left to draw (all {state.board.deck_size(house)} drawn)")
@@ -196,7 +196,7 @@ def draw(state: Game, player: str, house: str) -> Drew:
     return Drew(player, house)
 
 
-def can_draw(state: Game, house: str) -> bool:
+def can_draw(state: Realm, house: str) -> bool:
     return state.drawn.get(house, 0) < state.board.deck_size(house)
 
 

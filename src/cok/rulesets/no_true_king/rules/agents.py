@@ -13,11 +13,11 @@ from cok.rulesets.no_true_king.rules.cards import check_resolved_here
 from cok.rulesets.no_true_king.rules.combat import fight
 from cok.rulesets.no_true_king.rules.outcomes import Fought, Moved, Placed, Resolved
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house
-from cok.rulesets.no_true_king.rules.state import Game
+from cok.rulesets.no_true_king.rules.state import Realm
 from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve, refuse_out_of_turn, tier
 
 
-def place(state: Game, event: Place) -> Placed:
+def place(state: Realm, event: Place) -> Placed:
     refuse_out_of_turn(state, "place", event.player)
     house = find_house(state.board, event.house)
     if (house, event.space) in state.agents:
@@ -31,7 +31,7 @@ def place(state: Game, event: Place) -> Placed:
     return Placed(event.player, house, event.space)
 
 
-def resolve(state: Game, event: Resolve) -> Resolved:
+def resolve(state: Realm, event: Resolve) -> Resolved:
     refuse_out_of_turn(state, "resolve", event.player)
     house = find_house(state.board, event.house)
     key = (house, event.space)
@@ -66,7 +66,7 @@ def resolve(state: Game, event: Resolve) -> Resolved:
 
 
 def _granted_combat(
-    state: Game, done: list[Any], event: Resolve
+    state: Realm, done: list[Any], event: Resolve
 ) -> tuple[tuple[str, str], dict[str, str | None]] | None:
     """Where Asha Greyjoy's granted move fought, and with which cards (§4.4), if it did."""
     for result in done:
@@ -93,7 +93,7 @@ def _check_kinds(event: Resolve) -> None:
         )
 
 
-def _check_left_out(state: Game, event: Resolve, house: str) -> None:
+def _check_left_out(state: Realm, event: Resolve, house: str) -> None:
     """§4.7 Actions left out: a marshal leaves out its move, a lord its second action, only
     when nothing else was possible after its muster."""
     kinds = [a.kind for a in event.actions]
@@ -108,7 +108,7 @@ def _check_left_out(state: Game, event: Resolve, house: str) -> None:
             raise RuleError("a lord takes two different actions: its house still has a legal move or a card to draw")
 
 
-def take(state: Game, player: str, house: str, action: Action, combat: Combat | None, asked: str = "") -> Any:
+def take(state: Realm, player: str, house: str, action: Action, combat: Combat | None, asked: str = "") -> Any:
     """One action for the house; a move into another house's troops fights (with `combat`)."""
     if action.muster is not None:
         return act.muster(state, house, action.muster)
@@ -135,7 +135,7 @@ def take(state: Game, player: str, house: str, action: Action, combat: Combat | 
     return (Moved(house, origin, to, units, flag), fought)
 
 
-def _move_up(state: Game, house: str, space: str, player: str) -> str | None:
+def _move_up(state: Realm, house: str, space: str, player: str) -> str | None:
     """Maester → marshal, marshal → lord, when that space is empty; else the agent returns."""
     if space == "lord":
         return None

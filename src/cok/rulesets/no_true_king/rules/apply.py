@@ -4,7 +4,7 @@ touches it (a dry run, a preview and a refused event leave it as it was).
 
 The rules are dispatched as every game's are (`DECIDE`: the event's type to the rule that
 decides it, as in Clash of Kings and Mighty Kingdoms); what differs is the overlay: each rule
-changes a `Draft` of the state, and committing is that draft's one `commit`, so no table
+changes a `Overlay` of the state, and committing is that draft's one `commit`, so no table
 of commits is needed."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from cok.core.events import EventBase
 from cok.rulesets.no_true_king.events import Begin, Card, Conspiracy, Exchange, Pass, Place, Resolve, Unseal
 from cok.rulesets.no_true_king.map import Board
 from cok.rulesets.no_true_king.rules import agents, cards, loyalty, setup, turns
-from cok.rulesets.no_true_king.rules.draft import Draft
 from cok.rulesets.no_true_king.rules.outcomes import Outcome, Passed, RoundEnded
+from cok.rulesets.no_true_king.rules.overlay import Overlay
 from cok.rulesets.no_true_king.rules.places import find_player
 from cok.rulesets.no_true_king.rules.ranking import initial_ranks, rank_houses
-from cok.rulesets.no_true_king.rules.state import Game, State
+from cok.rulesets.no_true_king.rules.state import Realm, State
 
 
 def initial_state(board: Board, loyalty_mode: str) -> State:
@@ -44,7 +44,7 @@ def apply(state: State, event: EventBase) -> Outcome:
 def decide(state: State, event: EventBase) -> Outcome:
     """What the event would do, its changes drafted; RuleError (or ChoiceNeeded) when the
     rules refuse it. Changes nothing."""
-    draft = Draft(state)
+    draft = Overlay(state)
     result, then = _decide(draft, event)
     return Outcome(result, then, draft)
 
@@ -55,7 +55,7 @@ def commit(outcome: Outcome, state: State) -> None:
         outcome.changes.commit(state)
 
 
-def _decide(game: Game, event: EventBase) -> tuple[Any, RoundEnded | None]:
+def _decide(game: Realm, event: EventBase) -> tuple[Any, RoundEnded | None]:
     rule = DECIDE.get(type(event))
     if rule is None:
         raise RuleError(f"no rule for {event.type}")  # pragma: no cover
@@ -65,40 +65,40 @@ def _decide(game: Game, event: EventBase) -> tuple[Any, RoundEnded | None]:
     return rule(game, event)
 
 
-def _conspiracy(game: Game, event: Conspiracy) -> tuple[Any, RoundEnded | None]:
+def _conspiracy(game: Realm, event: Conspiracy) -> tuple[Any, RoundEnded | None]:
     return setup.join(game, event), None
 
 
-def _begin(game: Game, event: Begin) -> tuple[Any, RoundEnded | None]:
+def _begin(game: Realm, event: Begin) -> tuple[Any, RoundEnded | None]:
     return setup.begin(game, event), None
 
 
-def _place(game: Game, event: Place) -> tuple[Any, RoundEnded | None]:
+def _place(game: Realm, event: Place) -> tuple[Any, RoundEnded | None]:
     placed = agents.place(game, event)
     turns.after_placement(game)
     return placed, None
 
 
-def _card(game: Game, event: Card) -> tuple[Any, RoundEnded | None]:
+def _card(game: Realm, event: Card) -> tuple[Any, RoundEnded | None]:
     return cards.play(game, event), None
 
 
-def _resolve(game: Game, event: Resolve) -> tuple[Any, RoundEnded | None]:
+def _resolve(game: Realm, event: Resolve) -> tuple[Any, RoundEnded | None]:
     resolved = agents.resolve(game, event)
     if turns.after_resolution(game):
         return resolved, None
     return resolved, _rankings(game)
 
 
-def _exchange(game: Game, event: Exchange) -> tuple[Any, RoundEnded | None]:
+def _exchange(game: Realm, event: Exchange) -> tuple[Any, RoundEnded | None]:
     return loyalty.exchange(game, event), _next_exchange(game)
 
 
-def _passing(game: Game, event: Pass) -> tuple[Any, RoundEnded | None]:
+def _passing(game: Realm, event: Pass) -> tuple[Any, RoundEnded | None]:
     return _pass(game, event), _next_exchange(game)
 
 
-def _unseal(game: Game, event: Unseal) -> tuple[Any, RoundEnded | None]:
+def _unseal(game: Realm, event: Unseal) -> tuple[Any, RoundEnded | None]:
     if game.loyalty != "sealed":
         raise RuleError(
             f"this game's loyalty is open: there is nothing to unseal; the ledger waits for {turns.waits_text(game)}"
@@ -110,12 +110,12 @@ def _unseal(game: Game, event: Unseal) -> tuple[Any, RoundEnded | None]:
     return unsealed, RoundEnded(game.round, None, None, True) if over else None
 
 
-def _pass(game: Game, event: Pass) -> Passed:
+def _pass(game: Realm, event: Pass) -> Passed:
     turns.refuse_out_of_turn(game, "exchange", event.player)
     return Passed(event.player)
 
 
-def _rankings(game: Game) -> RoundEnded:
+def _rankings(game: Realm) -> RoundEnded:
     """Every agent resolved: the round's rankings (§4.2.3), then the exchanges."""
     game.ranks = rank_houses(game)
     game.ranked = [*game.ranked, dict(game.ranks)]
@@ -124,7 +124,7 @@ def _rankings(game: Game) -> RoundEnded:
     return RoundEnded(game.round, dict(game.ranks), None, False)
 
 
-def _next_exchange(game: Game) -> RoundEnded | None:
+def _next_exchange(game: Realm) -> RoundEnded | None:
     """Clockwise through the exchanges; after the first player's right-hand neighbour, the
     next round begins with the next first player, or the game ends."""
     assert game.active is not None and game.first is not None
@@ -142,7 +142,7 @@ def _next_exchange(game: Game) -> RoundEnded | None:
     return RoundEnded(game.round, None, None, over)
 
 
-DECIDE: dict[type[EventBase], Callable[[Game, Any], tuple[Any, RoundEnded | None]]] = {
+DECIDE: dict[type[EventBase], Callable[[Realm, Any], tuple[Any, RoundEnded | None]]] = {
     Conspiracy: _conspiracy,
     Begin: _begin,
     Place: _place,

@@ -17,27 +17,27 @@ from cok.rulesets.no_true_king.rules.combat import ASHA as ASHA  # the pages ask
 from cok.rulesets.no_true_king.rules.combat import GRANTS
 from cok.rulesets.no_true_king.rules.outcomes import CardPlayed
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house
-from cok.rulesets.no_true_king.rules.state import Game
+from cok.rulesets.no_true_king.rules.state import Realm
 
 
-def could_play(state: Game, player: str, houses: tuple[str, str]) -> bool:
+def could_play(state: Realm, player: str, houses: tuple[str, str]) -> bool:
     """Whether a player holds a card of either house of the combat: one who holds none is
     not asked (a card drawn this turn is the active player's, who is always asked)."""
     return any(_left(state, player, h) > 0 for h in houses)
 
 
-def _left(state: Game, player: str, house: str) -> int:
+def _left(state: Realm, player: str, house: str) -> int:
     """The cards of a house a player still holds for this table: those held, less those
     already played in the first combat of this move (a granted combat's table)."""
     spent = sum(1 for p, c in state.won_table if p == player and c is not None and _house_of(state, c) == house)
     return state.held.get((player, house), 0) - spent
 
 
-def _house_of(state: Game, card: str) -> str:
+def _house_of(state: Realm, card: str) -> str:
     return find_card(state.board, card).house
 
 
-def may_open_granted(state: Game) -> bool:
+def may_open_granted(state: Realm) -> bool:
     """Whether the active player may open the table of Asha Greyjoy's granted move (§4.4): every
     card of the first combat is played, Asha among them, and no granted table is open yet."""
     return (
@@ -48,7 +48,7 @@ def may_open_granted(state: Game) -> bool:
     )
 
 
-def playable(state: Game, player: str) -> list[tuple[str, str]]:
+def playable(state: Realm, player: str) -> list[tuple[str, str]]:
     """(house, card) of the cards a conspiracy may play: a house it holds a card of, the card
     not yet played (§4.5)."""
     held = state.cards_held(player)
@@ -57,7 +57,7 @@ def playable(state: Game, player: str) -> list[tuple[str, str]]:
     ]
 
 
-def next_to_play(state: Game) -> str | None:
+def next_to_play(state: Realm) -> str | None:
     """Who plays next on the table: the active player first, then clockwise each player who
     could play; None once every such player has played (or before the table opens)."""
     if state.active is None or state.fight_at is None:
@@ -70,7 +70,7 @@ def next_to_play(state: Game) -> str | None:
     return None
 
 
-def others_could_play(state: Game, house: str, area: str) -> bool:
+def others_could_play(state: Realm, house: str, area: str) -> bool:
     """Whether any player after the active one could play a card in this combat: then its
     cards are played from the phones before the resolve."""
     if state.active is None or area not in state.troops:
@@ -79,7 +79,7 @@ def others_could_play(state: Game, house: str, area: str) -> bool:
     return any(could_play(state, p, houses) for p in state.clockwise_from(state.active)[1:])
 
 
-def others_could_play_granted(state: Game, area: str) -> bool:
+def others_could_play_granted(state: Realm, area: str) -> bool:
     """Whether a player after the active one could play a card in the combat of Asha
     Greyjoy's granted move into this area, the cards on the first combat's table spent."""
     if state.active is None or area not in state.troops:
@@ -93,7 +93,7 @@ def others_could_play_granted(state: Game, area: str) -> bool:
     return False
 
 
-def play(state: Game, event: Card) -> CardPlayed:
+def play(state: Realm, event: Card) -> CardPlayed:
     if state.phase != "resolution" or state.active is None:
         raise RuleError("cards are played in a combat, while agents resolve")
     player = event.player
@@ -145,14 +145,14 @@ def play(state: Game, event: Card) -> CardPlayed:
     return CardPlayed(player, name, house, area, next_to_play(state))
 
 
-def _agents(state: Game) -> list[tuple[str, str]]:
+def _agents(state: Realm) -> list[tuple[str, str]]:
     from cok.rulesets.no_true_king.rules.turns import may_resolve
 
     return may_resolve(state, state.active) if state.active else []
 
 
 def check_resolved_here(
-    state: Game,
+    state: Realm,
     fought_at: list[tuple[str, str]],
     cards: dict[str, str | None],
     granted: tuple[tuple[str, str], dict[str, str | None]] | None = None,

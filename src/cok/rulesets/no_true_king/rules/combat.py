@@ -12,7 +12,7 @@ from cok.rulesets.no_true_king.map import FORT_BONUS, Card
 from cok.rulesets.no_true_king.rules.actions import Counts, put_in
 from cok.rulesets.no_true_king.rules.outcomes import Fought, Sides
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house, find_player
-from cok.rulesets.no_true_king.rules.state import Game
+from cok.rulesets.no_true_king.rules.state import Realm
 
 BRIENNE, CATELYN, SALLADHOR = "Brienne of Tarth", "Catelyn Stark", "Salladhor Saan"
 ASHA, JAIME, CERSEI, MELISANDRE = "Asha Greyjoy", "Ser Jaime Lannister", "Cersei Lannister", "Melisandre"
@@ -25,7 +25,7 @@ def unit_power(units: Counts, sea: bool) -> int:
     return k + s if sea else f + 2 * k
 
 
-def sides(state: Game, attacker: str, area: str, units: Counts, cards: list[tuple[str, Card]]) -> Sides:
+def sides(state: Realm, attacker: str, area: str, units: Counts, cards: list[tuple[str, Card]]) -> Sides:
     """Both sides' power with the cards played (§4.4 Power, Replacement effects)."""
     board = state.board
     defender = state.troops[area][0]
@@ -48,7 +48,7 @@ def sides(state: Game, attacker: str, area: str, units: Counts, cards: list[tupl
 
 
 def play_cards(
-    state: Game, given: dict[str, str | None], active: str, houses: tuple[str, str]
+    state: Realm, given: dict[str, str | None], active: str, houses: tuple[str, str]
 ) -> list[tuple[str, Card]]:
     """The cards played, from the active player clockwise; each taken from its player's hand."""
     for typed in given:
@@ -73,7 +73,7 @@ def play_cards(
     return played
 
 
-def retreats(state: Game, house: str, area: str, group: Counts) -> list[str]:
+def retreats(state: Realm, house: str, area: str, group: Counts) -> list[str]:
     """Where the loser's troops in `area` could go together without a combat (§4.4)."""
     found = []
     for to in state.board.neighbours(area):
@@ -85,7 +85,7 @@ def retreats(state: Game, house: str, area: str, group: Counts) -> list[str]:
     return found
 
 
-def _can_arrive(state: Game, house: str, area: str, to: str, group: Counts) -> bool:
+def _can_arrive(state: Realm, house: str, area: str, to: str, group: Counts) -> bool:
     board = state.board
     f, k, s = group
     if s and not board.areas[to].sea:
@@ -109,7 +109,7 @@ def kill(units: Counts, n: int) -> tuple[Counts, Counts]:
 
 
 def fight(
-    state: Game,
+    state: Realm,
     attacker: str,
     origin: str,
     area: str,
@@ -163,12 +163,12 @@ def fight(
     return Fought(seen, winner, loser, retreat, kills_done, after, removed, discard, none_left)
 
 
-def retreats_after(state: Game, loser: str, area: str, group: Counts, attacker: str, units: Counts) -> list[str]:
+def retreats_after(state: Realm, loser: str, area: str, group: Counts, attacker: str, units: Counts) -> list[str]:
     """The loser's retreats once the attacker is in the area (the attacker's group stands there)."""
     return [to for to in retreats(state, loser, area, group) if to != area]
 
 
-def _winner(seen: Sides, named: str | None, state: Game, asked: str = "") -> str:
+def _winner(seen: Sides, named: str | None, state: Realm, asked: str = "") -> str:
     a, d = seen.attacker, seen.defender
     pa, pd = seen.power[a], seen.power[d]
     stronger = a if pa > pd else d if pd > pa else None
@@ -186,7 +186,7 @@ def _winner(seen: Sides, named: str | None, state: Game, asked: str = "") -> str
     return stronger
 
 
-def _retreat(state: Game, typed: str | None, options: list[str], loser: str, area: str, asked: str = "") -> str | None:
+def _retreat(state: Realm, typed: str | None, options: list[str], loser: str, area: str, asked: str = "") -> str | None:
     if typed is None:
         if options:
             raise ChoiceNeeded(
@@ -201,7 +201,7 @@ def _retreat(state: Game, typed: str | None, options: list[str], loser: str, are
 
 
 def _after(
-    state: Game, combat: Combat, winner: str, names: dict[str, str], granted: Callable[[str, str, Action], Any]
+    state: Realm, combat: Combat, winner: str, names: dict[str, str], granted: Callable[[str, str, Action], Any]
 ) -> tuple[Any, ...]:
     if not combat.after:
         return ()
@@ -214,7 +214,7 @@ def _after(
     raise RuleError("`after` is an action granted by Asha Greyjoy or Ser Jaime Lannister when their house wins")
 
 
-def _remove(state: Game, combat: Combat, winner: str, names: dict[str, str]) -> tuple[str, str, str] | None:
+def _remove(state: Realm, combat: Combat, winner: str, names: dict[str, str]) -> tuple[str, str, str] | None:
     if combat.remove is None:
         return None
     if CERSEI not in names or winner != "lannister":
@@ -228,7 +228,7 @@ def _remove(state: Game, combat: Combat, winner: str, names: dict[str, str]) -> 
     return (key[0], key[1], player)
 
 
-def _discard(state: Game, combat: Combat, winner: str, names: dict[str, str]) -> tuple[str, str, str] | None:
+def _discard(state: Realm, combat: Combat, winner: str, names: dict[str, str]) -> tuple[str, str, str] | None:
     if combat.discard is None:
         return None
     if MELISANDRE not in names or winner != "baratheon":

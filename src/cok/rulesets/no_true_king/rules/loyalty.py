@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.rules.outcomes import Exchanged, Unsealed
 from cok.rulesets.no_true_king.rules.places import find_house
-from cok.rulesets.no_true_king.rules.state import POSITIONS, Game
+from cok.rulesets.no_true_king.rules.state import POSITIONS, Realm
 from cok.rulesets.no_true_king.rules.turns import refuse_out_of_turn
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def seal_of(player: str, card: list[str], secret: str) -> str:
     return hashlib.sha256(f"ntk-loyalty:{player}:{','.join(card)}:{secret}".encode()).hexdigest()
 
 
-def check_card(state: Game, card: list[str]) -> list[str]:
+def check_card(state: Realm, card: list[str]) -> list[str]:
     houses = state.board.houses
     if sorted(card) != sorted(houses):
         raise RuleError(
@@ -40,7 +40,7 @@ def position_name(index: int) -> str:
     return str(POSITIONS[index])
 
 
-def exchange(state: Game, event: Exchange) -> Exchanged:
+def exchange(state: Realm, event: Exchange) -> Exchanged:
     """Swap two tokens and reveal one face-down token: one of the two when either was face
     down, else another one; none face down, no reveal (§4.7 Reveals)."""
     refuse_out_of_turn(state, "exchange", event.player)
@@ -89,7 +89,7 @@ def _names(indexes: list[int]) -> str:
     return " or ".join(position_name(i) for i in indexes)
 
 
-def unseal(state: Game, event: Unseal) -> Unsealed:
+def unseal(state: Realm, event: Unseal) -> Unsealed:
     """The sealed card must match its seal, and every reveal since must match the card."""
     refuse_out_of_turn(state, "unseal", event.player)
     who = state.players[event.player]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cok.rulesets.no_true_king.rules.draft import Draft
+    from cok.rulesets.no_true_king.rules.overlay import Overlay
 
 #: Footmen, knights, ships.
 Counts = tuple[int, int, int]
@@ -145,4 +145,4 @@ class Outcome:
 
     result: Any
     then: RoundEnded | None = None
-    changes: Draft | None = field(default=None, compare=False, repr=False)
+    changes: Overlay | None = field(default=None, compare=False, repr=False)

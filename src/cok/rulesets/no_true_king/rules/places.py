@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cok.core.names import find
 from cok.rulesets.no_true_king.map import Board, Card
-from cok.rulesets.no_true_king.rules.state import Game
+from cok.rulesets.no_true_king.rules.state import Realm
 
 #: The source's spellings, accepted and written as the board's (§4.7 "Card names").
 CARD_ALIASES = {"jaime lannister": "Ser Jaime Lannister", "saalador saan": "Salladhor Saan"}
@@ -23,6 +23,6 @@ def find_card(board: Board, typed: str) -> Card:
     return board.cards[find(typed, board.cards, "house card", CARD_ALIASES.items())]
 
 
-def find_player(state: Game, typed: str) -> str:
+def find_player(state: Realm, typed: str) -> str:
     """A conspiracy's id from its id or name, typed in any case."""
     return find(typed, state.players, "player", ((p.name, pid) for pid, p in state.players.items()))

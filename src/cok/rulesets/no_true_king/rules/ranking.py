@@ -4,12 +4,12 @@ controls; houses equal in all four share a rank (1, 2, 2, 4)."""
 from __future__ import annotations
 
 from cok.rulesets.no_true_king.map import Board
-from cok.rulesets.no_true_king.rules.state import Game
+from cok.rulesets.no_true_king.rules.state import Realm
 
 Holdings = tuple[int, int, int, int]  # crowns, castles, towns, barrels
 
 
-def holdings(state: Game, house: str) -> Holdings:
+def holdings(state: Realm, house: str) -> Holdings:
     areas = [state.board.areas[a] for a in state.controlled(house)]
     return (
         sum(a.crowns for a in areas),
@@ -19,7 +19,7 @@ def holdings(state: Game, house: str) -> Holdings:
     )
 
 
-def rank_houses(state: Game) -> dict[str, int]:
+def rank_houses(state: Realm) -> dict[str, int]:
     """Each house's rank: one more than the number of houses strictly ahead of it."""
     held = {h: holdings(state, h) for h in state.board.houses}
     return {h: 1 + sum(1 for other in held.values() if other > mine) for h, mine in held.items()}

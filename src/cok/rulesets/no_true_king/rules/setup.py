@@ -6,13 +6,13 @@ from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.events import Begin, Conspiracy
 from cok.rulesets.no_true_king.rules.loyalty import check_card
 from cok.rulesets.no_true_king.rules.outcomes import Begun, Joined
-from cok.rulesets.no_true_king.rules.state import Conspirator, Game
+from cok.rulesets.no_true_king.rules.state import Conspirator, Realm
 from cok.rulesets.no_true_king.rules.turns import start_placement, waits_text
 
 MAX_PLAYERS = 4
 
 
-def join(state: Game, event: Conspiracy) -> Joined:
+def join(state: Realm, event: Conspiracy) -> Joined:
     if state.phase != "setup":
         raise RuleError(f"conspiracies join before `begin`; the ledger waits for {waits_text(state)}")
     if event.player in state.players:
@@ -41,7 +41,7 @@ def join(state: Game, event: Conspiracy) -> Joined:
     return Joined(event.player, name, event.symbol, card is None)
 
 
-def begin(state: Game, event: Begin) -> Begun:
+def begin(state: Realm, event: Begin) -> Begun:
     if state.phase != "setup":
         raise RuleError(f"the game has already begun; the ledger waits for {waits_text(state)}")
     if len(state.players) < 2:

@@ -1,6 +1,6 @@
 """The state of a No True King game: what the log says so far (contract §4). Plain
 dataclasses, dicts and tuples, so the replay cache can keep it. The rules read and write a
-`Game`: the state itself, or a draft of an event's changes over it (`rules/draft.py`)."""
+`Realm`: the state itself, or a draft of an event's changes over it (`rules/draft.py`)."""
 
 from __future__ import annotations
 
@@ -31,9 +31,9 @@ class Conspirator:
     unsealed: bool = False
 
 
-class Game:
+class Realm:
     """What the rules read and write: the state's fields and what they tell (a `State`, or a
-    `Draft` of an event's changes over one, which reads the same)."""
+    `Overlay` of an event's changes over one, which reads the same)."""
 
     board: Board
     loyalty: str
@@ -109,7 +109,7 @@ class Game:
 
 
 @dataclass
-class State(Game):
+class State(Realm):
     board: Board
     loyalty: str = "sealed"
     players: dict[str, Conspirator] = field(default_factory=dict)

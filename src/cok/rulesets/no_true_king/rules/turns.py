@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.map import SPACES
-from cok.rulesets.no_true_king.rules.state import Game
+from cok.rulesets.no_true_king.rules.state import Realm
 
 AGENTS_EACH = 3
 
@@ -41,11 +41,11 @@ class Wait:
         return "nothing: the game is over"
 
 
-def free_spaces(state: Game) -> list[tuple[str, str]]:
+def free_spaces(state: Realm) -> list[tuple[str, str]]:
     return [(h, s) for h in state.board.houses for s in SPACES if (h, s) not in state.agents]
 
 
-def tier(state: Game) -> str | None:
+def tier(state: Realm) -> str | None:
     """The lowest space with an unresolved agent: only those may resolve (§4.2.2)."""
     for space in SPACES:
         if any(s == space for (_, s) in state.agents):
@@ -53,13 +53,13 @@ def tier(state: Game) -> str | None:
     return None
 
 
-def may_resolve(state: Game, player: str) -> list[tuple[str, str]]:
+def may_resolve(state: Realm, player: str) -> list[tuple[str, str]]:
     """The player's agents that may resolve now."""
     current = tier(state)
     return [(h, s) for (h, s), p in state.agents.items() if p == player and s == current]
 
 
-def next_resolver(state: Game, start: str) -> str | None:
+def next_resolver(state: Realm, start: str) -> str | None:
     """From `start` clockwise, the first player with an agent that may resolve."""
     for player in state.clockwise_from(start):
         if may_resolve(state, player):
@@ -67,7 +67,7 @@ def next_resolver(state: Game, start: str) -> str | None:
     return None
 
 
-def waiting_for(state: Game) -> list[Wait]:
+def waiting_for(state: Realm) -> list[Wait]:
     """What the ledger waits for now, in the order the table plays it."""
     phase = state.phase
     if phase == "setup":
@@ -89,11 +89,11 @@ def waiting_for(state: Game) -> list[Wait]:
     return [Wait("over")]
 
 
-def waits_text(state: Game) -> str:
+def waits_text(state: Realm) -> str:
     return "; ".join(w.sentence() for w in waiting_for(state))
 
 
-def refuse_out_of_turn(state: Game, what: str, player: str) -> None:
+def refuse_out_of_turn(state: Realm, what: str, player: str) -> None:
     """Refuse an event of the wrong phase or turn, naming what the ledger waits for."""
     waits = waiting_for(state)
     if not any(w.what == what and (w.player is None or w.player == player) for w in waits):
@@ -102,13 +102,13 @@ def refuse_out_of_turn(state: Game, what: str, player: str) -> None:
         raise RuleError(f"not now: the ledger waits for {waits_text(state)}")
 
 
-def start_placement(state: Game) -> None:
+def start_placement(state: Realm) -> None:
     state.phase = "placement"
     state.placed = {p: 0 for p in state.seats}
     state.active = state.first
 
 
-def after_placement(state: Game) -> None:
+def after_placement(state: Realm) -> None:
     """Clockwise, one agent a turn, until every player has placed three."""
     assert state.active is not None
     if all(n >= AGENTS_EACH for n in state.placed.values()):
@@ -122,7 +122,7 @@ def after_placement(state: Game) -> None:
     state.active = player
 
 
-def after_resolution(state: Game) -> bool:
+def after_resolution(state: Realm) -> bool:
     """The next active player clockwise with an agent that may resolve; False when every
     agent is resolved (the round's rankings come next)."""
     assert state.active is not None

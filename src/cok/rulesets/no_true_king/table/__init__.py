@@ -91,7 +91,7 @@ def _acting(visit: Visit, state: State, given: str | None = None) -> str | None:
 
 
 def _draft(type: str, fields: dict[str, Any]) -> Any:
-    from cok.serve.table import Draft
+    from cok.serve.warm import Draft
 
     return Draft(type, {k: v for k, v in fields.items() if v not in (None, "", [], {})})
 

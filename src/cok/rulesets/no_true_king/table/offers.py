@@ -12,7 +12,7 @@ from typing import Any
 
 from cok.rulesets.no_true_king.rules.actions import can_draw, check_move, muster_points
 from cok.rulesets.no_true_king.rules.combat import ASHA, GRANTS
-from cok.rulesets.no_true_king.rules.state import Game
+from cok.rulesets.no_true_king.rules.state import Realm
 
 #: The plans each space allows (§4.2.2, §4.7 Actions left out): a maester takes one action, a
 #: marshal its muster and its move in either order (its move left out only when none is legal),
@@ -61,7 +61,7 @@ class Offer:
     drawable: bool
 
 
-def offer(state: Game, house: str, space: str) -> Offer:
+def offer(state: Realm, house: str, space: str) -> Offer:
     board = state.board
     mine = state.controlled(house)
     musters = []
@@ -90,7 +90,7 @@ def offer(state: Game, house: str, space: str) -> Offer:
     )
 
 
-def routes(state: Game, house: str) -> tuple[Route, ...]:
+def routes(state: Realm, house: str) -> tuple[Route, ...]:
     """Every (from, to) where some group of the house's troops may move (§4.3 Move)."""
     found = []
     for area in state.board.areas:
@@ -183,7 +183,7 @@ def actions(form: Mapping[str, str]) -> list[dict[str, Any]]:
     return [made[kind] for kind in plan_of(form)]
 
 
-def granted(form: Mapping[str, str], state: Game | None = None, player: str | None = None) -> dict[str, Any]:
+def granted(form: Mapping[str, str], state: Realm | None = None, player: str | None = None) -> dict[str, Any]:
     """A card's effects when its house wins (§4.4): Asha's move, Jaime's muster (`after`),
     Cersei's removal, Melisandre's discard; each left out when not chosen. Asha's move into
     another house's troops fights a combat of its own: its cards (`then-card`, this player's

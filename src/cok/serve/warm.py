@@ -27,7 +27,7 @@ from cok.service import voiding as voids
 from cok.service.recording import Refusal
 from cok.service.voiding import Put, Takes
 
-__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Table", "Takes", "View", "Who"]
+__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Takes", "View", "WarmCampaign", "Who"]
 
 #: The pages kept per version of the campaign, in characters: a 100,000-event campaign's site
 #: fits; past it, a page is made again each time it is asked for.
@@ -178,7 +178,7 @@ class View:
             return None
 
 
-class Table:
+class WarmCampaign:
     def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
         self.folder = folder
         # a recording makes a new campaign (copy-on-write), never changes the one a page holds:

@@ -11,7 +11,7 @@ import pytest
 
 from cok.cli import options
 
-from .conftest import Cok
+from ..conftest import Cok
 
 
 def two_in_week_two(cok: Cok) -> None:

@@ -7,7 +7,7 @@ import pytest
 from cok.core.errors import RuleError
 from cok.rulesets.clash_of_kings.rules.state import Settings
 
-from .conftest import joins, play, tiny_map
+from ..conftest import joins, play, tiny_map
 
 GEO = tiny_map("A:castle B:castle C:fort", "A-C C-B")
 START = joins(tim="A", matt="B")

@@ -12,8 +12,8 @@ from cok.core.write import to_yaml
 from cok.rulesets.clash_of_kings import RULESET
 from cok.rulesets.clash_of_kings.mapfile import load_map
 
-from .conftest import WESTEROS
-from .core.contract import RulesetContract
+from ..conftest import WESTEROS
+from ..core.contract import RulesetContract
 from .test_properties import campaign_events, intents
 
 GEO = load_map(WESTEROS)

@@ -9,7 +9,7 @@ import pytest
 from cok.core.errors import ChoiceNeeded, RuleError
 from cok.rulesets.clash_of_kings.map import Geography, Location
 
-from .conftest import Cok, play, tiny_map
+from ..conftest import Cok, play, tiny_map
 
 
 def homes_map() -> Geography:

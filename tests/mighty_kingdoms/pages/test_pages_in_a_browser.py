@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from cok.links import invites
 from tests.browser import browser as launch
 from tests.browser import flaws
-from tests.serve.kingdoms import begun
+from tests.mighty_kingdoms.pages.kingdoms import begun
 from tests.serve.process import serving
 
 SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-serve-shots"
@@ -119,7 +119,7 @@ def test_a_battle_rolled_for_me_asks_each_allocation_with_the_dice_then_the_retr
     import yaml
 
     from cok.service import Draft, record
-    from tests.serve.test_mighty_kingdoms import ORGANISER
+    from tests.mighty_kingdoms.pages.test_pages import ORGANISER
 
     folder = tmp_path / "mk"
     tokens = begun(folder)

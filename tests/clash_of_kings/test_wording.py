@@ -9,7 +9,7 @@ from pathlib import Path
 from cok.rulesets.clash_of_kings.rules.apply import apply, initial_state
 from cok.rulesets.clash_of_kings.rules.state import Settings
 
-from .conftest import Cok, event, tiny_map
+from ..conftest import Cok, event, tiny_map
 
 
 def test_one_territory_is_said_in_the_singular() -> None:

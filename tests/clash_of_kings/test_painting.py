@@ -12,7 +12,7 @@ from cok.rulesets.clash_of_kings.rules.outcomes import Painted
 from cok.rulesets.clash_of_kings.rules.painting import banners_cp
 from cok.rulesets.clash_of_kings.rules.state import State
 
-from .conftest import Cok, event, joins, play, tiny_map
+from ..conftest import Cok, event, joins, play, tiny_map
 
 GEO = tiny_map("A:castle B:fort C:castle D:castle", "A-B B-C")
 START = [*joins(tim="A", matt="C", aaron="D")]

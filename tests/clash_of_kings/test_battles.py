@@ -12,7 +12,7 @@ from cok.rulesets.clash_of_kings.rules.apply import apply, decide
 from cok.rulesets.clash_of_kings.rules.outcomes import Fought
 from cok.rulesets.clash_of_kings.rules.state import State
 
-from .conftest import event, holding, tiny_map
+from ..conftest import event, holding, tiny_map
 
 LINE = tiny_map(
     "A:castle B:fort C:village D:castle E:fort F:castle G:castle H:castle",

@@ -20,7 +20,7 @@ def test_the_rules_default_to_every_known_mode() -> None:
 def test_modes_with_a_campaign_lists_only_what_it_allows(campaign) -> None:  # type: ignore[no-untyped-def]
     import json
 
-    from .conftest import Cok
+    from ..conftest import Cok
 
     (campaign / "campaign.yaml").write_text(
         "name: Test\nmap: ../../westeros.yaml\nmodes: [a-game-of-thrones, king-of-the-hill]\n"

@@ -15,7 +15,7 @@ from cok.rulesets.clash_of_kings.rules.outcomes import Fought, Joined
 from cok.rulesets.clash_of_kings.rules.state import Settings, State
 from cok.rulesets.clash_of_kings.rules.where import where
 
-from .conftest import Cok, event, tiny_map
+from ..conftest import Cok, event, tiny_map
 
 LINE = tiny_map(
     "A:castle B:fort C:village D:castle E:fort F:castle G:castle H:castle",

@@ -11,7 +11,7 @@ import pytest
 from cok.core.errors import RuleError
 from cok.rulesets.clash_of_kings.rules.apply import decide
 
-from .conftest import event, holding, tiny_map
+from ..conftest import event, holding, tiny_map
 
 LINE = tiny_map("A:castle B:fort C:village D:castle", "A-B B-C C-D")
 TIE = {"players": ["tim", "matt"], "location": "B", "winner": None, "vp": {"tim": 5, "matt": 5}}

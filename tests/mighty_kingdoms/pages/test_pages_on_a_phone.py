@@ -15,7 +15,7 @@ from cok.serve.app import create_app
 from cok.service import Draft
 
 from .kingdoms import begun
-from .test_mighty_kingdoms import Table
+from .test_pages import Table
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from cok.core.errors import Refused
 from cok.rulesets.clash_of_kings.map import Geography
 from cok.rulesets.clash_of_kings.mapfile import load_map
 
-from .conftest import tiny_map
+from ..conftest import tiny_map
 
 
 def problems_of(tmp_path: Path, text: str) -> list[tuple[int | None, str]]:

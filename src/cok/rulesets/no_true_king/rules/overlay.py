@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterator, MutableMapping, ValuesView
 from typing import Any, TypeVar
 
-from cok.rulesets.no_true_king.rules.state import Game, State
+from cok.rulesets.no_true_king.rules.state import Realm, State
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -106,7 +106,7 @@ REPLACED = (
 )
 
 
-class Draft(Game):
+class Overlay(Realm):
     """The state as an event would leave it, without changing it: what the rules decide on."""
 
     def __init__(self, state: State) -> None:

@@ -14,7 +14,7 @@ import yaml
 from cok.cli import options
 from cok.core import ruleset as registry
 
-from .conftest import EXAMPLE, Cok
+from ..conftest import EXAMPLE, Cok
 
 
 def snapshot(folder: Path) -> bytes:
@@ -447,7 +447,7 @@ def test_check_all_checks_every_campaign_below(tmp_path: Path) -> None:
 def test_join_with_three_territories_once_every_castle_is_held(cok: Cok, campaign: Path) -> None:
     from cok.rulesets.clash_of_kings.mapfile import load_map
 
-    from .conftest import WESTEROS
+    from ..conftest import WESTEROS
 
     castles = load_map(WESTEROS).castles()
     (campaign / "events.yaml").write_text(

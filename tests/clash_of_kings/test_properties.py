@@ -14,7 +14,7 @@ from cok.rulesets.clash_of_kings.rules.apply import apply, decide, initial_state
 from cok.rulesets.clash_of_kings.rules.state import Settings, State
 from cok.rulesets.clash_of_kings.rules.where import where
 
-from .conftest import event, replayed
+from ..conftest import event, replayed
 
 #: Whole processes, fuzzing or random campaigns: left out of the quick run (`-m 'not slow'`).
 pytestmark = pytest.mark.slow

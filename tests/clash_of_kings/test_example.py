@@ -14,7 +14,7 @@ from cok.core.fold import fold
 from cok.rulesets.clash_of_kings import RULESET
 from cok.rulesets.clash_of_kings.rules.outcomes import Adjusted, Fought, Joined, Painted, WeekStarted
 
-from .conftest import EXAMPLE, Cok
+from ..conftest import EXAMPLE, Cok
 
 
 class Keeping:

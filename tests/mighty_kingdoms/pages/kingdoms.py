@@ -10,7 +10,7 @@ from typing import Any
 from cok.links import invites
 from cok.service import Draft, Who, record
 
-from ..mighty_kingdoms.game import EAST, MAP_TEXT, WEST
+from ..game import EAST, MAP_TEXT, WEST
 
 ORGANISER = Who("Ann", organiser=True)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cok.rulesets.clash_of_kings.rules.scoring import standings
 
-from .conftest import Cok, holding, joins, play, replayed, tiny_map
+from ..conftest import Cok, holding, joins, play, replayed, tiny_map
 
 GEO = tiny_map("A:castle B:fort C:village D:castle E:castle", "A-B B-C C-D")
 

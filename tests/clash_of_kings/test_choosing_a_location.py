@@ -10,7 +10,7 @@ from cok.rulesets.clash_of_kings.rules.attacker import choose_attacker
 from cok.rulesets.clash_of_kings.rules.locations import legal_locations
 from cok.rulesets.clash_of_kings.rules.where import where
 
-from .conftest import Cok, holding, tiny_map
+from ..conftest import Cok, holding, tiny_map
 
 # --- Who chooses? ---------------------------------------------------------------------------
 

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from cok.rulesets.clash_of_kings.site.pages import site_pages
-from cok.rulesets.clash_of_kings.site.views import SiteHistory, site_data
+from cok.rulesets.clash_of_kings.site.shown import SiteHistory, site_data
 from tests.site_fold import appended, grown, passes, whole
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "campaigns" / "example"
+EXAMPLE = Path(__file__).resolve().parents[2] / "campaigns" / "example"
 
 
 def shown(data: SiteHistory) -> dict[str, Any]:
