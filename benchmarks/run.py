@@ -554,7 +554,8 @@ def main() -> int:
             print(f"| {command} | {at_small:.0f} MB | {at_large:.0f} MB |")
     if args.quick and not args.only:  # `cok serve`'s rows too, on small campaigns (so that they cannot rot)
         subprocess.run([sys.executable, str(HERE / "serve.py"), "--quick"], check=True)
-    print(flush=True), __import__("notify").main(["--quick"] if args.quick else [])  # row 52: chat destinations
+    # row 52, chat destinations: its own process, as serve.py's rows are
+    subprocess.run([sys.executable, str(HERE / "notify.py"), *(["--quick"] if args.quick else [])], check=True)
     return 1 if args.check and not args.quick and not all(r.ok for r in results) else 0
 
 

@@ -146,9 +146,7 @@ def play(state: Realm, event: Card) -> CardPlayed:
 
 
 def _agents(state: Realm) -> list[tuple[str, str]]:
-    from cok.rulesets.no_true_king.rules.turns import may_resolve
-
-    return may_resolve(state, state.active) if state.active else []
+    return state.may_resolve(state.active) if state.active else []
 
 
 def check_resolved_here(

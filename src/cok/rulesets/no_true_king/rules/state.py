@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
-from cok.rulesets.no_true_king.map import Board
+from cok.rulesets.no_true_king.map import SPACES, Board
 
 POSITIONS = (1, 2, 3, 4, "left")
 PHASES = ("setup", "placement", "resolution", "exchanges", "unseal", "over")
@@ -106,6 +106,18 @@ class Realm:
     def clockwise_from(self, player: str) -> list[str]:
         start = self.seats.index(player)
         return [*self.seats[start:], *self.seats[:start]]
+
+    def tier(self) -> str | None:
+        """The lowest space with an unresolved agent: only those may resolve (§4.2.2)."""
+        for space in SPACES:
+            if any(s == space for (_, s) in self.agents):
+                return space
+        return None
+
+    def may_resolve(self, player: str) -> list[tuple[str, str]]:
+        """The player's agents that may resolve now (§4.2.2)."""
+        current = self.tier()
+        return [(h, s) for (h, s), p in self.agents.items() if p == player and s == current]
 
 
 @dataclass

@@ -47,16 +47,12 @@ def free_spaces(state: Realm) -> list[tuple[str, str]]:
 
 def tier(state: Realm) -> str | None:
     """The lowest space with an unresolved agent: only those may resolve (§4.2.2)."""
-    for space in SPACES:
-        if any(s == space for (_, s) in state.agents):
-            return space
-    return None
+    return state.tier()
 
 
 def may_resolve(state: Realm, player: str) -> list[tuple[str, str]]:
     """The player's agents that may resolve now."""
-    current = tier(state)
-    return [(h, s) for (h, s), p in state.agents.items() if p == player and s == current]
+    return state.may_resolve(player)
 
 
 def next_resolver(state: Realm, start: str) -> str | None:
