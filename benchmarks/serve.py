@@ -412,7 +412,7 @@ def no_true_king(
 
     from generate_ntk import next_path
 
-    from cok.serve import invites
+    from cok.links import invites
 
     source = campaign(size, "ntk")
     large = writable_copy(source, scratch / "ntk-large")
