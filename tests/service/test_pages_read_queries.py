@@ -14,9 +14,6 @@ CORE_STATE = ("cok.core.campaign", "cok.core.replay", "cok.core.fold", "cok.core
 #: Pages still reading the state for their forms (issue 36: each to become a query). The list
 #: is exact: a new import fails, and so does one that is gone but still listed.
 NOT_YET = {
-    "mighty_kingdoms/table/__init__.py: cok.core.campaign",
-    "mighty_kingdoms/table/__init__.py: cok.rulesets.mighty_kingdoms.rules.state",
-    "mighty_kingdoms/table/board.py: cok.rulesets.mighty_kingdoms.rules.state",
     "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.cards",
     "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.places",
     "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.state",
