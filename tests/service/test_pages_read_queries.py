@@ -18,10 +18,6 @@ NOT_YET = {
     "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.places",
     "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.state",
     "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.turns",
-    "no_true_king/table/board.py: cok.rulesets.no_true_king.rules.state",
-    "no_true_king/table/offers.py: cok.rulesets.no_true_king.rules.actions",
-    "no_true_king/table/offers.py: cok.rulesets.no_true_king.rules.combat",
-    "no_true_king/table/offers.py: cok.rulesets.no_true_king.rules.state",
 }
 
 

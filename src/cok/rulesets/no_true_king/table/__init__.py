@@ -157,10 +157,11 @@ def _card_turn(state: State, me: str) -> dict[str, Any]:
 def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
     """The resolve form for one agent (`?agent=HOUSE:SPACE`, else the first that may resolve):
     only its house's legal choices, and the board opened on its troops."""
+    from cok.rulesets.no_true_king.offers import offer
     from cok.rulesets.no_true_king.rules.cards import playable
     from cok.rulesets.no_true_king.rules.turns import may_resolve
     from cok.rulesets.no_true_king.table.board import board
-    from cok.rulesets.no_true_king.table.offers import offer, plan_words
+    from cok.rulesets.no_true_king.table.offers import plan_words
 
     agents = may_resolve(state, me)
     first_at = state.won_at or state.fight_at  # the agent's own move's combat (Asha's comes after it)
@@ -192,7 +193,7 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         ],
         "opponents": [p for p in state.seats if p != me],
         "granted_offers": {h: offer(state, h, "lord") for h in ("greyjoy", "lannister") if h in state.board.houses},
-        "board": board(state, found, house),
+        "board": board(state, found),
     }
 
 
