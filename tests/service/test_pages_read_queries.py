@@ -11,21 +11,9 @@ RULESETS = Path(__file__).resolve().parents[2] / "src" / "cok" / "rulesets"
 #: The core's modules that hold or build a campaign's state.
 CORE_STATE = ("cok.core.campaign", "cok.core.replay", "cok.core.fold", "cok.core.ledger", "cok.core.store")
 
-#: Pages still reading the state for their forms (issue 36: each to become a query). The list
-#: is exact: a new import fails, and so does one that is gone but still listed.
-NOT_YET = {
-    "mighty_kingdoms/table/__init__.py: cok.core.campaign",
-    "mighty_kingdoms/table/__init__.py: cok.rulesets.mighty_kingdoms.rules.state",
-    "mighty_kingdoms/table/board.py: cok.rulesets.mighty_kingdoms.rules.state",
-    "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.cards",
-    "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.places",
-    "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.state",
-    "no_true_king/table/__init__.py: cok.rulesets.no_true_king.rules.turns",
-    "no_true_king/table/board.py: cok.rulesets.no_true_king.rules.state",
-    "no_true_king/table/offers.py: cok.rulesets.no_true_king.rules.actions",
-    "no_true_king/table/offers.py: cok.rulesets.no_true_king.rules.combat",
-    "no_true_king/table/offers.py: cok.rulesets.no_true_king.rules.state",
-}
+#: Pages still reading the state for their forms (issue 36: each to become a query): none
+#: left. The list is exact: a new import fails, and so does one that is gone but still listed.
+NOT_YET: set[str] = set()
 
 
 def _imports(module: Path) -> list[str]:

@@ -66,9 +66,9 @@ def test_a_kingdom_without_a_capital_gets_its_map_opened_on_its_tiles(mk: Table)
     state.kingdoms["ana"].capital = None
     from cok.rulesets.mighty_kingdoms.table.board import board
 
-    opened = str(_board(campaign, state, "ana", None, None))
-    on_its_tiles = {str(board(campaign.name, state, [], None, around=t)) for t in state.tiles_of("ana")}
-    far = str(board(campaign.name, state, [], None, around=next(iter(state.map.tiles))))
+    opened = str(_board(campaign, "ana", None, None))
+    on_its_tiles = {str(board(campaign, [], None, around=t)) for t in state.tiles_of("ana")}
+    far = str(board(campaign, [], None, around=next(iter(state.map.tiles))))
     assert opened in on_its_tiles and opened != far
 
 

@@ -60,6 +60,36 @@ def quest_towers(campaign: Campaign, player: str) -> list[dict[str, str]]:
     ]
 
 
+def kingdom_named(campaign: Campaign, typed: str) -> str | None:
+    """The kingdom a name as typed stands for (its id or name, as `cok mk` reads it), or
+    None when no kingdom has it: whose page an organiser asked for."""
+    from cok.core.errors import RuleError
+    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+
+    try:
+        return str(find_player(campaign.state, typed))
+    except RuleError:
+        return None
+
+
+def map_targets(campaign: Campaign, player: str, army: str | None) -> tuple[list[str], str | None]:
+    """The tiles `army` may move into now (5.2: the kingdom's own, upright, with no order yet
+    this month) and the tile a phone's map opens on: the army's when it has somewhere to go,
+    else the capital, else (a kingdom that lost it) one of its tiles or armies."""
+    from cok.rulesets.mighty_kingdoms.intents import moves
+
+    state = campaign.state
+    found = state.armies.get(army or "")
+    targets: list[str] = []
+    if found is not None and found.player == player and found.order is None and found.upright:
+        targets = list(moves(state, found))
+    kingdom = state.kingdoms.get(player)
+    home = kingdom.capital if kingdom is not None else None
+    home = home or next(iter(state.tiles_of(player)), None) or next((a.tile for a in state.armies_of(player)), None)
+    around = found.tile if targets and found is not None else home or next(iter(state.map.tiles), None)
+    return targets, around
+
+
 def phase_words(campaign: Campaign) -> str:
     """Where the campaign is and whom it waits for, in a line (`month 3 of year 1, orders
     phase: waiting for …`): the heading of every page."""

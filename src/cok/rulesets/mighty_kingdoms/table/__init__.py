@@ -15,9 +15,8 @@ from cok.serve.kit import Action, Form, Visit, Web
 if TYPE_CHECKING:
     from starlette.responses import Response
 
-    from cok.core.campaign import Campaign
+    from cok.core.ruleset import Campaign
     from cok.rulesets.mighty_kingdoms.offers import Offers
-    from cok.rulesets.mighty_kingdoms.rules.state import State
 
 #: How many allocation rows a simple battle's form offers beyond the dice: one per die.
 DIE_FACES = (1, 2, 3, 4, 5, 6)
@@ -63,15 +62,12 @@ def _draft(type: str, fields: Mapping[str, Any]) -> Any:
 
 def _me(visit: Visit, campaign: Campaign, asked: str | None) -> str | None:
     """Whose page it is: the signed-in kingdom's, or for an organiser the one asked for."""
-    from cok.core.errors import RuleError
+    from cok.rulesets.mighty_kingdoms.queries import kingdom_named
 
     who = visit.who
     assert who is not None
     typed = (asked or "") if who.organiser else who.name
-    try:
-        return str(campaign.ruleset.player(campaign.state, typed)) if typed else None
-    except RuleError:
-        return None
+    return kingdom_named(campaign, typed) if typed else None
 
 
 async def _mine(visit: Visit) -> tuple[Campaign, str, Offers] | Response:
@@ -86,20 +82,14 @@ async def _mine(visit: Visit) -> tuple[Campaign, str, Offers] | Response:
     return campaign, me, offers(campaign, me)
 
 
-def _board(campaign: Any, state: State, player: str, army: str | None, chosen: str | None) -> Any:
-    from cok.rulesets.mighty_kingdoms.intents import moves
+def _board(campaign: Campaign, player: str, army: str | None, chosen: str | None) -> Any:
+    """The map, with the tiles the army may move into (the queries' answer) as links."""
+    from cok.rulesets.mighty_kingdoms.queries import map_targets
     from cok.rulesets.mighty_kingdoms.table.board import board
 
-    found = state.armies.get(army or "")
-    targets = []
-    if found is not None and found.player == player and found.order is None and found.upright:
-        targets = [(t, "?" + urlencode({"army": found.id, "to": t, "player": player})) for t in moves(state, found)]
-    kingdom = state.kingdoms.get(player)
-    # the capital, else (a kingdom that lost it) one of its tiles or armies: never far from them
-    home = kingdom.capital if kingdom is not None else None
-    home = home or next(iter(state.tiles_of(player)), None) or next((a.tile for a in state.armies_of(player)), None)
-    around = found.tile if targets and found is not None else home or next(iter(state.map.tiles), None)
-    return board(campaign.name, state, targets, chosen, around=around)
+    tiles, around = map_targets(campaign, player, army)
+    targets = [(t, "?" + urlencode({"army": army or "", "to": t, "player": player})) for t in tiles]
+    return board(campaign, targets, chosen, around=around)
 
 
 # ---------------------------------------------------------------- a kingdom's page
@@ -119,7 +109,7 @@ async def kingdom(visit: Visit) -> Any:
         phase=_phase(campaign),
         kow=state.settings.kings_of_war,
         towers=state.settings.towers,
-        board=_board(campaign, state, me, None, None) if offer.phase != "setup" else None,
+        board=_board(campaign, me, None, None) if offer.phase != "setup" else None,
         armies=(await visit.read("armies", player=me))["armies"],
     )
 
@@ -159,7 +149,7 @@ async def order(visit: Visit) -> Any:
         army=army,
         chosen=chosen,
         here=place(state, state.armies[army.id].tile) if army is not None else None,
-        board=_board(campaign, state, me, army.id if army else None, to),
+        board=_board(campaign, me, army.id if army else None, to),
     )
 
 

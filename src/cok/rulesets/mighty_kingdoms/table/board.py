@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 if TYPE_CHECKING:
-    from cok.rulesets.mighty_kingdoms.rules.state import State
+    from cok.core.ruleset import Campaign
 
 
 def board(
-    name: str,
-    state: State,
+    campaign: Campaign,
     targets: Sequence[tuple[str, str]] = (),
     chosen: str | None = None,
     around: str | None = None,
@@ -28,7 +27,8 @@ def board(
     from cok.rulesets.mighty_kingdoms.site import environment, picture
     from cok.rulesets.mighty_kingdoms.site.svg import SIZE, centre, corners, points
 
-    m = picture(name, state)
+    state = campaign.state
+    m = picture(campaign.name, state)
     links = [
         {
             "tile": tile,

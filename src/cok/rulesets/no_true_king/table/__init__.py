@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from contextlib import suppress
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -17,8 +16,6 @@ from cok.serve.kit import Action, Form, Visit, Web
 
 if TYPE_CHECKING:
     from starlette.responses import Response
-
-    from cok.rulesets.no_true_king.rules.state import State
 
 SYMBOLS = ("crown", "torch", "helm", "gauntlet")
 POSITIONS = ("1", "2", "3", "4", "left")
@@ -50,15 +47,15 @@ def web() -> Web:
     )
 
 
-def _seating(state: State) -> bool:
+def _seating(state: Any) -> bool:
     """The table is seated once (§2 Setup): "Seats" leaves the bar when the game has begun."""
     return not state.seats
 
 
-def _unsealing(state: State) -> bool:
+def _unsealing(state: Any) -> bool:
     """Sealed cards are unsealed after the last round's exchanges (§4.6): "Unseal" is in the
     bar only then."""
-    return state.loyalty == "sealed" and state.phase == "unseal"
+    return bool(state.loyalty == "sealed" and state.phase == "unseal")
 
 
 async def seal_js(visit: Visit) -> Response:
@@ -80,7 +77,7 @@ async def ntk_js(visit: Visit) -> Response:
 # ---------------------------------------------------------------- who acts
 
 
-def _acting(visit: Visit, state: State, given: str | None = None) -> str | None:
+def _acting(visit: Visit, state: Any, given: str | None = None) -> str | None:
     """The conspiracy a page is about: a player's own; an organiser's choice (`?player=`)."""
     who = visit.who
     assert who is not None
@@ -105,7 +102,7 @@ def _note(form: Mapping[str, str]) -> str | None:
 
 async def conspiracy(visit: Visit) -> Response:
     """What this conspiracy may do now, in the phase the game is in."""
-    from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve, waiting_for
+    from cok.rulesets.no_true_king.offers import card_turn, turn_of
 
     campaign = await visit.campaign()
     state = campaign.state
@@ -113,76 +110,52 @@ async def conspiracy(visit: Visit) -> Response:
     if me is None:
         return visit.render("ntk.html", me=None, players=list(state.players), state=state, waits=_waits(state))
     mine = sorted((h, s) for (h, s), p in state.agents.items() if p == me)
-    waits = waiting_for(state)
-    turn = next((w for w in waits if w.player == me), None)
+    turn = turn_of(state, me)
     return visit.render(
         "ntk.html",
         me=me,
         players=list(state.players),
         state=state,
         waits=_waits(state),
-        turn=turn.what if turn else None,
+        turn=turn.what,
         mine=mine,
-        free=free_spaces(state) if turn and turn.what == "place" else [],
-        resolvable=may_resolve(state, me) if turn and turn.what == "resolve" else [],
+        free=turn.free,
+        resolvable=turn.resolvable,
         held=state.cards_held(me),
         shown=shown_words(state.players[me].shown),
         seal=state.players[me].seal or "",
         swaps=_swaps(state, me),
         unsealed=state.players[me].unsealed,
         open_card=state.players[me].card if state.loyalty == "open" else None,
-        **(_resolving(visit, state, me) if turn and turn.what == "resolve" else {}),
-        **(_card_turn(state, me) if turn and turn.what == "card" else {}),
+        **(_resolving(visit, state, me) if turn.what == "resolve" else {}),
+        **(card_turn(state, me) if turn.what == "card" else {}),
         table=[(state.players[p].name, c) for p, c in state.table],
         fight_at=state.fight_at,
     )
 
 
-def _card_turn(state: State, me: str) -> dict[str, Any]:
-    """A player's turn to play a card in the combat the active player opened (§4.4)."""
-    from cok.rulesets.no_true_king.rules.cards import playable
-
-    assert state.fight_at is not None
-    house, area = state.fight_at
-    houses = (house, state.troops_house(area))
-    spent = {c for _, c in [*state.won_table, *state.table] if c}  # Asha's combat: the first's cards are gone
-    return {
-        "houses": houses,
-        "granted": state.won_at is not None,
-        "choices": [(h, c) for h, c in playable(state, me) if h in houses and c not in spent],
-        "facts": state.board.cards,
-    }
-
-
-def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
+def _resolving(visit: Visit, state: Any, me: str) -> dict[str, Any]:
     """The resolve form for one agent (`?agent=HOUSE:SPACE`, else the first that may resolve):
     only its house's legal choices, and the board opened on its troops."""
-    from cok.rulesets.no_true_king.rules.cards import playable
-    from cok.rulesets.no_true_king.rules.turns import may_resolve
+    from cok.rulesets.no_true_king.offers import agents_to_resolve, cards_held, cards_to_play, offer
     from cok.rulesets.no_true_king.table.board import board
-    from cok.rulesets.no_true_king.table.offers import offer, plan_words
+    from cok.rulesets.no_true_king.table.offers import plan_words
 
-    agents = may_resolve(state, me)
+    agents = agents_to_resolve(state, me)
     first_at = state.won_at or state.fight_at  # the agent's own move's combat (Asha's comes after it)
-    if first_at is not None:  # the cards are played for this house's combat: its agents
-        agents = [a for a in agents if a[0] == first_at[0]] or agents
     asked = visit.request.query_params.get("agent", "")
     chosen = next((a for a in agents if f"{a[0]}:{a[1]}" == asked), agents[0] if agents else None)
     if chosen is None:
         return {}
     house, space = chosen
     found = offer(state, house, space)
-    cards = playable(state, me)
-    if found.drawable and "draw move" in found.plans:
-        have = {c for _, c in cards}
-        unseen = [c.name for c in state.board.house_cards(house) if c.name not in state.played and c.name not in have]
-        cards += [(house, name) for name in unseen]  # a card drawn earlier in this resolution
+    cards = cards_to_play(state, me, found)
     return {
         "agent": chosen,
         "offer": found,
         "plan_words": plan_words,
         "cards": cards,
-        "held_cards": {c for _, c in playable(state, me)},
+        "held_cards": cards_held(state, me),
         "on_table": {c for _, c in [*state.won_table, *state.table] if c},  # played on the tables already
         "first_at": first_at,
         "won_table": [(state.players[p].name, c) for p, c in state.won_table],
@@ -192,7 +165,7 @@ def _resolving(visit: Visit, state: State, me: str) -> dict[str, Any]:
         ],
         "opponents": [p for p in state.seats if p != me],
         "granted_offers": {h: offer(state, h, "lord") for h in ("greyjoy", "lannister") if h in state.board.houses},
-        "board": board(state, found, house),
+        "board": board(state, found),
     }
 
 
@@ -203,7 +176,7 @@ def shown_words(shown: list[str]) -> str:
     return "Shown to the table: " + ("; ".join(up) if up else "none of your tokens yet") + "."
 
 
-def _swaps(state: State, player: str) -> str:
+def _swaps(state: Any, player: str) -> str:
     """The positions each recorded exchange swapped, in order (public in the log): the page
     applies them to the card its browser keeps."""
     return json.dumps([[a, b] for _, _, a, b, _, _ in state.players[player].exchanges])
@@ -225,13 +198,13 @@ def table_identity(campaign: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def _waits(state: State) -> list[str]:
+def _waits(state: Any) -> list[str]:
     from cok.rulesets.no_true_king.words import waiting_words
 
     return [waiting_words(state)]
 
 
-def _cards(state: State, me: str | None, form: Mapping[str, str]) -> dict[str, str | None]:
+def _cards(state: Any, me: str | None, form: Mapping[str, str]) -> dict[str, str | None]:
     """The card this conspiracy plays in the combat (`card`): only its own — another's card is
     its player's to play (§4.4), and the ledger refuses it from anyone else but an organiser."""
     card = form.get("card", "")
@@ -281,6 +254,7 @@ async def resolve(visit: Visit) -> Response:
     card grants when its house wins): the same `resolve` as `cok ntk resolve`; the rules ask
     for a tied combat's winner or a retreat."""
     from cok.rulesets.no_true_king.intents import empty_combat
+    from cok.rulesets.no_true_king.offers import opens_the_granted_table, opens_the_table
     from cok.rulesets.no_true_king.table.offers import actions, granted
 
     campaign = await visit.campaign()
@@ -288,11 +262,11 @@ async def resolve(visit: Visit) -> Response:
     state = campaign.state
     me = _acting(visit, state, form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
-    opening = _opens_the_table(state, house, actions(form), form)
+    opening = opens_the_table(state, house, actions(form), form)
     if opening is not None:  # the others play their cards first, each from their own phone
         opened = {"player": me, "card": form.get("card", ""), "house": house, "to": opening, "note": _note(form)}
         return await visit.record([_draft("card", opened)])
-    granted_at = _opens_the_granted_table(state, form)
+    granted_at = opens_the_granted_table(state, form)
     if granted_at is not None:  # Asha's move fights too: its cards, in turn, from the phones
         card = form.get("then-card", "")
         opened = {"player": me, "card": card, "house": "greyjoy", "to": granted_at, "note": _note(form)}
@@ -310,60 +284,6 @@ async def resolve(visit: Visit) -> Response:
         "note": _note(form),
     }
     return await visit.record([_draft("resolve", fields)])
-
-
-def _opens_the_table(
-    state: State, house: str, taken: list[dict[str, Any]], form: Mapping[str, str] | None = None
-) -> str | None:
-    """The area a resolve's move fights in, when no card is played for it yet and another
-    player could play one (there, or in the combat of the move Asha Greyjoy played here would
-    grant): the phone opens the table (`card`) instead of recording it."""
-    from cok.core.errors import RuleError
-    from cok.rulesets.no_true_king.rules.cards import ASHA, others_could_play, others_could_play_granted
-    from cok.rulesets.no_true_king.rules.places import find_area
-
-    if state.table or house not in state.board.houses:
-        return None
-    for action in taken:
-        to = action.get("move", {}).get("to", "")
-        if to:
-            try:
-                area = find_area(state.board, to)
-            except RuleError:
-                return None
-            if state.troops_house(area) in ("", house):
-                continue
-            if others_could_play(state, house, area):
-                return area
-            form = form or {}
-            if form.get("card") == ASHA and form.get("then") == "move" and form.get("then-route"):
-                with suppress(RuleError):
-                    granted_to = find_area(state.board, form["then-route"].partition("|")[2])
-                    if state.troops_house(granted_to) not in ("", "greyjoy") and others_could_play_granted(
-                        state, granted_to
-                    ):
-                        return area
-    return None
-
-
-def _opens_the_granted_table(state: State, form: Mapping[str, str]) -> str | None:
-    """The area Asha Greyjoy's granted move fights in, once every card of the first combat is
-    on the table (Asha's among them) and another player could play one there (§4.4): the
-    phone opens that combat's table too, as the first's."""
-    from cok.core.errors import RuleError
-    from cok.rulesets.no_true_king.rules.cards import may_open_granted, others_could_play_granted
-    from cok.rulesets.no_true_king.rules.places import find_area
-
-    if form.get("then") != "move" or not form.get("then-route") or not may_open_granted(state):
-        return None
-    _, _, to = form["then-route"].partition("|")
-    try:
-        area = find_area(state.board, to)
-    except RuleError:
-        return None
-    if state.troops_house(area) in ("", "greyjoy") or not others_could_play_granted(state, area):
-        return None
-    return area
 
 
 async def card(visit: Visit) -> Response:
@@ -409,7 +329,7 @@ async def join(visit: Visit) -> Response:
 async def exchange(visit: Visit) -> Response:
     """Swap two tokens and reveal one: the house shown is read from the card kept in this
     browser (the card itself is never sent), or chosen by hand."""
-    from cok.rulesets.no_true_king.rules.turns import waiting_for
+    from cok.rulesets.no_true_king.offers import turn_of
 
     campaign = await visit.campaign()
     state = campaign.state
@@ -425,7 +345,7 @@ async def exchange(visit: Visit) -> Response:
             swaps=_swaps(state, me) if me else "[]",
             seal=state.players[me].seal or "" if me else "",
             shown=shown_words(state.players[me].shown) if me else "",
-            turn=bool(me) and any(w.player == me and w.what == "exchange" for w in waiting_for(state)),
+            turn=bool(me) and "exchange" in turn_of(state, me or "").waits,
         )
     form = visit.form
     me = _acting(visit, state, form.get("player", ""))
@@ -491,7 +411,7 @@ async def begin(visit: Visit) -> Response:
     return await visit.record([_draft("begin", {"seats": seats, "first": first, "note": _note(form)})])
 
 
-async def _preview_roll(visit: Visit, state: State, seats: list[str], rolled: dict[str, Any]) -> Response:
+async def _preview_roll(visit: Visit, state: Any, seats: list[str], rolled: dict[str, Any]) -> Response:
     """The seating's preview when the ledger rolls the first player: a dry run rolls no dice
     (docs/dice.md), so the seats are checked with the first seat, and the page says the dice
     choose as it is recorded; "Record it" then rolls (a refusal is shown as the form's)."""

@@ -5,16 +5,17 @@ house's troops, as Mighty Kingdoms' map opens on the army ordered."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
 if TYPE_CHECKING:
-    from cok.rulesets.no_true_king.rules.state import State
-    from cok.rulesets.no_true_king.table.offers import Offer
+    from cok.rulesets.no_true_king.offers import Offer
 
 
-def board(state: State, offered: Offer, house: str) -> Markup:
+def board(state: Any, offered: Offer) -> Markup:
+    """The site's picture of `state` (only drawn, never asked), with `offered`'s areas ringed
+    and its frame on the house's troops (`Offer.home`)."""
     from cok.rulesets.no_true_king.site import environment
     from cok.rulesets.no_true_king.site.board import BOX_H, BOX_W, board_picture
 
@@ -36,7 +37,7 @@ def board(state: State, offered: Offer, house: str) -> Markup:
         }
         for name, kind in sorted(marks.items())
     ]
-    mine = [a for a in state.board.areas if state.force(a, house) != (0, 0, 0)] or state.controlled(house)
+    mine = offered.home
     focus = None
     if mine:
         x, y = at[mine[0]]

@@ -1,27 +1,14 @@
-"""What an agent's house may do now, as the resolve form offers it: only legal choices (§4.3),
-in the order a turn is played — the plan of actions the agent's space allows, the muster's
-areas (each with its barrels, its seas for a ship, its footmen to promote), the moves that
-exist (from, to, and whether they fight), the cards its player may play — and the form's
-fields read back into the actions `cok ntk resolve`'s words make."""
+"""The resolve form's words and its fields read back into the actions `cok ntk resolve`'s words
+make; what the house may do now (only legal choices, §4.3) is the game's offers (`offers.py`),
+which the rules answer, not the page."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from cok.rulesets.no_true_king.rules.actions import can_draw, check_move, muster_points
-from cok.rulesets.no_true_king.rules.combat import ASHA, GRANTS
-from cok.rulesets.no_true_king.rules.state import Realm
+from cok.rulesets.no_true_king.offers import asha_fights
 
-#: The plans each space allows (§4.2.2, §4.7 Actions left out): a maester takes one action, a
-#: marshal its muster and its move in either order (its move left out only when none is legal),
-#: a lord two different actions (one alone only when it is a muster and nothing else is left).
-PLANS = {
-    "maester": ("muster", "move", "draw"),
-    "marshal": ("muster move", "move muster", "muster"),
-    "lord": ("muster move", "move muster", "muster draw", "draw muster", "move draw", "draw move", "muster"),
-}
 WORDS = {"muster": "muster troops", "move": "move troops", "draw": "draw a house card"}
 
 
@@ -29,86 +16,6 @@ def plan_words(plan: str) -> str:
     """'muster move' as a player says it: 'Muster troops, then move troops'."""
     said = ", then ".join(WORDS[kind] for kind in plan.split())
     return said[:1].upper() + said[1:]
-
-
-@dataclass(frozen=True)
-class MusterArea:
-    name: str
-    barrels: int
-    seas: tuple[str, ...]  # the seas a ship mustered through it may go to
-    footmen: int  # the house's footmen there (promotions)
-
-
-@dataclass(frozen=True)
-class Route:
-    origin: str
-    to: str
-    against: str | None  # the house whose troops it fights, or None
-
-    @property
-    def value(self) -> str:
-        return f"{self.origin}|{self.to}"
-
-
-@dataclass(frozen=True)
-class Offer:
-    house: str
-    points: int
-    plans: tuple[str, ...]
-    musters: tuple[MusterArea, ...]
-    promotions: tuple[tuple[str, int], ...]  # (area, footmen there) where the house has footmen elsewhere
-    routes: tuple[Route, ...]
-    drawable: bool
-
-
-def offer(state: Realm, house: str, space: str) -> Offer:
-    board = state.board
-    mine = state.controlled(house)
-    musters = []
-    for area in mine:
-        facts = board.areas[area]
-        if facts.sea or facts.barrels < 1:
-            continue
-        seas = tuple(
-            s for s in board.neighbours(area) if board.areas[s].sea and state.troops.get(s, (house,))[0] == house
-        )
-        musters.append(MusterArea(area, facts.barrels, seas, state.force(area, house)[0]))
-    listed = {m.name for m in musters}
-    promotions = tuple(
-        (area, state.force(area, house)[0])
-        for area in board.areas
-        if state.force(area, house)[0] and area not in listed
-    )
-    return Offer(
-        house,
-        muster_points(state, house),
-        PLANS.get(space, ()),
-        tuple(musters),
-        promotions,
-        routes(state, house),
-        can_draw(state, house),
-    )
-
-
-def routes(state: Realm, house: str) -> tuple[Route, ...]:
-    """Every (from, to) where some group of the house's troops may move (§4.3 Move)."""
-    found = []
-    for area in state.board.areas:
-        have = state.force(area, house)
-        if not any(have):
-            continue
-        for to in state.board.neighbours(area):
-            if any(check_move(state, house, area, to, g) is None for g in _singles(have)):
-                holder = state.troops.get(to)
-                found.append(Route(area, to, holder[0] if holder and holder[0] != house else None))
-    return tuple(found)
-
-
-def _singles(have: tuple[int, int, int]) -> list[tuple[int, int, int]]:
-    """Small groups worth trying: one piece of each kind, a ship with what it carries."""
-    f, k, s = have
-    tries = [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (0, 1, 1), (f, k, s)]
-    return [g for g in tries if all(n <= h for n, h in zip(g, have, strict=True))]
 
 
 # ---------------------------------------------------------------- the form read back
@@ -183,7 +90,7 @@ def actions(form: Mapping[str, str]) -> list[dict[str, Any]]:
     return [made[kind] for kind in plan_of(form)]
 
 
-def granted(form: Mapping[str, str], state: Realm | None = None, player: str | None = None) -> dict[str, Any]:
+def granted(form: Mapping[str, str], state: Any = None, player: str | None = None) -> dict[str, Any]:
     """A card's effects when its house wins (§4.4): Asha's move, Jaime's muster (`after`),
     Cersei's removal, Melisandre's discard; each left out when not chosen. Asha's move into
     another house's troops fights a combat of its own: its cards (`then-card`, this player's
@@ -193,8 +100,7 @@ def granted(form: Mapping[str, str], state: Realm | None = None, player: str | N
     if then == "move" and form.get("then-route"):
         move = move_of(form, "then-")
         found["after"] = [{"move": move}]
-        holder = state.troops.get(move["to"]) if state is not None else None
-        if holder is not None and holder[0] != GRANTS[ASHA][0]:
+        if state is not None and asha_fights(state, move["to"]):
             card = form.get("then-card", "")
             found["after"][0]["combat"] = {"cards": {player: card} if card and player else {}}
     elif then == "muster":
