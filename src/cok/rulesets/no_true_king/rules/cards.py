@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.events import Card
 from cok.rulesets.no_true_king.rules.actions import can_draw, enters_troops
-from cok.rulesets.no_true_king.rules.combat import ASHA as ASHA  # the pages ask it here, with the cards
-from cok.rulesets.no_true_king.rules.combat import GRANTS
+from cok.rulesets.no_true_king.rules.combat import ASHA, GRANTS
 from cok.rulesets.no_true_king.rules.outcomes import CardPlayed
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house
 from cok.rulesets.no_true_king.rules.state import Realm
