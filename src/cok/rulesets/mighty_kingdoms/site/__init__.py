@@ -46,13 +46,14 @@ def site_pages(campaign: Campaign, served: bool = False) -> Iterator[tuple[str, 
     each as it comes). The log and each kingdom's history are in pages of whole months,
     filled from the history read a second time, so one page is held at a time.
     `served`: as `cok serve` shows them after every recording: shorter pages
-    (`SERVED_PAGE_ENTRIES`), each linking to the pages near it (issue #37)."""
+    (`SERVED_PAGE_ENTRIES`), each linking to the pages near it, and a kingdom's newest
+    winters gathered (`SERVED_WINTERS`) (issue #37)."""
     from cok.render.paging import Filler, Page, nearby
     from cok.rulesets.mighty_kingdoms.site import pages as data
     from cok.rulesets.mighty_kingdoms.site.pages import log_pages, periods_of, site_data, when
 
     per_page = data.SERVED_PAGE_ENTRIES if served else data.LOG_PAGE_ENTRIES
-    site = site_data(campaign, per_page)
+    site = site_data(campaign, per_page, data.SERVED_WINTERS if served else None)
     env = environment()
     m = picture(site.name, site.state)
     now = when(site.state)

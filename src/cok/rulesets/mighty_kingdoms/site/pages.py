@@ -65,6 +65,7 @@ class KingdomPage:
     artefacts: list[ArtefactRow]
     periods: dict[int, int] = field(default_factory=dict)  # period -> its events about this kingdom
     last: dict[int, int] = field(default_factory=dict)  # period -> the place of its last one in the log
+    older_winters: int = 0  # winters gathered that a served page leaves out (`SERVED_WINTERS`)
 
 
 @dataclass
@@ -108,6 +109,10 @@ LOG_PAGE_ENTRIES = 2000
 #: phone opens the newest page after every recording (live refresh), so it is kept to what
 #: a small campaign's holds (issue #37).
 SERVED_PAGE_ENTRIES = 100
+#: Winters gathered that a kingdom's page shows as `cok serve` makes it: its newest, as a
+#: small campaign holds (hundreds at 100,000 events); the page says how many older ones
+#: `cok site`'s page lists (issue #37).
+SERVED_WINTERS = 10
 
 
 def log_pages(period_entries: dict[int, int], base: str = "log.html", per_page: int = LOG_PAGE_ENTRIES) -> list[Page]:
@@ -169,11 +174,12 @@ class SiteHistory:
                 newest.add(period, told)
 
 
-def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES) -> SiteData:
+def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES, winters: int | None = None) -> SiteData:
     """The pages' data: the state, and what the history holds (`SiteHistory`, folded from
     the events this process folded before: a server after a recording folds the new events
     only), its newest pages cut at `per_page`. The events of older pages are read again
-    page by page."""
+    page by page. `winters`: each kingdom's newest so many winters gathered only (`cok
+    serve`'s pages), else every one."""
     state: State = campaign.state
     colours = kingdom_colours(state)
     history = site_history(campaign, SiteHistory)
@@ -205,7 +211,7 @@ def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES) -> SiteData:
                 gold=kingdom.gold,
                 food=kingdom.food,
                 armies=[_army_row(state, a) for a in state.armies_of(player)],
-                gathered=sorted(state.gathered.get(player, []), key=lambda g: g.year),
+                gathered=_winters(state.gathered.get(player, []), winters),
                 artefacts=[
                     ArtefactRow(a.id, a.name or a.id, a.points, _name(state, a.gained_by), a.year)
                     for a in sorted(state.artefacts.values(), key=lambda a: _number(a.id))
@@ -213,6 +219,7 @@ def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES) -> SiteData:
                 ],
                 periods=about.get(player, {}),
                 last=last_about.get(player, {}),
+                older_winters=max(0, len(state.gathered.get(player, [])) - winters) if winters is not None else 0,
             )
         )
     return SiteData(
@@ -288,6 +295,15 @@ def periods_of(history: Iterable[Told]) -> Iterator[tuple[int, str, Told]]:
     for told in history:
         period, heading = periods.add(told)
         yield period, heading, told
+
+
+def _winters(gathered: list[Gathered], newest: int | None) -> list[Gathered]:
+    """A kingdom's winters gathered, oldest first; `newest`: only the last so many. The
+    rules append a winter as it begins (`winter.commit_winter`), so the list is in the order of the
+    years already and a served page takes its tail without sorting the whole of it."""
+    if newest is None:
+        return sorted(gathered, key=lambda g: g.year)
+    return sorted(gathered[-newest:], key=lambda g: g.year) if newest > 0 else []
 
 
 def _army_row(state: State, army: Army) -> ArmyRow:
