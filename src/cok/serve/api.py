@@ -114,12 +114,16 @@ async def events(request: Request) -> Response:
     return answer
 
 
-async def _bearer(request: Request) -> Link | None:
-    """The link whose token the request carries (`Authorization: Bearer TOKEN`), if any."""
+def _token(request: Request) -> str | None:
+    """The token the request carries (`Authorization: Bearer TOKEN`), if it carries one."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        return None
-    return await in_thread(server_of(request).keys.find, token.strip())
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+async def _bearer(request: Request) -> Link | None:
+    """The link whose token the request carries, if any."""
+    token = _token(request)
+    return None if token is None else await in_thread(server_of(request).keys.find, token)
 
 
 def _one_event(body: bytes) -> dict[str, Any] | Response:
@@ -186,7 +190,7 @@ async def read(request: Request) -> Response:
     name = request.path_params["name"]
     if name == server.web().status:
         return await status(request)
-    bearer = request.headers.get("authorization", "").partition(" ")[0].lower() == "bearer"
+    bearer = _token(request) is not None
     link = await _bearer(request)
     wait = server.limiter.judge(server.address(request), link is not None or not bearer)
     if wait:
