@@ -19,7 +19,7 @@ from cok.rulesets.no_true_king.rules.apply import apply, initial_state
 from cok.rulesets.no_true_king.rules.loyalty import POINTS, seal_of
 from cok.rulesets.no_true_king.rules.outcomes import Fought, Outcome
 from cok.rulesets.no_true_king.rules.state import State
-from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve
+from cok.rulesets.no_true_king.rules.turns import free_spaces
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD_FILE = ROOT / "maps" / "westeros-agot.yaml"
@@ -149,7 +149,7 @@ def resolution(game: Game) -> dict[str, Any]:
     state, rng = game.state, game.rng
     player = state.active
     assert player is not None
-    house, space = rng.choice(sorted(may_resolve(state, player)))
+    house, space = rng.choice(sorted(state.may_resolve(player)))
     base = {"type": "resolve", "player": player, "house": house, "space": space}
     for _ in range(60):
         entry = dict(base, actions=plan(game, house, space))

@@ -23,7 +23,7 @@ from cok.rulesets.no_true_king.rules.cards import (
 from cok.rulesets.no_true_king.rules.combat import ASHA, GRANTS
 from cok.rulesets.no_true_king.rules.places import find_area
 from cok.rulesets.no_true_king.rules.state import Realm
-from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve, waiting_for
+from cok.rulesets.no_true_king.rules.turns import free_spaces, waiting_for
 
 #: The plans each space allows (§4.2.2, §4.7 Actions left out): a maester takes one action, a
 #: marshal its muster and its move in either order (its move left out only when none is legal),
@@ -147,14 +147,14 @@ def turn_of(state: Realm, player: str) -> Turn:
         what,
         waits,
         free_spaces(state) if what == "place" else [],
-        may_resolve(state, player) if what == "resolve" else [],
+        state.may_resolve(player) if what == "resolve" else [],
     )
 
 
 def agents_to_resolve(state: Realm, player: str) -> list[tuple[str, str]]:
     """The player's agents that may resolve now (maester, marshal, lord: §4.2.2); while a
     combat's cards are played, those of the house fighting it."""
-    agents = may_resolve(state, player)
+    agents = state.may_resolve(player)
     first_at = state.won_at or state.fight_at  # the agent's own move's combat (Asha's comes after it)
     if first_at is not None:  # the cards are played for this house's combat: its agents
         agents = [a for a in agents if a[0] == first_at[0]] or agents

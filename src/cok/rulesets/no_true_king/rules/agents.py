@@ -14,7 +14,7 @@ from cok.rulesets.no_true_king.rules.combat import fight
 from cok.rulesets.no_true_king.rules.outcomes import Fought, Moved, Placed, Resolved
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house
 from cok.rulesets.no_true_king.rules.state import Realm
-from cok.rulesets.no_true_king.rules.turns import free_spaces, may_resolve, refuse_out_of_turn, tier
+from cok.rulesets.no_true_king.rules.turns import free_spaces, refuse_out_of_turn
 
 
 def place(state: Realm, event: Place) -> Placed:
@@ -36,11 +36,11 @@ def resolve(state: Realm, event: Resolve) -> Resolved:
     house = find_house(state.board, event.house)
     key = (house, event.space)
     if state.agents.get(key) != event.player:
-        mine = ", ".join(f"{h} {s}" for h, s in may_resolve(state, event.player))
+        mine = ", ".join(f"{h} {s}" for h, s in state.may_resolve(event.player))
         raise RuleError(f"{event.player} has no agent on the {house} {event.space} space; they may resolve {mine}")
-    if event.space != tier(state):
+    if event.space != state.tier():
         raise RuleError(
-            f"no {event.space} may resolve while a {tier(state)} is unresolved (maesters, then marshals, then lords)"
+            f"no {event.space} may resolve while a {state.tier()} is unresolved (maesters, then marshals, then lords)"
         )
     _check_kinds(event)
     del state.agents[key]

@@ -45,20 +45,10 @@ def free_spaces(state: Realm) -> list[tuple[str, str]]:
     return [(h, s) for h in state.board.houses for s in SPACES if (h, s) not in state.agents]
 
 
-def tier(state: Realm) -> str | None:
-    """The lowest space with an unresolved agent: only those may resolve (§4.2.2)."""
-    return state.tier()
-
-
-def may_resolve(state: Realm, player: str) -> list[tuple[str, str]]:
-    """The player's agents that may resolve now."""
-    return state.may_resolve(player)
-
-
 def next_resolver(state: Realm, start: str) -> str | None:
     """From `start` clockwise, the first player with an agent that may resolve."""
     for player in state.clockwise_from(start):
-        if may_resolve(state, player):
+        if state.may_resolve(player):
             return player
     return None
 
@@ -77,7 +67,7 @@ def waiting_for(state: Realm) -> list[Wait]:
         if playing is not None:
             return [Wait("card", playing, area=state.fight_at[1])]
     if phase == "resolution" and state.active is not None:
-        return [Wait("resolve", state.active, agents=tuple(sorted(may_resolve(state, state.active))))]
+        return [Wait("resolve", state.active, agents=tuple(sorted(state.may_resolve(state.active))))]
     if phase == "exchanges":
         return [Wait("exchange", state.active)]
     if phase == "unseal":
