@@ -112,25 +112,10 @@ class Overlay(Realm):
     def __init__(self, state: State) -> None:
         self.board = state.board
         self.loyalty = state.loyalty
-        self.players = Layer(state.players)
-        self.seats = state.seats
-        self.round = state.round
-        self.first = state.first
-        self.phase = state.phase
-        self.active = state.active
-        self.troops = Layer(state.troops)
-        self.flags = Layer(state.flags)
-        self.agents = Layer(state.agents)
-        self.placed = Layer(state.placed)
-        self.held = Layer(state.held)
-        self.drawn = Layer(state.drawn)
-        self.played = state.played
-        self.ranks = Layer(state.ranks)
-        self.ranked = state.ranked
-        self.table = state.table
-        self.fight_at = state.fight_at
-        self.won_table = state.won_table
-        self.won_at = state.won_at
+        for name in LAYERED:  # read through, each change kept aside
+            setattr(self, name, Layer(getattr(state, name)))
+        for name in REPLACED:  # shared until the rules replace it whole
+            setattr(self, name, getattr(state, name))
 
     def commit(self, state: State) -> None:
         """Write the drafted changes into the state it was drafted over: a dict the rules
