@@ -84,20 +84,29 @@ class Toy(Game):
     def initial_state(self, map: Board, settings: ToySettings) -> ToyState:
         return ToyState(map, settings.bonus)
 
-    def apply(self, state: ToyState, event: EventBase) -> object:
+    def decide(self, state: ToyState, event: EventBase) -> object:
         if isinstance(event, Join):
             if event.player in state.totals:
                 raise RuleError(f"{event.player} has already joined")
-            state.totals[event.player] = state.bonus
             return Joined(event.player)
         if isinstance(event, Score):
             if event.player not in state.totals:
                 raise RuleError(f"unknown player {event.player!r}")
             if event.points > state.board.cap:
                 raise RuleError(f"at most {state.board.cap} points a score")
-            state.totals[event.player] += event.points
             return Scored(event.player, event.points)
         raise RuleError(f"no rule for {event.type}")
+
+    def commit(self, outcome: object, state: ToyState) -> None:
+        if isinstance(outcome, Joined):
+            state.totals[outcome.player] = state.bonus
+        elif isinstance(outcome, Scored):
+            state.totals[outcome.player] += outcome.points
+
+    def apply(self, state: ToyState, event: EventBase) -> object:
+        outcome = self.decide(state, event)
+        self.commit(outcome, state)
+        return outcome
 
     def label(self, event: EventBase) -> str:
         return f"{event.type} {getattr(event, 'player', '')}".strip()

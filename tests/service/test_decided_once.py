@@ -1,6 +1,7 @@
-"""Issue #36: a recording decides each event once. The ledger asks whether a battle repeats
-one recorded before and then applies it; both used to run the game's battle rule, so each
-recorded battle was decided twice. A battle recorded through `service.record` runs it once."""
+"""Issue #36: a recording decides each event once. The ledger asked whether a battle repeats
+one recorded before and then applied it; both ran the game's battle rule, so each recorded
+battle was decided twice. Now the ledger decides, asks `repeats` of the decision, and commits
+it: a battle recorded through `service.record` runs its rule once, in every game."""
 
 from __future__ import annotations
 

@@ -231,10 +231,6 @@ def _decide(
         campaign.state = _without(campaign, voids).state
     done: list[Recorded] = []
     for event in stamped:
-        dice = isinstance(event, (DiceCommit, DiceReveal, DiceLost, Confirm, Dispute, Settle))
-        repeated = None if again or dice or isinstance(event, Void) else ruleset.repeats(campaign.state, event)
-        if repeated is not None:
-            raise Repeated(repeated)
         outcome: Any = (
             Voided(event.target, event.reason)
             if isinstance(event, Void)
@@ -242,11 +238,22 @@ def _decide(
             if isinstance(event, (DiceCommit, DiceReveal, DiceLost))
             else verdict(event)
             if isinstance(event, (Confirm, Dispute, Settle))
-            else ruleset.apply(campaign.state, event)
+            else _ruled(ruleset, campaign.state, event, again)
         )
         said = with_dice(event, tell(ruleset, campaign.state, outcome))
         done.append(Recorded(campaign, event, outcome, said, before, written))
     return done
+
+
+def _ruled(ruleset: Any, state: Any, event: EventBase, again: bool) -> Any:
+    """The game's rules decide the event once; a decision that repeats one recorded before
+    is refused (Repeated) unless `again`; then it is committed to the state."""
+    outcome = ruleset.decide(state, event)
+    repeated = None if again else ruleset.repeats(state, outcome)
+    if repeated is not None:
+        raise Repeated(repeated)
+    ruleset.commit(outcome, state)
+    return outcome
 
 
 def copy_state(ruleset: Any, state: Any) -> Any:

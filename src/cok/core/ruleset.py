@@ -132,9 +132,16 @@ class Ruleset(Protocol):
     def initial_state(self, map: Any, settings: Any) -> Any:
         """The state before the first event, on this map with these settings."""
 
+    def decide(self, state: Any, event: EventBase) -> Any:
+        """What the event does, as an outcome (RuleError/ChoiceNeeded when refused). Changes
+        nothing: a recording decides once, asks `repeats` of the outcome, then commits it."""
+
+    def commit(self, outcome: Any, state: Any) -> None:
+        """Apply an outcome `decide` gave for this very state."""
+
     def apply(self, state: Any, event: EventBase) -> Any:
-        """Decide what the event does (RuleError/ChoiceNeeded when refused), commit it to
-        the state, and return the outcome. A refused event changes nothing."""
+        """`decide`, then `commit` (a replay's every event): the outcome. A refused event
+        changes nothing."""
 
     def label(self, event: EventBase) -> str:
         """How an error names the event: `battle at Starfall`."""
@@ -171,9 +178,10 @@ class Ruleset(Protocol):
     def commands(self) -> Any:
         """The game's own commands (a typer.Typer)."""
 
-    def repeats(self, state: Any, event: EventBase) -> str | None:
-        """That the event repeats one recorded before (the same battle twice), in words:
-        refused without `--again`, asked at a terminal; None when it does not."""
+    def repeats(self, state: Any, outcome: Any) -> str | None:
+        """That a decided event repeats one recorded before (the same battle twice), in
+        words: refused without `--again`, asked at a terminal; None when it does not. Judged
+        from `decide`'s outcome, so that a recording runs the event's rule once."""
 
     def names(self, state: Any, kind: str) -> list[str]:
         """Names for shell completion by kind (`player`, `location`; another game's `tile`)."""
@@ -255,7 +263,7 @@ class Game:
     def builtin_map(self) -> Path:
         return shipped_map(self.map_file)
 
-    def repeats(self, state: Any, event: EventBase) -> str | None:
+    def repeats(self, state: Any, outcome: Any) -> str | None:
         return None
 
     def names(self, state: Any, kind: str) -> list[str]:

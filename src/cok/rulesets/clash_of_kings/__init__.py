@@ -44,6 +44,8 @@ class ClashOfKings(Game):
     map_model = Lazy("mapfile:MapSpec")
     load_map = Lazy("mapfile:read_map")
     apply = Lazy("rules.apply:apply")
+    decide = Lazy("rules.apply:decide")  # a recording decides once, then commits
+    commit = Lazy("rules.apply:commit")
     repeats = Lazy("rules.apply:repeats")  # the same battle (players, location, week, winner) twice
     build = Lazy("intents:build")  # an event from what a user gave (names as typed, `P=N`, answers, dice)
     period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)

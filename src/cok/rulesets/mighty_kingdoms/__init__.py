@@ -57,6 +57,8 @@ class MightyKingdoms(Game):
     map_model = Lazy("mapfile:MapSpec")
     load_map = Lazy("mapfile:read_map")
     apply = Lazy("rules.apply:apply")
+    decide = Lazy("rules.apply:decide")  # a recording decides once, then commits
+    commit = Lazy("rules.apply:commit")
     tell = Lazy("words:tell")
     untold = Lazy("words:untold")
     build = Lazy("intents:build")  # an event from what a user gave (the answers, the dice the ledger rolls)

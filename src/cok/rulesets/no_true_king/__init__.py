@@ -48,6 +48,8 @@ class NoTrueKing(Game):
     map_model = Lazy("mapfile:BoardSpec")
     load_map = Lazy("mapfile:read_board")
     apply = Lazy("rules.apply:apply")
+    decide = Lazy("rules.apply:decide")  # a recording decides once, then commits
+    commit = Lazy("rules.apply:commit")
     tell = Lazy("words:tell")
     queries = Lazy("queries:QUERIES")  # its reads by name: `--json`, the pages, GET /api/<name>
     build = Lazy("intents:build")  # an event from what a user gave (names as typed, the rules' answers routed)

@@ -9,7 +9,6 @@ and `singledispatch` registrations scattered down a file said the same less plai
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,26 +41,13 @@ def battle_key(players: Sequence[str], location: str, week: int, winner: str | N
 REPEAT_WEEKS = 2
 
 
-#: The decision `repeats` took on a battle, kept for the `decide` that follows it on the same
-#: state and event (the ledger asks whether a battle repeats, then applies it), so that a
-#: recording decides each battle once. Per thread: the server records from several.
-_kept = threading.local()
-
-
-def repeats(state: State, event: AnyEvent) -> str | None:
-    """The battle recorded before that this one repeats (same players, location, week and
-    winner), in words; None when it is new or refused (the rules then say why), or of a week
-    older than REPEAT_WEEKS. Changes nothing; the decision is kept for `decide`."""
-    if not isinstance(event, Battle):
+def repeats(state: State, outcome: Outcome) -> str | None:
+    """The battle recorded before that this decided one repeats (same players, location,
+    week and winner), in words; None when it is new, or of a week older than REPEAT_WEEKS.
+    Judged from the decision the ledger already has, so a recording decides each battle once."""
+    if not isinstance(outcome, Fought):
         return None
-    try:
-        outcome = DECIDE[Battle](state, event)
-    except RuleError as refused:
-        _kept.decision = (state, event, refused)
-        return None
-    assert isinstance(outcome, Fought)  # the battle's rule
     if battle_key(outcome.players, outcome.location, outcome.week, outcome.winner) not in state.battles:
-        _kept.decision = (state, event, outcome)
         return None
     names = " and ".join(state.players[p].name for p in outcome.players)
     result = f"{state.players[outcome.winner].name} won" if outcome.winner else "a draw"
@@ -70,12 +56,6 @@ def repeats(state: State, event: AnyEvent) -> str | None:
 
 def decide(state: State, event: AnyEvent) -> Outcome:
     """What the event would do; RuleError if the rules refuse it. Changes nothing."""
-    kept, _kept.decision = getattr(_kept, "decision", None), None
-    if kept is not None and kept[0] is state and kept[1] is event:  # `repeats` decided it just now
-        if isinstance(kept[2], RuleError):
-            raise kept[2]
-        decided: Outcome = kept[2]
-        return decided
     rule = DECIDE.get(type(event))
     if rule is None:
         raise RuleError(f"no Clash of Kings rule for a {event.type} event")  # pragma: no cover
