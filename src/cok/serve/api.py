@@ -78,6 +78,15 @@ async def status(request: Request) -> Response:
     return JSONResponse(document)
 
 
+def _unsigned() -> Response:
+    """401: the API is answered only to a personal link (RFC 6750's challenge names Bearer)."""
+    return JSONResponse(
+        {"problems": [{"message": "give a personal link's token: Authorization: Bearer TOKEN (cok invite)"}]},
+        401,
+        headers={"www-authenticate": "Bearer"},
+    )
+
+
 async def events(request: Request) -> Response:
     """`POST /api/events`: one event, its sender known by their link's token (Bearer)."""
     server = server_of(request)
@@ -86,11 +95,7 @@ async def events(request: Request) -> Response:
     if wait:
         return _problem(429, "too many unknown tokens from this address: wait", retry_after=wait)
     if link is None:
-        return JSONResponse(
-            {"problems": [{"message": "give a personal link's token: Authorization: Bearer TOKEN (cok invite)"}]},
-            401,
-            headers={"www-authenticate": "Bearer"},
-        )
+        return _unsigned()
     if not server.web().forms:
         return _problem(403, "this game's campaigns are served read-only for now: record with cok at a terminal")
     body = await request.body()
@@ -196,11 +201,7 @@ async def read(request: Request) -> Response:
     if wait:
         return _problem(429, "too many unknown tokens from this address: wait", retry_after=wait)
     if link is None and (bearer or await in_thread(server.session, request) is None):
-        return JSONResponse(
-            {"problems": [{"message": "give a personal link's token: Authorization: Bearer TOKEN (cok invite)"}]},
-            401,
-            headers={"www-authenticate": "Bearer"},
-        )
+        return _unsigned()
     view = await in_thread(server.table.view)
     known = view.names()
     if name not in known:
