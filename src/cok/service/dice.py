@@ -26,7 +26,7 @@ ENTROPY_TEXT = re.compile(r"^[0-9a-f]{32,128}$")
 
 
 @dataclass
-class Table:
+class RecordingDice:
     """The dice of one recording: the seed this machine holds for the period (if any)."""
 
     dice: FairDice
@@ -34,7 +34,7 @@ class Table:
     asked: bool  # the entropy is the asker's (a phone's), not made here
 
 
-def dice_of(campaign: Campaign, answers: Mapping[str, Any]) -> Table:
+def dice_of(campaign: Campaign, answers: Mapping[str, Any]) -> RecordingDice:
     """The dice for a recording on this campaign, with the asker's entropy if they sent one
     (a phone: 16 random bytes from its browser), else this machine's own (the terminal)."""
     typed = answers.get(ENTROPY)
@@ -44,12 +44,12 @@ def dice_of(campaign: Campaign, answers: Mapping[str, Any]) -> Table:
     held = [k for k in seeds.held(campaign.folder) if k.commit in campaign.ids()]
     kept = held[-1] if held else None
     fair = FairDice(kept.commit if kept else None, kept.seed if kept else None, entropy, kept.pinned if kept else {})
-    return Table(fair, kept, typed is not None)
+    return RecordingDice(fair, kept, typed is not None)
 
 
-def with_rolled(table: Table, since: int, event: EventBase) -> EventBase:
+def with_rolled(rolling: RecordingDice, since: int, event: EventBase) -> EventBase:
     """The event with the dice cok rolled for it since the `since`th roll (none: as it is)."""
-    rolled = table.dice.record(since)
+    rolled = rolling.dice.record(since)
     return event if rolled is None else event.model_copy(update={"rolled": rolled})
 
 
@@ -106,12 +106,12 @@ def committed_now(campaign: Campaign, event: DiceCommit) -> Refused:
     )
 
 
-def reveals(campaign: Campaign, table: Table, events: Sequence[EventBase], dry_run: bool) -> list[EventBase]:
+def reveals(campaign: Campaign, rolling: RecordingDice, events: Sequence[EventBase], dry_run: bool) -> list[EventBase]:
     """The reveal to append with these events when they end the period of the seed held
     here: decided on a copy first, to know the period after."""
     from cok.core.ledger import record_all
 
-    kept = table.kept
+    kept = rolling.kept
     if kept is None or kept.commit is None or dry_run or not events:
         return []
     used = kept.used or any(e.rolled is not None for e in events)
@@ -121,12 +121,12 @@ def reveals(campaign: Campaign, table: Table, events: Sequence[EventBase], dry_r
     return [DiceReveal(commit=kept.commit, seed=kept.seed)]
 
 
-def reveal_ended(campaign: Campaign, table: Table, by: str | None) -> bool:
+def reveal_ended(campaign: Campaign, rolling: RecordingDice, by: str | None) -> bool:
     """A period that ended without its seed revealed (the event that ended it was recorded
     elsewhere, or by hand): revealed now, as its own change, before any new roll."""
     from cok.core.ledger import record_all
 
-    kept = table.kept
+    kept = rolling.kept
     if kept is None or kept.commit is None or campaign.ruleset.period(campaign.state) == kept.period:
         return False
     if not kept.used:  # no roll was made with it (a phone never sent again): nothing to reveal
@@ -137,17 +137,17 @@ def reveal_ended(campaign: Campaign, table: Table, by: str | None) -> bool:
     return True
 
 
-def kept_after(table: Table, events: Sequence[EventBase], written: bool) -> None:
+def kept_after(rolling: RecordingDice, events: Sequence[EventBase], written: bool) -> None:
     """After a recording (or a question): the entropy pinned for rolls still to be
     recorded, the seed forgotten once revealed."""
-    kept = table.kept
+    kept = rolling.kept
     if kept is None:
         return
     if written and any(isinstance(e, DiceReveal) for e in events):
         seeds.forget(kept.sha256)
         return
     recorded = {e.rolled.what for e in events if e.rolled is not None} if written else set()
-    pinned = {k: v for k, v in table.dice.pinned.items() if k not in recorded}
+    pinned = {k: v for k, v in rolling.dice.pinned.items() if k not in recorded}
     if pinned != kept.pinned or (recorded and not kept.used):
         kept.pinned, kept.used = pinned, kept.used or bool(recorded)
         seeds.keep(kept)

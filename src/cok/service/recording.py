@@ -94,10 +94,10 @@ def record(
     if not drafts:
         raise Refused(Problem(opened.shown, None, "nothing to record: no event was given"))
     given_text(opened.shown, drafts)
-    table = fair.dice_of(opened, answered) if dice is None else None
-    if table is not None and not dry_run and fair.reveal_ended(opened, table, by_name(by)):
+    rolling = fair.dice_of(opened, answered) if dice is None else None
+    if rolling is not None and not dry_run and fair.reveal_ended(opened, rolling, by_name(by)):
         opened = open_campaign(opened.folder, use_cache=use_cache) if campaign is None else opened
-        table = fair.dice_of(opened, answered)
+        rolling = fair.dice_of(opened, answered)
     made: list[Recording] = []
 
     def hook(done: Sequence[Recorded]) -> None:
@@ -112,9 +112,9 @@ def record(
 
     try:
         prebuilt: list[EventBase] | None = None
-        if table is not None:  # a roll's period must be committed before it is rolled (docs/dice.md)
+        if rolling is not None:  # a roll's period must be committed before it is rolled (docs/dice.md)
             try:
-                prebuilt = _built(opened, drafts, answered, dice, table)
+                prebuilt = _built(opened, drafts, answered, dice, rolling)
             except Uncommitted:
                 elsewhere = fair.open_elsewhere(opened, opened.ruleset.period(opened.state))
                 if elsewhere is not None:
@@ -124,10 +124,10 @@ def record(
                         Problem(opened.shown, None, "a dry run rolls no dice: the period's dice are not committed yet")
                     ) from None
                 committed = fair.commit(opened, by_name(by))
-                if table.asked:
+                if rolling.asked:
                     raise fair.committed_now(opened, committed) from None
-                table = fair.dice_of(opened, answered)
-                prebuilt = _built(opened, drafts, answered, dice, table)
+                rolling = fair.dice_of(opened, answered)
+                prebuilt = _built(opened, drafts, answered, dice, rolling)
             except RuleError:  # perhaps only on the state read before the lock: decided under it
                 prebuilt = None
 
@@ -136,10 +136,10 @@ def record(
             recorded since the campaign was read); dice already rolled on that same state stand."""
             same = prebuilt is not None and (campaign is opened or dry_run)
             events = (
-                list(prebuilt) if same and prebuilt is not None else _built(campaign, drafts, answered, dice, table)
+                list(prebuilt) if same and prebuilt is not None else _built(campaign, drafts, answered, dice, rolling)
             )
-            if table is not None:
-                events += fair.reveals(campaign, table, events, dry_run)
+            if rolling is not None:
+                events += fair.reveals(campaign, rolling, events, dry_run)
             confirming.check(campaign, events, by)  # only the other side or an organiser (docs/confirm.md)
             return events
 
@@ -155,31 +155,31 @@ def record(
             state_later=state_later,
         )
     except RuleError as error:
-        if table is not None:
-            fair.kept_after(table, [], written=False)  # the dice shown with a question stay the same
+        if rolling is not None:
+            fair.kept_after(rolling, [], written=False)  # the dice shown with a question stay the same
         asked = question(error)
         if asked is not None:
             raise Asked(asked) from error
         raise Refusal(opened.shown, error, ruling=not isinstance(by, Who) or by.organiser) from error
-    if table is not None:
-        fair.kept_after(table, [d.event for d in done], written=done[0].written)
+    if rolling is not None:
+        fair.kept_after(rolling, [d.event for d in done], written=done[0].written)
     return made[0] if made else _recording(done)
 
 
 def _built(
-    opened: Campaign, drafts: Sequence[Draft], answered: dict[str, Any], dice: Dice | None, table: Any
+    opened: Campaign, drafts: Sequence[Draft], answered: dict[str, Any], dice: Dice | None, rolling: Any
 ) -> list[EventBase]:
     """Each draft built by the game's intents, with the dice cok rolled for it recorded."""
     from cok.service.dice import with_rolled
 
     events = []
     for draft in drafts:
-        if table is None:
+        if rolling is None:
             assert dice is not None
             events.append(build(opened.ruleset, opened.state, draft, answered, dice))
             continue
-        since = len(table.dice.rolls)
-        events.append(with_rolled(table, since, build(opened.ruleset, opened.state, draft, answered, table.dice)))
+        since = len(rolling.dice.rolls)
+        events.append(with_rolled(rolling, since, build(opened.ruleset, opened.state, draft, answered, rolling.dice)))
     return events
 
 
