@@ -11,7 +11,7 @@ from cok.core.confirmation import AWAITING, DISPUTED
 from cok.core.errors import RuleError
 
 if TYPE_CHECKING:
-    from cok.serve.warm import View, Who
+    from cok.serve.warm import Version, Who
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Asking:
     reason: str | None
 
 
-def asking(view: View, who: Who | None) -> list[Asking]:
+def asking(view: Version, who: Who | None) -> list[Asking]:
     """What the box shows `who`: a player, the results awaiting their word (the same as
     `confirming.waiting`); an organiser, every open dispute as well."""
     if who is None:

@@ -26,7 +26,7 @@ from cok.serve.once import Replies, Sent
 from cok.serve.once import token as once_token
 from cok.serve.sessions import COOKIE, Session, Sessions
 from cok.serve.threads import in_thread
-from cok.serve.warm import Recording, View, WarmCampaign, Who
+from cok.serve.warm import Recording, Version, WarmCampaign, Who
 
 
 def version_of(signature: object) -> str:
@@ -96,7 +96,7 @@ class Server:
             self._env.globals["backup"] = self.table.backup  # --push's state: templates/backup.html
         return self._env
 
-    def bar(self, request: Request, session: Session | None, view: View | None = None) -> str:
+    def bar(self, request: Request, session: Session | None, view: Version | None = None) -> str:
         """The bar at the top of every page; a page shown for a GET carries its campaign's
         version, so that live.js refreshes it when anyone records (a page answering a POST
         never: refreshing it would send the form again)."""

@@ -27,7 +27,7 @@ from cok.service import voiding as voids
 from cok.service.recording import Refusal
 from cok.service.voiding import Put, Takes
 
-__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Takes", "View", "WarmCampaign", "Who"]
+__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Takes", "Version", "WarmCampaign", "Who"]
 
 #: The pages kept per version of the campaign, in characters: a 100,000-event campaign's site
 #: fits; past it, a page is made again each time it is asked for.
@@ -38,7 +38,7 @@ ACTIVITY = 50
 Signature = tuple[Stamp | None, ...]
 
 
-class View:
+class Version:
     """One version of the campaign (its files as they were when opened) and what was made of
     it: the standings, the latest events, the site's pages."""
 
@@ -187,7 +187,7 @@ class WarmCampaign:
         self.after = after
         self._lock = threading.Lock()
         self._busy = threading.RLock()
-        self._view: View | None = None
+        self._view: Version | None = None
         self._paths: list[Path] = [folder / "campaign.yaml", folder / "events.yaml"]
 
     def _signature(self) -> Signature:
@@ -199,7 +199,7 @@ class WarmCampaign:
         without waiting for a recording or a page being made."""
         return self._signature()
 
-    def view(self) -> View:
+    def view(self) -> Version:
         """The current version of the campaign (stat first: a write after it is seen next time)."""
         signature = self._signature()
         with self._lock:
@@ -211,7 +211,7 @@ class WarmCampaign:
             if paths != self._paths:
                 self._paths = paths
                 signature = self._signature()  # taken before the campaign was: never newer than it
-            self._view = View(signature, campaign, self._busy)
+            self._view = Version(signature, campaign, self._busy)
             return self._view
 
     def backup(self) -> Any:
