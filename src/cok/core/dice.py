@@ -8,8 +8,9 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-#: The one answer meaning "roll it for me", for every game: `--roll-dice` at the terminal,
-#: "Roll for me" on a page, `"roll_dice": true` in the API's answers.
+#: The one answer meaning "roll it for me", for every game: `"roll_dice": true` in the API's
+#: answers, "Roll for me" on a page, and at the terminal each game's flag (Mighty Kingdoms'
+#: `--roll-dice`; No True King's `ntk begin --roll`, as its contract names it).
 ROLL = "roll_dice"
 #: The answer holding the asker's own random bytes (hex): the phone's browser sends them
 #: (crypto.getRandomValues), the terminal makes its own.
