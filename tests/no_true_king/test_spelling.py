@@ -172,3 +172,12 @@ def test_an_unknown_card_is_refused_with_did_you_mean_and_nothing_written(ntk: C
     assert run.exit_code == 1
     assert "unknown house card 'Rob Stark' (did you mean 'Robb Stark'?)" in run.stderr
     assert (ntk.cwd / "events.yaml").read_bytes() == before
+
+
+def test_a_combat_previewed_with_loose_names_reads_them_as_the_boards(ntk: Cok) -> None:
+    ntk("ntk", "resolve", "ana", "greyjoy", "maester", "--move", "Greywater Watch", "Moat Cailin", "footman")
+    ntk("ntk", "resolve", "bo", "stark", "maester", "--draw")
+    run = ntk("ntk", "combat", "greyjoy", "moat cailin", "WINTERFELL", "footman", "--card", "bo=robb stark", "--json")
+    assert run.exit_code == 0, run.stderr
+    doc = json.loads(run.stdout)
+    assert doc["area"] == "Winterfell" and doc["cards_played"] == [{"player": "bo", "card": "Robb Stark"}]

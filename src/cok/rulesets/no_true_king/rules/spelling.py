@@ -91,7 +91,7 @@ def _action(state: Realm, action: Action) -> Action:
     board = state.board
     changes: dict[str, Any] = {}
     if action.muster is not None:
-        changes["muster"] = _muster(board, action.muster)
+        changes["muster"] = spelled_muster(board, action.muster)
     if action.move is not None:
         move = action.move
         changes["move"] = _same(move, {"from_": find_area(board, move.from_), "to": find_area(board, move.to)})
@@ -100,27 +100,39 @@ def _action(state: Realm, action: Action) -> Action:
     return _same(action, changes)
 
 
-def _muster(board: Board, muster: dict[str, list[ShipTo | str]]) -> dict[str, list[ShipTo | str]]:
-    """A muster's areas, its ships' seas and its promotions (`promote`); two spellings of one
-    area are one area (its barrels count what both add)."""
-    found: dict[str, list[ShipTo | str]] = {}
+def spelled_muster(board: Board, muster: dict[str, Any]) -> dict[str, Any]:
+    """A muster's areas, its ships' seas (`ShipTo`, or `{ship: SEA}` as a form gives it) and
+    its promotions (`promote`); two spellings of one area are one area (its barrels count what
+    both add). Also for `cok ntk combat`'s preview of what a resolve does before its move."""
+    found: dict[str, list[Any]] = {}
     for typed, items in muster.items():
         if typed == "promote":
             found.setdefault(typed, []).extend(find_area(board, i) if isinstance(i, str) else i for i in items)
             continue
-        area = find_area(board, typed)
-        found.setdefault(area, []).extend(
-            _same(i, {"ship": find_area(board, i.ship)}) if isinstance(i, ShipTo) else i for i in items
-        )
+        found.setdefault(find_area(board, typed), []).extend(_ship(board, i) for i in items)
     return muster if found == muster else found
+
+
+def _ship(board: Board, item: Any) -> Any:
+    if isinstance(item, ShipTo):
+        return _same(item, {"ship": find_area(board, item.ship)})
+    if isinstance(item, dict) and isinstance(item.get("ship"), str):
+        return {**item, "ship": find_area(board, item["ship"])}
+    return item  # `footman`, or what the rules refuse with their words
+
+
+def spelled_cards(state: Realm, cards: dict[str, str | None]) -> dict[str, str | None]:
+    """A combat's cards: each player's id and the board's name of the card (None: no card).
+    Also for `cok ntk combat`'s preview of the cards named."""
+    found = {find_player(state, p): None if c is None else find_card(state.board, c).name for p, c in cards.items()}
+    return cards if found == cards else found
 
 
 def _combat(state: Realm, combat: Combat | None) -> Combat | None:
     if combat is None:
         return None
     board = state.board
-    cards = {find_player(state, p): None if c is None else find_card(board, c).name for p, c in combat.cards.items()}
-    changes: dict[str, Any] = {"cards": cards}
+    changes: dict[str, Any] = {"cards": spelled_cards(state, combat.cards)}
     if combat.winner is not None:
         changes["winner"] = find_house(board, combat.winner)
     if combat.retreat is not None:
