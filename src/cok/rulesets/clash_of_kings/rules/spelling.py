@@ -40,7 +40,8 @@ def location(state: State, typed: str) -> str:
 
 def faction(state: State, typed: str) -> str:
     """The faction's id as the map and the log write it (`Night's Watch` -> nights-watch)."""
-    return NameIndex(known_factions(state), "faction").find(typed)
+    known = known_factions(state)
+    return typed if typed in known else NameIndex(known, "faction").find(typed)
 
 
 def mode(state: State, typed: str) -> str:
