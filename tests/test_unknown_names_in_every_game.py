@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cok.core.errors import RuleError
-from cok.rulesets.clash_of_kings.rules.start import find_player as find_cok_player
+from cok.rulesets.clash_of_kings.rules.spelling import player as find_cok_player
 from cok.rulesets.mighty_kingdoms.rules.setup import find_player as find_kingdom
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house
 from cok.rulesets.no_true_king.rules.places import find_player as find_conspiracy

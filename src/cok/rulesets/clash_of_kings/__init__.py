@@ -51,7 +51,7 @@ class ClashOfKings(Game):
     period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)
     dice_agree = Lazy("intents:dice_agree")  # its fields say what the dice cok rolled gave
     named = Lazy("intents:named")  # the players a draft names (who may record it)
-    player = Lazy("rules.start:find_player")
+    player = Lazy("rules.spelling:player")
     involved = Lazy("events:involved")
     report = Lazy("reports:recording_report")
     standings = Lazy("reports:standings_report")

@@ -1,8 +1,9 @@
 """The events of a Clash of Kings log: one frozen pydantic model per event type (the core
 adds `void`).
 
-Names of players are ids as written; location names are resolved against the map
-by the rules (so a hand-written `vultures roost` still finds Vulture's Roost).
+Names of players are ids as written; locations, factions and game modes are made the map's
+and the campaign's own spelling by `rules/spelling.py` before the rules see an event (so a
+hand-written `vultures roost` still finds Vulture's Roost).
 """
 
 from __future__ import annotations

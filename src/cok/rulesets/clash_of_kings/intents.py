@@ -1,7 +1,10 @@
 """From what a user gave to the event the log will hold, for every interface alike (the
 command line, the server): names in any spelling, `P=N` pairs, the answers to the rules'
 questions, a roll-off rolled with the dice. Pure: it reads the state, changes nothing, and
-refuses with RuleError. The rules decide the event afterwards (`rules/apply.py`)."""
+refuses with RuleError. Names become the map's own spelling in one place, `rules/spelling.py`:
+the event built here is passed through it, so the log holds the map's spelling whoever sent
+it; players are found here, as the event's model takes only ids. The rules decide the event
+afterwards (`rules/apply.py`)."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core.dice import ROLL
 from cok.core.errors import ConfirmNeeded, RuleError
-from cok.rulesets.clash_of_kings.rules.start import faction_id, find_player
+from cok.rulesets.clash_of_kings.rules import spelling
 from cok.rulesets.clash_of_kings.rules.state import State
 
 if TYPE_CHECKING:
@@ -29,7 +32,7 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
     """The event of this type from the fields as typed and the answers given; None for a
     type built from the log's own shape (a void)."""
     maker = _BUILDERS.get(type)
-    return None if maker is None else maker(state, fields, answers, dice)
+    return None if maker is None else spelling.spelled(state, maker(state, fields, answers, dice))
 
 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
@@ -49,7 +52,7 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
     for name in typed:
         if isinstance(name, str):
             with suppress(RuleError):  # an unknown name is no one
-                found.add(find_player(state, name))
+                found.add(spelling.player(state, name))
     return frozenset(found)
 
 
@@ -60,14 +63,7 @@ def player(state: State, typed: Any, field: str = "player") -> str:
     """A player's id from their id or name in any case."""
     if not isinstance(typed, str):
         raise RuleError(f"`{field}` names a player: an id or a name, not {typed!r}")
-    return find_player(state, typed)
-
-
-def location(state: State, typed: Any, field: str = "location") -> str:
-    """The map's spelling of a location typed in any spelling."""
-    if not isinstance(typed, str):
-        raise RuleError(f"`{field}` names a location, not {typed!r}")
-    return state.geo.find(typed)
+    return spelling.player(state, typed)
 
 
 def pair(item: str) -> tuple[str, int] | None:
@@ -125,15 +121,12 @@ def _join(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBas
     pid = fields.get("player")
     if isinstance(pid, str) and pid != pid.lower():
         raise RuleError(f"player ids are lowercase: use {pid.lower()!r} (and `name` {pid!r})")
-    faction = fields.get("faction")
-    castle = answers.get("castle") or fields.get("castle")
-    territories = fields.get("territories")
-    return Join(
+    return Join(  # the faction, the castle and the territories as typed: `build` spells them
         player=pid,
         name=fields.get("name"),
-        faction=faction_id(state, faction) if isinstance(faction, str) else faction,
-        castle=location(state, castle, "castle") if castle else None,
-        territories=[location(state, t, "territories") for t in territories] if territories else None,
+        faction=fields.get("faction"),
+        castle=answers.get("castle") or fields.get("castle") or None,
+        territories=fields.get("territories") or None,
         note=fields.get("note"),
     )
 
@@ -157,7 +150,6 @@ def _week(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBas
 
 def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
     from cok.rulesets.clash_of_kings.events import Battle
-    from cok.rulesets.clash_of_kings.rules.battle import game_mode
 
     players = fields.get("players")
     if isinstance(players, (list, tuple)) and all(isinstance(p, str) for p in players):
@@ -167,19 +159,19 @@ def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventB
         rolling = [player(state, p, "brotherhood") for p in fields.get("brotherhood") or []]
         attacker = roll_off(state, players, rolling, dice)
     abandon = answers.get("abandon") or fields.get("abandon")
-    winner, mode, at = fields.get("winner"), fields.get("mode"), fields.get("location")
-    return Battle(  # the fields found in this order: the first mistake is the one said
+    winner = fields.get("winner")
+    return Battle(  # players found in this order, the first mistake said; `build` spells the rest
         players=players,
-        location=location(state, at) if isinstance(at, str) else at,
+        location=fields.get("location"),
         week=fields.get("week"),
         attacker=player(state, attacker, "attacker") if attacker else None,
         winner=player(state, winner, "winner") if winner else None,
         vp=scores(state, fields.get("vp"), "vp"),
         remaining=scores(state, answers.get("remaining") or fields.get("remaining"), "remaining"),
-        mode=game_mode(state, mode) if isinstance(mode, str) else mode,
+        mode=fields.get("mode"),
         points=fields.get("points"),
         brotherhood=[player(state, p, "brotherhood") for p in fields.get("brotherhood") or []],
-        abandon=location(state, abandon, "abandon") if abandon else None,
+        abandon=abandon or None,
         occupy=answers.get("occupy", fields.get("occupy", True)),
         override=fields.get("override"),
         note=fields.get("note"),

@@ -48,7 +48,7 @@ def locations(campaign: Campaign, free: bool | str = False, player: str | None =
     """`cok locations --json`: the map's locations (`free`: held by no one; `player`: theirs)."""
     from cok.rulesets.clash_of_kings.documents import location_doc
     from cok.rulesets.clash_of_kings.rules.locations import listed
-    from cok.rulesets.clash_of_kings.rules.start import find_player
+    from cok.rulesets.clash_of_kings.rules.spelling import player as find_player
 
     state = campaign.state
     held_by = find_player(state, player) if player else None

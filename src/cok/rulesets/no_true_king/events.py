@@ -1,5 +1,6 @@
 """The events of a No True King log (contract §3): one frozen pydantic model per type (the
-core adds `void`). Names of houses, areas and cards are checked by the rules."""
+core adds `void`). Names of houses, areas, cards and players are made the board's and the
+game's own by `rules/spelling.py` before the rules see an event."""
 
 from __future__ import annotations
 

@@ -2,7 +2,10 @@
 phone alike: names in any spelling, the answers to the rules' questions routed into the
 combat they belong to (`then-…` into a granted move's), and the combat a move into another
 house's troops records even when no card was played (contract §4.5). Pure: it reads the
-state, changes nothing, and refuses with RuleError; the rules decide afterwards."""
+state, changes nothing, and refuses with RuleError; the rules decide afterwards. Names become
+the board's own spelling in one place, `rules/spelling.py`: every event built here passes
+through it, so the log holds the board's spelling of every area, card and house whoever sent
+it; players and houses are found here first, as the event's model takes only ids."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core.dice import ROLL
 from cok.core.errors import RuleError
+from cok.rulesets.no_true_king.rules import spelling
 from cok.rulesets.no_true_king.rules.places import find_area, find_house, find_player
 from cok.rulesets.no_true_king.rules.state import State
 
@@ -28,7 +32,7 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
     """The event of this type from the fields as typed and the answers given; None for a
     type read in the log's own shape (a void)."""
     maker = _BUILDERS.get(type)
-    return None if maker is None else maker(state, fields, answers, dice)
+    return None if maker is None else spelling.spelled(state, maker(state, fields, answers, dice))
 
 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:

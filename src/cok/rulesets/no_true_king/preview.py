@@ -22,6 +22,7 @@ from cok.rulesets.no_true_king.rules.combat import kill, play_cards, retreats_af
 from cok.rulesets.no_true_king.rules.outcomes import Sides
 from cok.rulesets.no_true_king.rules.overlay import Overlay
 from cok.rulesets.no_true_king.rules.places import find_area
+from cok.rulesets.no_true_king.rules.spelling import spelled_cards, spelled_muster
 from cok.rulesets.no_true_king.rules.state import State
 
 
@@ -58,7 +59,7 @@ def preview(
     work = Overlay(state)  # the combat's changes drafted and dropped: the state is never touched
     for action in before or []:
         if action.get("muster") is not None:
-            muster(work, house, action["muster"])
+            muster(work, house, spelled_muster(work.board, action["muster"]))
         elif action.get("draw") and (active or work.active):
             draw(work, active or work.active or "", house)
     origin, to = find_area(work.board, origin_typed), find_area(work.board, to_typed)
@@ -73,7 +74,7 @@ def preview(
     player = active or work.active or (work.seats[0] if work.seats else None)
     if player is None:
         raise RuleError("the game has not begun")
-    played = play_cards(work, given, player, (house, defender))
+    played = play_cards(work, spelled_cards(work, given), player, (house, defender))
     seen = sides(work, house, to, group, played)
     endings = []
     for winner in (house, defender):

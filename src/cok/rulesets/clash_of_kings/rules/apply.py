@@ -20,6 +20,7 @@ from cok.rulesets.clash_of_kings.map import Geography
 from cok.rulesets.clash_of_kings.rules.battle import decide_battle
 from cok.rulesets.clash_of_kings.rules.outcomes import Adjusted, Fought, Joined, Outcome, Painted, WeekStarted
 from cok.rulesets.clash_of_kings.rules.painting import decide_painting
+from cok.rulesets.clash_of_kings.rules.spelling import spelled
 from cok.rulesets.clash_of_kings.rules.start import decide_join
 from cok.rulesets.clash_of_kings.rules.state import BattleRecord, Player, Settings, State
 from cok.rulesets.clash_of_kings.rules.weeks import decide_week
@@ -59,7 +60,7 @@ def decide(state: State, event: AnyEvent) -> Outcome:
     rule = DECIDE.get(type(event))
     if rule is None:
         raise RuleError(f"no Clash of Kings rule for a {event.type} event")  # pragma: no cover
-    return rule(state, event)
+    return rule(state, spelled(state, event))  # names made exact in one place, then the rule
 
 
 def decide_adjust(state: State, event: Adjust) -> Adjusted:

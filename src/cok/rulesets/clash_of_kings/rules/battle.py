@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cok.core.errors import ChoiceNeeded, NumbersNeeded, RuleError
-from cok.core.names import NameIndex, did_you_mean, unknown
+from cok.core.names import unknown
 from cok.core.text import counted
 from cok.rulesets.clash_of_kings.events import Battle
 from cok.rulesets.clash_of_kings.map import CASTLE_CAP
@@ -38,11 +38,8 @@ def decide_battle(state: State, event: Battle) -> Fought:
     if event.points is not None and event.points > state.limit_of(week):
         raise RuleError(f"{event.points} points is over week {week}'s points limit of {state.limit_of(week)}")
     _remaining_within_the_armies(state, event, week)
-    mode = None
-    if event.mode is not None:
-        mode = game_mode(state, event.mode)
-
-    location = state.geo.find(event.location)
+    mode = event.mode  # names are the map's and the campaign's own: `rules/spelling.py`
+    location = event.location
     if state.geo.locations[location].is_region:
         raise RuleError(f"{location} is a region: battles are fought over locations that can be occupied")
 
@@ -85,17 +82,6 @@ def decide_battle(state: State, event: Battle) -> Fought:
         mode=mode,
         points=event.points,
     )
-
-
-def game_mode(state: State, typed: str) -> str:
-    """The id of a game mode the campaign allows, typed in any spelling."""
-    allowed = NameIndex(state.settings.modes, "game mode")
-    if typed not in allowed:
-        raise RuleError(
-            f"{typed!r} is not a game mode this campaign allows{did_you_mean(typed, state.settings.modes)}; "
-            f"it allows: {', '.join(state.settings.modes)} (campaign.yaml's modes: list)"
-        )
-    return allowed.find(typed)
 
 
 def _unknown_player(state: State, player: str) -> str:
@@ -246,8 +232,7 @@ def decide_occupation(
     return Occupation(True, previous=holder, abandoned=abandoned, abandon_reason=reason)
 
 
-def _own(state: State, player: str, typed: str) -> str:
-    location = state.geo.find(typed)
+def _own(state: State, player: str, location: str) -> str:
     if state.holder.get(location) != player:
         held = ", ".join(sorted(state.territories(player)))
         raise RuleError(f"{player} cannot abandon {location}, which is not theirs (they hold {held})")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from cok.core.errors import ChoiceNeeded, RuleError
-from cok.core.names import NameIndex, find, normalize
 from cok.rulesets.clash_of_kings.events import Join
 from cok.rulesets.clash_of_kings.rules.outcomes import Joined
 from cok.rulesets.clash_of_kings.rules.state import State
@@ -31,11 +30,6 @@ def known_factions(state: State) -> list[str]:
     return list(dict.fromkeys([*FACTIONS, *homes, *state.settings.factions]))
 
 
-def faction_id(state: State, typed: str) -> str:
-    """The faction's id as the map and the log write it (`Night's Watch` -> nights-watch)."""
-    return NameIndex(known_factions(state), "faction").find(typed)
-
-
 def free_castles(state: State) -> list[str]:
     return [c for c in state.geo.castles() if c not in state.holder]
 
@@ -49,7 +43,7 @@ def decide_join(state: State, event: Join) -> Joined:
     "No more castles!": three adjacent unoccupied territories when every castle is taken."""
     if event.player in state.players:
         raise RuleError(f"{event.player} has already joined the campaign")
-    faction = faction_id(state, event.faction)
+    faction = event.faction  # the faction's id: `rules/spelling.py` made it so
     geo = state.geo
     if event.territories is not None:
         return Joined(
@@ -61,7 +55,7 @@ def decide_join(state: State, event: Join) -> Joined:
             "three territories",
         )
     if event.castle is not None:
-        castle = geo.find(event.castle)
+        castle = event.castle
         if geo.kind(castle) != "castle":
             raise RuleError(f"{castle} is a {geo.kind(castle)}, not a castle; free castles: {_free_castles(state)}")
         if castle in state.holder:
@@ -100,8 +94,8 @@ def _three_territories(state: State, typed: list[str]) -> tuple[str, ...]:
         )
     if len(typed) != 3:
         raise RuleError(f"`territories` must name exactly three locations, not {len(typed)}")
-    names = [geo.find(t) for t in typed]
-    if len({normalize(n) for n in names}) != 3:
+    names = list(typed)
+    if len(set(names)) != 3:
         raise RuleError("the three territories must be three different locations")
     for name in names:
         if geo.locations[name].is_region:
@@ -113,8 +107,3 @@ def _three_territories(state: State, typed: list[str]) -> tuple[str, ...]:
             f"{', '.join(names)} are not connected to each other by adjacency; choose three locations that link up"
         )
     return tuple(names)
-
-
-def find_player(state: State, typed: str) -> str:
-    """A player's id from their id or display name, typed in any case."""
-    return find(typed, state.players, "player", ((p.name, pid) for pid, p in state.players.items()))

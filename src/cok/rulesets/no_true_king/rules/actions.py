@@ -11,7 +11,6 @@ from cok.core.text import counted
 from cok.rulesets.no_true_king.events import Move, ShipTo
 from cok.rulesets.no_true_king.rules.outcomes import Counts as Counts
 from cok.rulesets.no_true_king.rules.outcomes import Drew, Moved, Mustered
-from cok.rulesets.no_true_king.rules.places import find_area
 from cok.rulesets.no_true_king.rules.state import Realm
 
 
@@ -32,9 +31,9 @@ def muster(state: Realm, house: str, spec: dict[str, list[Any]]) -> Mustered:
             for name in items:
                 if not isinstance(name, str):
                     raise RuleError("`promote` lists the areas where a footman becomes a knight")
-                promoted.append(find_area(board, name))
+                promoted.append(name)
             continue
-        area = find_area(board, typed)
+        area = typed
         if board.areas[area].sea:
             raise RuleError(f"muster through {area}: troops are added through land areas (a ship names its sea)")
         if state.controller(area) != house:
@@ -45,7 +44,7 @@ def muster(state: Realm, house: str, spec: dict[str, list[Any]]) -> Mustered:
             if item == "footman":
                 footmen.append(area)
             elif isinstance(item, ShipTo):
-                sea = find_area(board, item.ship)
+                sea = item.ship
                 _ship_to(state, house, area, sea)
                 ships.append((area, sea))
             else:
@@ -154,7 +153,7 @@ def put_in(state: Realm, house: str, area: str, units: Counts) -> None:
 
 
 def move_without_combat(state: Realm, house: str, move: Move) -> Moved:
-    origin, to = find_area(state.board, move.from_), find_area(state.board, move.to)
+    origin, to = move.from_, move.to
     units = counts_of(list(move.units))
     why = check_move(state, house, origin, to, units)
     if why:

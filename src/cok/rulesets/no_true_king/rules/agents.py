@@ -12,14 +12,13 @@ from cok.rulesets.no_true_king.rules import actions as act
 from cok.rulesets.no_true_king.rules.cards import check_resolved_here
 from cok.rulesets.no_true_king.rules.combat import fight
 from cok.rulesets.no_true_king.rules.outcomes import Fought, Moved, Placed, Resolved
-from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house
 from cok.rulesets.no_true_king.rules.state import Realm
 from cok.rulesets.no_true_king.rules.turns import free_spaces, refuse_out_of_turn
 
 
 def place(state: Realm, event: Place) -> Placed:
     refuse_out_of_turn(state, "place", event.player)
-    house = find_house(state.board, event.house)
+    house = event.house
     if (house, event.space) in state.agents:
         free = ", ".join(f"{h} {s}" for h, s in free_spaces(state))
         raise RuleError(
@@ -33,7 +32,7 @@ def place(state: Realm, event: Place) -> Placed:
 
 def resolve(state: Realm, event: Resolve) -> Resolved:
     refuse_out_of_turn(state, "resolve", event.player)
-    house = find_house(state.board, event.house)
+    house = event.house
     key = (house, event.space)
     if state.agents.get(key) != event.player:
         mine = ", ".join(f"{h} {s}" for h, s in state.may_resolve(event.player))
@@ -58,8 +57,7 @@ def resolve(state: Realm, event: Resolve) -> Resolved:
     if state.table:  # cards played from the phones (rules/cards.py): this combat's, then cleared
         fought = [(r[1].sides.attacker, r[1].sides.area) for r in done if isinstance(r, tuple)]
         cards = event.combat.cards if event.combat else {}
-        given = {p: find_card(state.board, c).name if c else None for p, c in cards.items()}
-        check_resolved_here(state, fought, given, _granted_combat(state, done, event))
+        check_resolved_here(state, fought, dict(cards), _granted_combat(state, done, event))
         state.table, state.fight_at, state.won_table, state.won_at = [], None, [], None
     up = _move_up(state, house, event.space, event.player)
     return Resolved(event.player, house, event.space, tuple(done), up)
@@ -76,8 +74,7 @@ def _granted_combat(
             if isinstance(after, tuple) and event.combat is not None and event.combat.after:
                 fight = event.combat.after[0].combat
                 cards = fight.cards if fight is not None else {}
-                named = {p: find_card(state.board, c).name if c else None for p, c in cards.items()}
-                return (after[1].sides.attacker, after[1].sides.area), named
+                return (after[1].sides.attacker, after[1].sides.area), dict(cards)
     return None
 
 
@@ -116,7 +113,7 @@ def take(state: Realm, player: str, house: str, action: Action, combat: Combat |
         return act.draw(state, player, house)
     assert action.move is not None
     move = action.move
-    origin, to = find_area(state.board, move.from_), find_area(state.board, move.to)
+    origin, to = move.from_, move.to
     units = act.counts_of(list(move.units))
     why = act.check_move(state, house, origin, to, units)
     if why:

@@ -19,8 +19,8 @@ from cok.rulesets.no_true_king.map import Board
 from cok.rulesets.no_true_king.rules import agents, cards, loyalty, setup, turns
 from cok.rulesets.no_true_king.rules.outcomes import Outcome, Passed, RoundEnded
 from cok.rulesets.no_true_king.rules.overlay import Overlay
-from cok.rulesets.no_true_king.rules.places import find_player
 from cok.rulesets.no_true_king.rules.ranking import initial_ranks, rank_houses
+from cok.rulesets.no_true_king.rules.spelling import spelled
 from cok.rulesets.no_true_king.rules.state import Realm, State
 
 
@@ -44,6 +44,7 @@ def apply(state: State, event: EventBase) -> Outcome:
 def decide(state: State, event: EventBase) -> Outcome:
     """What the event would do, its changes drafted; RuleError (or ChoiceNeeded) when the
     rules refuse it. Changes nothing."""
+    event = spelled(state, event)  # names made the board's and the game's own in one place, then the rule
     draft = Overlay(state)
     result, then = _decide(draft, event)
     return Outcome(result, then, draft)
@@ -59,9 +60,6 @@ def _decide(game: Realm, event: EventBase) -> tuple[Any, RoundEnded | None]:
     rule = DECIDE.get(type(event))
     if rule is None:
         raise RuleError(f"no rule for {event.type}")  # pragma: no cover
-    player = getattr(event, "player", None)
-    if player is not None and not isinstance(event, (Conspiracy, Begin)):
-        find_player(game, player)
     return rule(game, event)
 
 

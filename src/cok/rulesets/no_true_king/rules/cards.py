@@ -15,7 +15,6 @@ from cok.rulesets.no_true_king.events import Card
 from cok.rulesets.no_true_king.rules.actions import can_draw, enters_troops
 from cok.rulesets.no_true_king.rules.combat import ASHA, GRANTS
 from cok.rulesets.no_true_king.rules.outcomes import CardPlayed
-from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house
 from cok.rulesets.no_true_king.rules.state import Realm
 
 
@@ -33,7 +32,7 @@ def _left(state: Realm, player: str, house: str) -> int:
 
 
 def _house_of(state: Realm, card: str) -> str:
-    return find_card(state.board, card).house
+    return state.board.cards[card].house
 
 
 def may_open_granted(state: Realm) -> bool:
@@ -99,7 +98,9 @@ def play(state: Realm, event: Card) -> CardPlayed:
     if state.table and event.house is not None and may_open_granted(state):
         if player != state.active:
             raise RuleError(f"{state.active}, the active player, opens the table of Asha Greyjoy's move")
-        house, area = find_house(state.board, event.house), find_area(state.board, event.to or "")
+        if event.to is None:
+            raise RuleError("the card that opens Asha Greyjoy's table names the area her move enters: `to`")
+        house, area = event.house, event.to
         if house != GRANTS[ASHA][0]:
             raise RuleError(f"Asha Greyjoy grants a move for {GRANTS[ASHA][0]}, not for {house}")
         if enters_troops(state, house, area) is None:
@@ -111,7 +112,7 @@ def play(state: Realm, event: Card) -> CardPlayed:
             raise RuleError(f"{state.active}, the active player, plays first and names the combat (`house`, `to`)")
         if event.house is None or event.to is None:
             raise RuleError("the active player's card names the combat: the `house` it moves, the area it enters `to`")
-        house, area = find_house(state.board, event.house), find_area(state.board, event.to)
+        house, area = event.house, event.to
         if not any(h == house for h, _ in _agents(state)):
             raise RuleError(f"{player} has no {house} agent that may resolve now")
         defender = enters_troops(state, house, area)
@@ -131,7 +132,7 @@ def play(state: Realm, event: Card) -> CardPlayed:
     houses = (house, state.troops_house(area))
     name = None
     if event.card is not None:
-        card = find_card(state.board, event.card)
+        card = state.board.cards[event.card]
         if card.house not in houses:
             raise RuleError(f"{card.name} is a {card.house} card; the combat is {houses[0]} against {houses[1]}")
         if card.name in state.played or any(c == card.name for _, c in [*state.won_table, *state.table]):

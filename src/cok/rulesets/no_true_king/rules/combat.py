@@ -11,7 +11,6 @@ from cok.rulesets.no_true_king.events import Action, Combat
 from cok.rulesets.no_true_king.map import FORT_BONUS, Card
 from cok.rulesets.no_true_king.rules.actions import Counts, put_in
 from cok.rulesets.no_true_king.rules.outcomes import Fought, Sides
-from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house, find_player
 from cok.rulesets.no_true_king.rules.state import Realm
 
 BRIENNE, CATELYN, SALLADHOR = "Brienne of Tarth", "Catelyn Stark", "Salladhor Saan"
@@ -51,14 +50,12 @@ def play_cards(
     state: Realm, given: dict[str, str | None], active: str, houses: tuple[str, str]
 ) -> list[tuple[str, Card]]:
     """The cards played, from the active player clockwise; each taken from its player's hand."""
-    for typed in given:
-        find_player(state, typed)
     played: list[tuple[str, Card]] = []
     for player in state.clockwise_from(active):
         named = given.get(player)
         if named is None:
             continue
-        card = find_card(state.board, named)
+        card = state.board.cards[named]
         if card.house not in houses:
             raise RuleError(
                 f"{player} plays {card.name}, a {card.house} card, but the combat is {houses[0]} against {houses[1]}"
@@ -173,7 +170,6 @@ def _winner(seen: Sides, named: str | None, state: Realm, asked: str = "") -> st
     pa, pd = seen.power[a], seen.power[d]
     stronger = a if pa > pd else d if pd > pa else None
     if named is not None:
-        named = find_house(state.board, named)
         if named not in (a, d):
             raise RuleError(f"the winner is {a} or {d}, not {named}")
         if stronger is not None and named != stronger:
@@ -193,7 +189,7 @@ def _retreat(state: Realm, typed: str | None, options: list[str], loser: str, ar
                 f"{loser} retreats from {area}: the active player chooses where", asked + "retreat", options
             )
         return None
-    found = find_area(state.board, typed)
+    found = typed
     if found not in options:
         allowed = ", ".join(options) if options else "nowhere (the troops are killed)"
         raise RuleError(f"{loser} cannot retreat from {area} to {found}; it may retreat to {allowed}")
@@ -234,8 +230,7 @@ def _discard(state: Realm, combat: Combat, winner: str, names: dict[str, str]) -
     if MELISANDRE not in names or winner != "baratheon":
         raise RuleError("`discard` is Melisandre's effect, when she is played and Baratheon wins")
     by = names[MELISANDRE]
-    opponent = find_player(state, combat.discard.player)
-    house = find_house(state.board, combat.discard.house)
+    opponent, house = combat.discard.player, combat.discard.house
     if opponent == by:
         raise RuleError("Melisandre makes an opponent discard, not her own player")
     if state.held.get((opponent, house), 0) < 1:

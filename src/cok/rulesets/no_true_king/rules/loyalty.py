@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from cok.core.errors import RuleError
 from cok.rulesets.no_true_king.rules.outcomes import Exchanged, Unsealed
-from cok.rulesets.no_true_king.rules.places import find_house
 from cok.rulesets.no_true_king.rules.state import POSITIONS, Realm
 from cok.rulesets.no_true_king.rules.turns import refuse_out_of_turn
 
@@ -64,7 +63,7 @@ def exchange(state: Realm, event: Exchange) -> Exchanged:
             raise RuleError("every token is face up: this exchange reveals none")
         if index not in allowed:
             raise RuleError(f"the revealed token must be face down and {_rule(down)}: position {_names(allowed)}")
-        house = find_house(state.board, typed)
+        house = typed
         if house in shown:
             raise RuleError(f"{house} is already face up at position {position_name(shown.index(house))}")
         if card is not None and card[index] != house:
