@@ -56,6 +56,13 @@ READS = {
 }
 
 
+#: Per shipped example, the reads its pages ask that no command prints (the forms' choices),
+#: each with a query string it answers.
+FOR_PAGES: dict[str, list[tuple[str, str]]] = {
+    "example": [("players", ""), ("factions", "")],
+}
+
+
 @pytest.fixture(autouse=True)
 def _own_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COK_DATA_DIR", str(tmp_path_factory.mktemp("data")))
@@ -83,8 +90,21 @@ def test_each_read_of_the_api_is_what_the_command_prints_with_json(served: tuple
 def test_every_read_a_game_names_is_tested_against_its_command(example: str) -> None:
     """A read added to a game's `queries` without its command here fails this test."""
     game = open_campaign(ROOT / "campaigns" / example).ruleset
-    untested = set(game.queries) - {name for name, _, _ in READS[example]} - {"where"}  # where: test_api.py
+    pages = {name for name, _ in FOR_PAGES.get(example, [])}
+    untested = set(game.queries) - {name for name, _, _ in READS[example]} - pages - {"where"}  # where: test_api.py
     assert not untested
+
+
+def test_each_read_only_the_pages_ask_answers_at_the_api(served: tuple[str, Path, TestClient, str]) -> None:
+    """The forms' reads are the game's reads too (`GET /api/<name>`), the same document."""
+    from cok.service import queries
+
+    example, folder, client, token = served
+    for name, query in FOR_PAGES.get(example, []):
+        answer = client.get(f"/api/{name}{query}", headers={"authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, (name, answer.text)
+        args = dict(pair.split("=", 1) for pair in query.lstrip("?").split("&") if pair)
+        assert answer.json() == queries.read(folder, name, **args), (name, query)
 
 
 def test_an_unknown_read_is_404_listing_the_reads(served: tuple[str, Path, TestClient, str]) -> None:
