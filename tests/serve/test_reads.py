@@ -60,6 +60,26 @@ READS = {
 #: each with a query string it answers.
 FOR_PAGES: dict[str, list[tuple[str, str]]] = {
     "example": [("players", ""), ("factions", "")],
+    "mighty-kingdoms": [
+        ("offers", "?player=Ana"),
+        ("targets", "?player=ana&army=ana-1"),
+        ("towers", "?player=ana"),
+        ("phase", ""),
+        ("recalls", ""),
+        ("rules", ""),
+        ("artefacts", ""),
+        ("picture", ""),
+    ],
+    "mighty-kingdoms-kow": [
+        ("offers", "?player=bo"),
+        ("targets", "?player=bo"),
+        ("towers", "?player=bo"),
+        ("phase", ""),
+        ("recalls", ""),
+        ("rules", ""),
+        ("artefacts", ""),
+        ("picture", ""),
+    ],
 }
 
 
