@@ -15,6 +15,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from cok.core.campaign import open_campaign
+from cok.core.errors import RuleError
 from cok.links import invites
 from cok.serve.app import create_app
 from tests.conftest import ROOT, Cok
@@ -80,6 +81,14 @@ FOR_PAGES: dict[str, list[tuple[str, str]]] = {
         ("artefacts", ""),
         ("picture", ""),
     ],
+    "no-true-king-example": [
+        ("game", ""),
+        ("turn", "?player=ana"),
+        ("resolving", "?player=Ana"),
+        ("cards", "?player=ana"),
+        ("picture", ""),
+        ("combat", "?house=greyjoy&origin=Pyke&to=Ironman's Bay&units=footman"),  # refused: 422
+    ],
 }
 
 
@@ -122,9 +131,26 @@ def test_each_read_only_the_pages_ask_answers_at_the_api(served: tuple[str, Path
     example, folder, client, token = served
     for name, query in FOR_PAGES.get(example, []):
         answer = client.get(f"/api/{name}{query}", headers={"authorization": f"Bearer {token}"})
-        assert answer.status_code == 200, (name, answer.text)
         args = dict(pair.split("=", 1) for pair in query.lstrip("?").split("&") if pair)
-        assert answer.json() == queries.read(folder, name, **args), (name, query)
+        try:
+            read = queries.read(folder, name, **args)
+        except RuleError as refused:  # the rules' refusal, as the API's 422
+            assert (answer.status_code, answer.json()["problems"][0]["message"]) == (422, str(refused))
+        else:
+            assert answer.status_code == 200, (name, answer.text)
+            assert answer.json() == read, (name, query)
+
+
+def test_a_pages_read_asked_without_whom_it_is_about_is_refused_saying_so(
+    served: tuple[str, Path, TestClient, str],
+) -> None:
+    """`/api/offers` without `?player=`: the read's own refusal (422), never a server error."""
+    example, _, client, token = served
+    for name, query in FOR_PAGES.get(example, []):
+        if "player=" in query or "house=" in query:
+            answer = client.get(f"/api/{name}", headers={"authorization": f"Bearer {token}"})
+            assert answer.status_code == 422, (name, answer.text)
+            assert "`" in answer.json()["problems"][0]["message"], name
 
 
 def test_an_unknown_read_is_404_listing_the_reads(served: tuple[str, Path, TestClient, str]) -> None:

@@ -41,41 +41,38 @@ def battles(campaign: Campaign) -> dict[str, Any]:
     return battles_doc(campaign.state)
 
 
-def offers(campaign: Campaign, player: str) -> dict[str, Any]:
+def offers(campaign: Campaign, player: str = "") -> dict[str, Any]:
     """What a kingdom (as typed: its id or name) may do now, each choice one the rules would
     accept: its page's forms. `player` in the answer is the kingdom's id."""
     from cok.rulesets.mighty_kingdoms.offers import offers as offered
-    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 
-    return dataclasses.asdict(offered(campaign.state, find_player(campaign.state, player)))
+    return dataclasses.asdict(offered(campaign.state, _kingdom(campaign, player)))
 
 
-def towers(campaign: Campaign, player: str) -> dict[str, Any]:
+def towers(campaign: Campaign, player: str = "") -> dict[str, Any]:
     """The wizard's towers a kingdom may send a hero to now (5.7), each with its name: the
     quest form's choices."""
     from cok.rulesets.mighty_kingdoms.rules.quests import towers_near
-    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 
     state = campaign.state
     named = state.map.tiles
     return {
         "towers": [
             {"tile": t, "name": (found.name if (found := named.get(t)) is not None and found.name else t)}
-            for t in towers_near(state, find_player(state, player))
+            for t in towers_near(state, _kingdom(campaign, player))
         ]
     }
 
 
-def targets(campaign: Campaign, player: str, army: str | None = None) -> dict[str, Any]:
+def targets(campaign: Campaign, player: str = "", army: str | None = None) -> dict[str, Any]:
     """The tiles `army` may move into now (5.2: the kingdom's own, upright, with no order yet
     this month), each with its label, and the tile a phone's map opens on (`around`): the
     army's when it has somewhere to go, else the capital, else (a kingdom that lost it) one of
     its tiles or armies."""
     from cok.rulesets.mighty_kingdoms.intents import moves
-    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 
     state = campaign.state
-    player = find_player(state, player)
+    player = _kingdom(campaign, player)
     found = state.armies.get(army or "")
     tiles: list[str] = []
     if found is not None and found.player == player and found.order is None and found.upright:
@@ -141,6 +138,16 @@ def artefacts(campaign: Campaign) -> dict[str, Any]:
             for a in campaign.state.artefacts.values()
         ]
     }
+
+
+def _kingdom(campaign: Campaign, typed: str) -> str:
+    """A kingdom's id from its id or name as typed, refused in every game's one wording."""
+    from cok.core.errors import RuleError
+    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+
+    if not typed:
+        raise RuleError("give the kingdom: `player`")
+    return find_player(campaign.state, typed)
 
 
 QUERIES: dict[str, Query] = {
