@@ -88,6 +88,7 @@ FOR_PAGES: dict[str, list[tuple[str, str]]] = {
         ("cards", "?player=ana"),
         ("picture", ""),
         ("combat", "?house=greyjoy&origin=Pyke&to=Ironman's Bay&units=footman"),  # refused: 422
+        ("opening", "?house=greyjoy&then=move&then_route=Pyke|Ironman's Bay&granted_to=Ironman's Bay"),
     ],
 }
 

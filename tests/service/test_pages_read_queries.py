@@ -59,11 +59,6 @@ STATE_NOT_YET: dict[str, str] = {
         "a conspiracy's own open loyalty card: a read is any link holder's (GET /api/<name>), and no"
         " read holds a loyalty card before the game is over"
     ),
-    "no_true_king/table/__init__.py:resolve": (
-        "what the resolve form records (whether its move opens the cards' table first, whether it"
-        " fights, whether Asha's granted move fights) is asked of the realm with the form's fields:"
-        " a question for the game's intents"
-    ),
 }
 
 

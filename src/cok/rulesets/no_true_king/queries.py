@@ -172,6 +172,42 @@ def combat(
     return preview_doc(preview(state, house, origin, to, list(units), played, player, done))
 
 
+def opening(
+    campaign: Campaign,
+    house: str = "",
+    actions: str = "[]",
+    card: str = "",
+    then: str = "",
+    then_route: str = "",
+    granted_to: str = "",
+) -> dict[str, Any]:
+    """What a resolve's form does before it is recorded (§4.4), from its fields: the area where
+    its move opens the cards' table (`table`: the others play theirs first, each from their own
+    phone), else where Asha Greyjoy's granted move (`then` move, `then_route` FROM|TO) opens its
+    own (`granted_table`); whether the move fights at all (`fights`), and whether the granted
+    move into `granted_to` does (`granted_fights`). `actions`: the resolve's actions as the log
+    writes them, in JSON."""
+    import json
+
+    from cok.core.errors import RuleError
+    from cok.rulesets.no_true_king.intents import empty_combat
+    from cok.rulesets.no_true_king.offers import asha_fights, opens_the_granted_table, opens_the_table
+
+    if not house:
+        raise RuleError("give the resolving agent's `house`")
+    state = campaign.state
+    taken = json.loads(actions)
+    if not isinstance(taken, list) or not all(isinstance(a, dict) for a in taken):
+        raise ValueError("actions: the resolve's actions as a JSON list")
+    form = {"card": card, "then": then, "then-route": then_route}
+    return {
+        "table": opens_the_table(state, house, taken, form),
+        "granted_table": opens_the_granted_table(state, form),
+        "fights": house in state.board.houses and empty_combat(state, house, taken) is not None,
+        "granted_fights": bool(granted_to) and asha_fights(state, granted_to),
+    }
+
+
 def picture(campaign: Campaign) -> dict[str, Any]:
     """The board as the site draws it (`cok map --svg`): borders, areas placed, their icons
     and troops, the legend; the picture the resolve form rings its offer's areas on."""
@@ -212,5 +248,6 @@ QUERIES: dict[str, Query] = {
     "resolving": resolving,
     "cards": cards,
     "combat": combat,
+    "opening": opening,
     "picture": picture,
 }

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
 SYMBOLS = ("crown", "torch", "helm", "gauntlet")
+#: A resolve's form naming no agent: it opens no table and fights nothing (the rules refuse it).
+CLOSED: dict[str, Any] = {"table": None, "granted_table": None, "fights": False, "granted_fights": False}
 POSITIONS = ("1", "2", "3", "4", "left")
 
 
@@ -241,27 +243,24 @@ async def resolve(visit: Visit) -> Response:
     """An agent resolved as planned (and the card its player plays in the combat, and what a
     card grants when its house wins): the same `resolve` as `cok ntk resolve`; the rules ask
     for a tied combat's winner or a retreat."""
-    from cok.rulesets.no_true_king.intents import empty_combat
-    from cok.rulesets.no_true_king.offers import opens_the_granted_table, opens_the_table
-    from cok.rulesets.no_true_king.table.offers import actions, granted
+    from cok.rulesets.no_true_king.table.offers import actions, granted, move_of
 
-    campaign = await visit.campaign()
     form = visit.form
-    state = campaign.state
     me = _acting(visit, await visit.read("game"), form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
-    opening = opens_the_table(state, house, actions(form), form)
-    if opening is not None:  # the others play their cards first, each from their own phone
-        opened = {"player": me, "card": form.get("card", ""), "house": house, "to": opening, "note": _note(form)}
+    then = {"card": form.get("card", ""), "then": form.get("then", ""), "then_route": form.get("then-route", "")}
+    then["granted_to"] = move_of(form, "then-")["to"] if form.get("then") == "move" else ""
+    found = await visit.read("opening", house=house, actions=json.dumps(actions(form)), **then) if house else CLOSED
+    if found["table"] is not None:  # the others play their cards first, each from their own phone
+        opened = {"player": me, "card": form.get("card", ""), "house": house, "to": found["table"], "note": _note(form)}
         return await visit.record([_draft("card", opened)])
-    granted_at = opens_the_granted_table(state, form)
-    if granted_at is not None:  # Asha's move fights too: its cards, in turn, from the phones
+    if found["granted_table"] is not None:  # Asha's move fights too: its cards, in turn, from the phones
         card = form.get("then-card", "")
-        opened = {"player": me, "card": card, "house": "greyjoy", "to": granted_at, "note": _note(form)}
+        opened = {"player": me, "card": card, "house": "greyjoy", "to": found["granted_table"], "note": _note(form)}
         return await visit.record([_draft("card", opened)])
-    fights = house in state.board.houses and empty_combat(state, house, actions(form)) is not None
+    fights = found["fights"]
     played = _cards(me, form) if fights else {}  # a card is played only where the move fights
-    effects = granted(form, state, me) if fights else {}
+    effects = granted(form, me, found["granted_fights"]) if fights else {}
     fight: dict[str, Any] = ({"cards": played} if played or effects else {}) | effects
     fields = {
         "player": me,
