@@ -85,11 +85,12 @@ def targets(campaign: Campaign, player: str = "", army: str | None = None) -> di
 
 
 def phase(campaign: Campaign) -> dict[str, Any]:
-    """Where the campaign is and whom it waits for, in a line (`month 3 of year 1, orders
-    phase: waiting for …`): the heading of every page."""
-    from cok.rulesets.mighty_kingdoms.rules.summer import describe
+    """Where the campaign is and whom it waits for, in a line (`words`: `month 3 of year 1,
+    orders phase: waiting for …`, the heading of every page at the table), and whom the ledger
+    waits for alone (`waiting`, as the site says it)."""
+    from cok.rulesets.mighty_kingdoms.rules.summer import describe, waiting_words
 
-    return {"words": describe(campaign.state)}
+    return {"words": describe(campaign.state), "waiting": waiting_words(campaign.state)}
 
 
 def recalls(campaign: Campaign) -> dict[str, list[dict[str, str]]]:
