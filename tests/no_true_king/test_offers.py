@@ -4,6 +4,7 @@ discard had no fields)."""
 
 from __future__ import annotations
 
+from cok.rulesets.no_true_king.offers import asha_fights
 from cok.rulesets.no_true_king.table.offers import actions, granted, muster_spec
 
 
@@ -66,7 +67,7 @@ def test_ashas_move_that_fights_is_recorded_from_the_phone_with_its_own_combat()
         "then-ships": "2",
         "then-card": "Balon Greyjoy",
     }
-    effects = granted(form, state, "ana")
+    effects = granted(form, "ana", asha_fights(state, "The Golden Sound"))
     assert effects["after"][0]["combat"] == {"cards": {"ana": "Balon Greyjoy"}}
     fight = {"cards": {"ana": ASHA}, **effects}
     done = rec(

@@ -546,3 +546,13 @@ def test_the_join_page_says_the_game_has_begun_once_it_has(phones: Phones) -> No
     begun(phones)
     _, page = phones.get("Ann", "/play/join")
     assert "The game has begun" in page and "joins from its own phone" not in page
+
+
+def test_a_resolve_form_naming_no_agent_is_refused_and_records_nothing(phones: Phones) -> None:
+    """The resolve's reads (`opening`) are asked only of an agent: a form without one is the
+    rules' refusal on the page, never a server error."""
+    placed(phones)
+    before = phones.events()
+    status, page = phones.post("ana", "/play/resolve", draw="on")
+    assert status == 422, page
+    assert phones.events() == before

@@ -15,6 +15,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from cok.core.campaign import open_campaign
+from cok.core.errors import RuleError
 from cok.links import invites
 from cok.serve.app import create_app
 from tests.conftest import ROOT, Cok
@@ -56,6 +57,42 @@ READS = {
 }
 
 
+#: Per shipped example, the reads its pages ask that no command prints (the forms' choices),
+#: each with a query string it answers.
+FOR_PAGES: dict[str, list[tuple[str, str]]] = {
+    "example": [("players", ""), ("factions", "")],
+    "mighty-kingdoms": [
+        ("offers", "?player=Ana"),
+        ("targets", "?player=ana&army=ana-1"),
+        ("towers", "?player=ana"),
+        ("phase", ""),
+        ("recalls", ""),
+        ("rules", ""),
+        ("artefacts", ""),
+        ("picture", ""),
+    ],
+    "mighty-kingdoms-kow": [
+        ("offers", "?player=bo"),
+        ("targets", "?player=bo"),
+        ("towers", "?player=bo"),
+        ("phase", ""),
+        ("recalls", ""),
+        ("rules", ""),
+        ("artefacts", ""),
+        ("picture", ""),
+    ],
+    "no-true-king-example": [
+        ("game", ""),
+        ("turn", "?player=ana"),
+        ("resolving", "?player=Ana"),
+        ("cards", "?player=ana"),
+        ("picture", ""),
+        ("combat", "?house=greyjoy&origin=Pyke&to=Ironman's Bay&units=footman"),  # refused: 422
+        ("opening", "?house=greyjoy&then=move&then_route=Pyke|Ironman's Bay&granted_to=Ironman's Bay"),
+    ],
+}
+
+
 @pytest.fixture(autouse=True)
 def _own_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COK_DATA_DIR", str(tmp_path_factory.mktemp("data")))
@@ -83,8 +120,38 @@ def test_each_read_of_the_api_is_what_the_command_prints_with_json(served: tuple
 def test_every_read_a_game_names_is_tested_against_its_command(example: str) -> None:
     """A read added to a game's `queries` without its command here fails this test."""
     game = open_campaign(ROOT / "campaigns" / example).ruleset
-    untested = set(game.queries) - {name for name, _, _ in READS[example]} - {"where"}  # where: test_api.py
+    pages = {name for name, _ in FOR_PAGES.get(example, [])}
+    untested = set(game.queries) - {name for name, _, _ in READS[example]} - pages - {"where"}  # where: test_api.py
     assert not untested
+
+
+def test_each_read_only_the_pages_ask_answers_at_the_api(served: tuple[str, Path, TestClient, str]) -> None:
+    """The forms' reads are the game's reads too (`GET /api/<name>`), the same document."""
+    from cok.service import queries
+
+    example, folder, client, token = served
+    for name, query in FOR_PAGES.get(example, []):
+        answer = client.get(f"/api/{name}{query}", headers={"authorization": f"Bearer {token}"})
+        args = dict(pair.split("=", 1) for pair in query.lstrip("?").split("&") if pair)
+        try:
+            read = queries.read(folder, name, **args)
+        except RuleError as refused:  # the rules' refusal, as the API's 422
+            assert (answer.status_code, answer.json()["problems"][0]["message"]) == (422, str(refused))
+        else:
+            assert answer.status_code == 200, (name, answer.text)
+            assert answer.json() == read, (name, query)
+
+
+def test_a_pages_read_asked_without_whom_it_is_about_is_refused_saying_so(
+    served: tuple[str, Path, TestClient, str],
+) -> None:
+    """`/api/offers` without `?player=`: the read's own refusal (422), never a server error."""
+    example, _, client, token = served
+    for name, query in FOR_PAGES.get(example, []):
+        if "player=" in query or "house=" in query:
+            answer = client.get(f"/api/{name}", headers={"authorization": f"Bearer {token}"})
+            assert answer.status_code == 422, (name, answer.text)
+            assert "`" in answer.json()["problems"][0]["message"], name
 
 
 def test_an_unknown_read_is_404_listing_the_reads(served: tuple[str, Path, TestClient, str]) -> None:

@@ -405,3 +405,32 @@ def test_the_organiser_acts_for_a_kingdom_from_its_page(table: Table) -> None:
     assert "ana-1" in table.client.get("/play/kingdom", params={"player": "ana"}).text
     assert table.post("/play/order", csrf, army="bo-1", order="defend").status_code == 200
     assert table.state().armies["bo-1"].order == "defend"
+
+
+def test_the_organisers_winter_form_offers_each_recall_tile_the_recalls_read_gives() -> None:
+    """5.8 Recall on the organiser's page: the tiles come from the `recalls` read (each tile with
+    its name), never from the state, and reach the form as the choice's value and label."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from cok.rulesets.mighty_kingdoms.table import organiser
+
+    reads = {
+        "status": {"waiting_for": [{"what": "winter"}], "player_order": ["ana", "bo"]},
+        "recalls": {"bo": [{"tile": "1,0", "name": "Ford"}, {"tile": "3,-1", "name": "3,-1"}]},
+        "phase": {"words": "the winter of year 1", "waiting": "the organiser's winter event"},
+        "kingdoms": {"kingdoms": [{"id": "ana", "name": "Ana"}, {"id": "bo", "name": "Bo"}]},
+    }
+    shown: dict[str, Any] = {}
+
+    async def read(name: str, **args: Any) -> dict[str, Any]:
+        return reads[name]
+
+    def render(template: str, status: int = 200, **values: Any) -> dict[str, Any]:
+        shown.update(values, template=template)
+        return shown
+
+    visit = SimpleNamespace(request=SimpleNamespace(method="GET"), read=read, render=render)
+    asyncio.run(organiser(visit))  # type: ignore[arg-type]
+    assert shown["what"] == "winter"
+    assert shown["recall"] == {"bo": [{"key": "1,0", "label": "Ford"}, {"key": "3,-1", "label": "3,-1"}]}

@@ -58,18 +58,15 @@ def test_the_artefact_page_hands_an_artefact_on_as_cok_mk_artefact(mk: Table) ->
 
 
 def test_a_kingdom_without_a_capital_gets_its_map_opened_on_its_tiles(mk: Table) -> None:
+    """The `targets` read its page's map is drawn from opens it on one of the kingdom's tiles."""
     from cok.core.campaign import open_campaign
-    from cok.rulesets.mighty_kingdoms.table import _board
+    from cok.rulesets.mighty_kingdoms.queries import targets
 
     campaign = open_campaign(mk.folder, use_cache=False)
     state = campaign.state
     state.kingdoms["ana"].capital = None
-    from cok.rulesets.mighty_kingdoms.table.board import board
-
-    opened = str(_board(campaign, "ana", None, None))
-    on_its_tiles = {str(board(campaign, [], None, around=t)) for t in state.tiles_of("ana")}
-    far = str(board(campaign, [], None, around=next(iter(state.map.tiles))))
-    assert opened in on_its_tiles and opened != far
+    opened = targets(campaign, "ana")["around"]
+    assert opened in state.tiles_of("ana") and opened != next(iter(state.map.tiles))
 
 
 def test_a_refusal_on_a_kingdoms_page_names_the_forms_dice_not_the_logs_field() -> None:

@@ -86,4 +86,26 @@ def week(campaign: Campaign) -> dict[str, Any]:
     return {"campaign": campaign.name, "week": state.week, "points_limit": state.limit, "limits": state.limits}
 
 
-QUERIES: dict[str, Query] = {"where": where, "locations": locations, "modes": modes, "week": week}
+def players(campaign: Campaign) -> dict[str, Any]:
+    """`GET /api/players`: every player in the order they joined (id, name, faction), the
+    choices of the pages' forms; the standings rank them instead."""
+    state = campaign.state
+    return {"players": [{"id": pid, "name": p.name, "faction": p.faction} for pid, p in state.players.items()]}
+
+
+def factions(campaign: Campaign) -> dict[str, Any]:
+    """`GET /api/factions`: the factions a new player may join as (the TMG's, the map's seats,
+    campaign.yaml's `factions:`), the ones `join` accepts."""
+    from cok.rulesets.clash_of_kings.rules.start import known_factions
+
+    return {"factions": known_factions(campaign.state)}
+
+
+QUERIES: dict[str, Query] = {
+    "where": where,
+    "locations": locations,
+    "modes": modes,
+    "week": week,
+    "players": players,
+    "factions": factions,
+}

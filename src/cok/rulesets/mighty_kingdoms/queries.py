@@ -4,11 +4,11 @@ at the table and `GET /api/<name>` show (`service.queries.read`). Field names ar
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Campaign, Query
-    from cok.rulesets.mighty_kingdoms.offers import Offers
 
 
 def status(campaign: Campaign) -> dict[str, Any]:
@@ -41,61 +41,56 @@ def battles(campaign: Campaign) -> dict[str, Any]:
     return battles_doc(campaign.state)
 
 
-def offers(campaign: Campaign, player: str) -> Offers:
-    """What a kingdom may do now, each choice one the rules would accept: its page's forms."""
+def offers(campaign: Campaign, player: str = "") -> dict[str, Any]:
+    """What a kingdom (as typed: its id or name) may do now, each choice one the rules would
+    accept: its page's forms. `player` in the answer is the kingdom's id."""
     from cok.rulesets.mighty_kingdoms.offers import offers as offered
 
-    return offered(campaign.state, player)
+    return dataclasses.asdict(offered(campaign.state, _kingdom(campaign, player)))
 
 
-def quest_towers(campaign: Campaign, player: str) -> list[dict[str, str]]:
+def towers(campaign: Campaign, player: str = "") -> dict[str, Any]:
     """The wizard's towers a kingdom may send a hero to now (5.7), each with its name: the
     quest form's choices."""
     from cok.rulesets.mighty_kingdoms.rules.quests import towers_near
 
-    named = campaign.state.map.tiles
-    return [
-        {"tile": t, "name": (found.name if (found := named.get(t)) is not None and found.name else t)}
-        for t in towers_near(campaign.state, player)
-    ]
+    state = campaign.state
+    named = state.map.tiles
+    return {
+        "towers": [
+            {"tile": t, "name": (found.name if (found := named.get(t)) is not None and found.name else t)}
+            for t in towers_near(state, _kingdom(campaign, player))
+        ]
+    }
 
 
-def kingdom_named(campaign: Campaign, typed: str) -> str | None:
-    """The kingdom a name as typed stands for (its id or name, as `cok mk` reads it), or
-    None when no kingdom has it: whose page an organiser asked for."""
-    from cok.core.errors import RuleError
-    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
-
-    try:
-        return str(find_player(campaign.state, typed))
-    except RuleError:
-        return None
-
-
-def map_targets(campaign: Campaign, player: str, army: str | None) -> tuple[list[str], str | None]:
+def targets(campaign: Campaign, player: str = "", army: str | None = None) -> dict[str, Any]:
     """The tiles `army` may move into now (5.2: the kingdom's own, upright, with no order yet
-    this month) and the tile a phone's map opens on: the army's when it has somewhere to go,
-    else the capital, else (a kingdom that lost it) one of its tiles or armies."""
+    this month), each with its label, and the tile a phone's map opens on (`around`): the
+    army's when it has somewhere to go, else the capital, else (a kingdom that lost it) one of
+    its tiles or armies."""
     from cok.rulesets.mighty_kingdoms.intents import moves
 
     state = campaign.state
+    player = _kingdom(campaign, player)
     found = state.armies.get(army or "")
-    targets: list[str] = []
+    tiles: list[str] = []
     if found is not None and found.player == player and found.order is None and found.upright:
-        targets = list(moves(state, found))
+        tiles = list(moves(state, found))
     kingdom = state.kingdoms.get(player)
     home = kingdom.capital if kingdom is not None else None
     home = home or next(iter(state.tiles_of(player)), None) or next((a.tile for a in state.armies_of(player)), None)
-    around = found.tile if targets and found is not None else home or next(iter(state.map.tiles), None)
-    return targets, around
+    around = found.tile if tiles and found is not None else home or next(iter(state.map.tiles), None)
+    return {"tiles": [{"tile": t, "label": state.map.label(t)} for t in tiles], "around": around}
 
 
-def phase_words(campaign: Campaign) -> str:
-    """Where the campaign is and whom it waits for, in a line (`month 3 of year 1, orders
-    phase: waiting for …`): the heading of every page."""
-    from cok.rulesets.mighty_kingdoms.rules.summer import describe
+def phase(campaign: Campaign) -> dict[str, Any]:
+    """Where the campaign is and whom it waits for, in a line (`words`: `month 3 of year 1,
+    orders phase: waiting for …`, the heading of every page at the table), and whom the ledger
+    waits for alone (`waiting`, as the site says it)."""
+    from cok.rulesets.mighty_kingdoms.rules.summer import describe, waiting_words
 
-    return describe(campaign.state)
+    return {"words": describe(campaign.state), "waiting": waiting_words(campaign.state)}
 
 
 def recalls(campaign: Campaign) -> dict[str, list[dict[str, str]]]:
@@ -115,4 +110,59 @@ def recalls(campaign: Campaign) -> dict[str, list[dict[str, str]]]:
     }
 
 
-QUERIES: dict[str, Query] = {"status": status, "kingdoms": kingdoms, "armies": armies, "battles": battles}
+def rules(campaign: Campaign) -> dict[str, Any]:
+    """The campaign's own rules from campaign.yaml (battles, army limit, advanced rules), and
+    what they switch on (`kings_of_war`, `towers`): which forms a page shows."""
+    settings = campaign.state.settings
+    return {
+        "battles": settings.battles,
+        "army_limit": settings.army_limit,
+        "advanced": list(settings.advanced),
+        "kings_of_war": settings.kings_of_war,
+        "towers": settings.towers,
+    }
+
+
+def picture(campaign: Campaign) -> dict[str, Any]:
+    """The map as the site draws it (`cok map --svg`): tiles, rivers, edges, settlements,
+    armies and the legend, placed; the picture a kingdom's page draws its targets on."""
+    from cok.rulesets.mighty_kingdoms.site import picture as drawn
+
+    return dataclasses.asdict(drawn(campaign.name, campaign.state))
+
+
+def artefacts(campaign: Campaign) -> dict[str, Any]:
+    """Every artefact brought back from a quest (5.7), and who holds it (a kingdom, or `pool`)."""
+    return {
+        "artefacts": [
+            {"id": a.id, "name": a.name, "points": a.points, "holder": a.holder}
+            for a in campaign.state.artefacts.values()
+        ]
+    }
+
+
+def _kingdom(campaign: Campaign, typed: str) -> str:
+    """A kingdom's id from its id or name as typed, refused in every game's one wording."""
+    from cok.core.errors import RuleError
+    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+
+    if not typed:
+        raise RuleError("give the kingdom: `player`")
+    return find_player(campaign.state, typed)
+
+
+QUERIES: dict[str, Query] = {
+    "status": status,
+    "kingdoms": kingdoms,
+    "armies": armies,
+    "battles": battles,
+    # for its pages (`table/`): what a kingdom may do now and the choices of its forms
+    "offers": offers,
+    "targets": targets,
+    "towers": towers,
+    "phase": phase,
+    "recalls": recalls,
+    "rules": rules,
+    "artefacts": artefacts,
+    "picture": picture,
+}

@@ -59,8 +59,9 @@ def where_args(query: Mapping[str, str]) -> dict[str, Any]:
     return {"players": players}
 
 
-def _players(state: Any) -> list[tuple[str, str]]:
-    return [(pid, p.name) for pid, p in state.players.items()]
+async def _players(visit: Visit) -> list[tuple[str, str]]:
+    """Every player's id and name, in the order they joined: the forms' choices."""
+    return [(p["id"], p["name"]) for p in (await visit.read("players"))["players"]]
 
 
 async def plan_battle(visit: Visit) -> Any:
@@ -68,18 +69,17 @@ async def plan_battle(visit: Visit) -> Any:
     first when the territories are level), then the result's form."""
     from cok.rulesets.clash_of_kings.views import DECIDED_WORDS, STEP_WORDS
 
-    campaign = await visit.campaign()
-    state = campaign.state
+    players = await _players(visit)
+    names = dict(players)
     who = visit.who
     assert who is not None
     query = visit.request.query_params
     me = query.get("player") if who.organiser else who.name
-    if who.organiser is False and who.name not in state.players:
-        return visit.render("battle.html", step="not-a-player", players=_players(state))
+    if who.organiser is False and who.name not in names:
+        return visit.render("battle.html", step="not-a-player", players=players)
     them = query.get("opponent")
-    names = dict(_players(state))
     if not me or me not in names or not them or them not in names or them == me:
-        return visit.render("battle.html", step="opponent", players=_players(state), me=me if me in names else None)
+        return visit.render("battle.html", step="opponent", players=players, me=me if me in names else None)
     # `--brotherhood`: who fights as the Brotherhood Without Banners (asked with the opponent)
     asked = {"me": me, "them": them}
     said = {asked[k] for k in ("me", "them") if query.get(f"bwb_{k}")} | set(query.get("brotherhood", "").split(","))
@@ -166,12 +166,10 @@ async def record_battle(visit: Visit) -> Any:
 
 
 async def paint(visit: Visit) -> Any:
-    campaign = await visit.campaign()
-    state = campaign.state
     who = visit.who
     assert who is not None
     if visit.request.method == "GET":
-        return visit.render("paint.html", players=_players(state), week=state.week)
+        return visit.render("paint.html", players=await _players(visit), week=(await visit.read("week"))["week"])
     form = visit.form
     player = form.get("player", "") if who.organiser else who.name
     fields: dict[str, Any] = {
@@ -188,14 +186,12 @@ async def paint(visit: Visit) -> Any:
 
 
 async def week(visit: Visit) -> Any:
-    campaign = await visit.campaign()
-    state = campaign.state
+    now = await visit.read("week")
     if visit.request.method == "GET":
-        step = state.settings.step if hasattr(state.settings, "step") else None
-        return visit.render("week.html", week=state.week, limit=state.limit, step=step)
+        return visit.render("week.html", week=now["week"], limit=now["points_limit"])
     starts = visit.form.get("week", "").strip()
-    if starts and starts != str(state.week + 1):  # the form of a week already started, sent again
-        said = f"week {starts} was started already (the campaign is at week {state.week}): nothing was recorded"
+    if starts and starts != str(now["week"] + 1):  # the form of a week already started, sent again
+        said = f"week {starts} was started already (the campaign is at week {now['week']}): nothing was recorded"
         return visit.render("refused.html", 409, problems=[said])
     fields: dict[str, Any] = {}
     if (limit := _number(visit.form, "limit")) is not None:
@@ -208,9 +204,8 @@ async def week(visit: Visit) -> Any:
 
 
 async def adjust(visit: Visit) -> Any:
-    campaign = await visit.campaign()
     if visit.request.method == "GET":
-        return visit.render("adjust.html", players=_players(campaign.state))
+        return visit.render("adjust.html", players=await _players(visit))
     form = visit.form
     cp = form.get("cp", "").strip()
     fields = {
@@ -225,10 +220,8 @@ async def adjust(visit: Visit) -> Any:
 
 async def join(visit: Visit) -> Any:
     if visit.request.method == "GET":
-        from cok.rulesets.clash_of_kings.site.shown import FACTION_COLOURS
-
-        state = (await visit.campaign()).state
-        return visit.render("join.html", factions=list(FACTION_COLOURS), week=state.week)
+        factions = (await visit.read("factions"))["factions"]
+        return visit.render("join.html", factions=factions, week=(await visit.read("week"))["week"])
     form = visit.form
     fields: dict[str, Any] = {"player": form.get("player", "").strip(), "faction": form.get("faction", "").strip()}
     for key in ("name", "castle"):

@@ -12,10 +12,8 @@ from typing import TYPE_CHECKING
 from cok.core.history import Told
 from cok.render.paging import Newest, Page, plan
 from cok.render.site import site_history
-from cok.rulesets.mighty_kingdoms.rules import phase as phases
-from cok.rulesets.mighty_kingdoms.rules.ranking import ranked
+from cok.rulesets.mighty_kingdoms import queries
 from cok.rulesets.mighty_kingdoms.rules.state import Army, Gathered, State
-from cok.rulesets.mighty_kingdoms.rules.summer import waiting_words
 from cok.rulesets.mighty_kingdoms.site.svg import kingdom_colours
 
 if TYPE_CHECKING:
@@ -192,7 +190,8 @@ def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES, winters: int
     newest = {log.base: log.page()} | {n.base: n.page() for n in kept.values()}
     plans = {log.base: log.pages()} | {n.base: n.pages() for n in kept.values()}
     pages = []
-    for rank, row in ranked(state):
+    status = queries.status(campaign)  # the season and phase as `cok mk status` says them
+    for row in campaign.ruleset.standings(campaign).document["kingdoms"]:  # as `cok standings` ranks them
         player = row["id"]
         kingdom = state.kingdoms[player]
         pages.append(
@@ -201,7 +200,7 @@ def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES, winters: int
                 name=kingdom.name,
                 race=kingdom.race,
                 colour=colours[player],
-                rank=rank,
+                rank=row["rank"],
                 capital=state.map.label(kingdom.capital) if kingdom.capital and state.has_capital(player) else None,
                 tiles=row["tiles"],
                 settlements=row["settlements"],
@@ -226,11 +225,11 @@ def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES, winters: int
         name=campaign.name,
         state=state,
         year=state.year or None,
-        season=phases.season(state),
+        season=status["season"],
         month=state.month or None,
-        phase=phases.phase(state),
+        phase=status["phase"],
         order=[_name(state, p) for p in state.order],
-        waiting=waiting_words(state),
+        waiting=queries.phase(campaign)["waiting"],
         kingdoms=pages,
         battles=state.battles,
         period_entries=period_entries,

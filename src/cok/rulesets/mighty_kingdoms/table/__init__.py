@@ -15,9 +15,6 @@ from cok.serve.kit import Action, Form, Visit, Web
 if TYPE_CHECKING:
     from starlette.responses import Response
 
-    from cok.core.ruleset import Campaign
-    from cok.rulesets.mighty_kingdoms.offers import Offers
-
 #: How many allocation rows a simple battle's form offers beyond the dice: one per die.
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 
@@ -60,36 +57,47 @@ def _draft(type: str, fields: Mapping[str, Any]) -> Any:
     return Draft(type, {k: v for k, v in fields.items() if v is not None and v != ""})
 
 
-def _me(visit: Visit, campaign: Campaign, asked: str | None) -> str | None:
-    """Whose page it is: the signed-in kingdom's, or for an organiser the one asked for."""
-    from cok.rulesets.mighty_kingdoms.queries import kingdom_named
+async def _offers(visit: Visit, asked: str | None) -> dict[str, Any] | None:
+    """What the kingdom whose page it is may do now (the `offers` read; its `player` is the
+    kingdom's id): the signed-in kingdom's, or for an organiser the one asked for; None when
+    no kingdom has that name."""
+    from cok.core.errors import RuleError
 
     who = visit.who
     assert who is not None
     typed = (asked or "") if who.organiser else who.name
-    return kingdom_named(campaign, typed) if typed else None
+    if not typed:
+        return None
+    try:
+        return await visit.read("offers", player=typed)
+    except RuleError:  # no kingdom of that name: the page lists them
+        return None
 
 
-async def _mine(visit: Visit) -> tuple[Campaign, str, Offers] | Response:
-    """The campaign, whose page it is and what that kingdom may do now; or, when no kingdom
-    is named (an organiser who chose none), the page listing the kingdoms to choose from."""
-    from cok.rulesets.mighty_kingdoms.queries import offers
-
-    campaign = await visit.campaign()
-    me = _me(visit, campaign, visit.request.query_params.get("player"))
-    if me is None:
-        return visit.render("kingdom.html", offer=None, kingdoms=await _kingdoms(visit), phase=_phase(campaign))
-    return campaign, me, offers(campaign, me)
+async def _mine(visit: Visit) -> tuple[str, dict[str, Any]] | Response:
+    """Whose page it is and what that kingdom may do now; or, when no kingdom is named (an
+    organiser who chose none), the page listing the kingdoms to choose from."""
+    offer = await _offers(visit, visit.request.query_params.get("player"))
+    if offer is None:
+        return visit.render("kingdom.html", offer=None, kingdoms=await _kingdoms(visit), phase=await _phase(visit))
+    return offer["player"], offer
 
 
-def _board(campaign: Campaign, player: str, army: str | None, chosen: str | None) -> Any:
-    """The map, with the tiles the army may move into (the queries' answer) as links."""
-    from cok.rulesets.mighty_kingdoms.queries import map_targets
+async def _board(visit: Visit, player: str, army: str | None, chosen: str | None) -> Any:
+    """The map, with the tiles the army may move into (the `targets` read) as links."""
     from cok.rulesets.mighty_kingdoms.table.board import board
 
-    tiles, around = map_targets(campaign, player, army)
-    targets = [(t, "?" + urlencode({"army": army or "", "to": t, "player": player})) for t in tiles]
-    return board(campaign, targets, chosen, around=around)
+    found = await visit.read("targets", player=player, army=army)
+    links = [
+        (t["tile"], t["label"], "?" + urlencode({"army": army or "", "to": t["tile"], "player": player}))
+        for t in found["tiles"]
+    ]
+    return board(await visit.read("picture"), links, chosen, around=found["around"])
+
+
+def _place(tile: Mapping[str, str]) -> dict[str, str]:
+    """A tile of a read (`tile`, `name`) as the forms name it: `key`, `label`."""
+    return {"key": tile["tile"], "label": tile["name"]}
 
 
 # ---------------------------------------------------------------- a kingdom's page
@@ -100,16 +108,16 @@ async def kingdom(visit: Visit) -> Any:
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
         return mine
-    campaign, me, offer = mine
-    state = campaign.state
+    me, offer = mine
+    rules = await visit.read("rules")
     return visit.render(
         "kingdom.html",
         offer=offer,
         kingdoms=await _kingdoms(visit),
-        phase=_phase(campaign),
-        kow=state.settings.kings_of_war,
-        towers=state.settings.towers,
-        board=_board(campaign, me, None, None) if offer.phase != "setup" else None,
+        phase=await _phase(visit),
+        kow=rules["kings_of_war"],
+        towers=rules["towers"],
+        board=await _board(visit, me, None, None) if offer["phase"] != "setup" else None,
         armies=(await visit.read("armies", player=me))["armies"],
     )
 
@@ -119,10 +127,10 @@ async def _kingdoms(visit: Visit) -> list[tuple[str, str]]:
     return [(k["id"], k["name"]) for k in (await visit.read("kingdoms"))["kingdoms"]]
 
 
-def _phase(campaign: Campaign) -> str:
-    from cok.rulesets.mighty_kingdoms.queries import phase_words
-
-    return phase_words(campaign)
+async def _phase(visit: Visit) -> str:
+    """Where the campaign is and whom it waits for, in a line: every page's heading."""
+    words: str = (await visit.read("phase"))["words"]
+    return words
 
 
 async def order(visit: Visit) -> Any:
@@ -132,24 +140,21 @@ async def order(visit: Visit) -> Any:
         form = visit.form
         fields = {"army": form.get("army", ""), "order": form.get("order", ""), "to": form.get("to")}
         return await visit.record([_draft("order", fields)])
-    from cok.rulesets.mighty_kingdoms.offers import place
-
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
         return mine
-    campaign, me, offer = mine
-    state = campaign.state
+    me, offer = mine
     query = visit.request.query_params
-    army = next((a for a in offer.orders if a.id == query.get("army")), None)
+    army = next((a for a in offer["orders"] if a["id"] == query.get("army")), None)
     to = query.get("to")
-    chosen = next((p for p in army.moves if p.key == to), None) if army is not None else None
+    chosen = next((p for p in army["moves"] if p["key"] == to), None) if army is not None else None
     return visit.render(
         "order.html",
         offer=offer,
         army=army,
         chosen=chosen,
-        here=place(state, state.armies[army.id].tile) if army is not None else None,
-        board=_board(campaign, me, army.id if army else None, to),
+        here=army["at"] if army is not None else None,
+        board=await _board(visit, me, army["id"] if army else None, to),
     )
 
 
@@ -195,28 +200,27 @@ async def battle(visit: Visit) -> Any:
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
         return mine
-    campaign, _, offer = mine
-    state = campaign.state
+    _, offer = mine
     query = visit.request.query_params
-    fight = next((f for f in offer.fights if f.tile.key == query.get("tile")), None)
-    enemy = query.get("defender") if fight is not None and query.get("defender") in fight.enemies else None
-    if fight is not None and enemy is None and len(fight.enemies) == 1:
-        enemy = fight.enemies[0]
-    armies = [state.armies[a] for a in fight.armies] if fight is not None else []
-    sides = {a.id: a.player for a in armies}
+    fight = next((f for f in offer["fights"] if f["tile"]["key"] == query.get("tile")), None)
+    enemy = query.get("defender") if fight is not None and query.get("defender") in fight["enemies"] else None
+    if fight is not None and enemy is None and len(fight["enemies"]) == 1:
+        enemy = fight["enemies"][0]
+    every = {a["id"]: a for a in (await visit.read("armies"))["armies"]} if fight is not None else {}
+    armies = [every[a] for a in fight["armies"]] if fight is not None else []
     fought = (await visit.read("battles")).get("battles", [])
     return visit.render(
         "battle.html",
         offer=offer,
         fight=fight,
         enemy=enemy,
-        kow=state.settings.kings_of_war,
+        kow=(await visit.read("rules"))["kings_of_war"],
         armies=armies,
-        sides=sides,
+        sides={a["id"]: a["player"] for a in armies},
         faces=DIE_FACES,
         names=dict(await _kingdoms(visit)),
         # the battle as `cok mk battles` shows it: board size, benefit, points and Defence (5.4)
-        shown=next((b for b in fought if b.get("tile") == fight.tile.key), None) if fight is not None else None,
+        shown=next((b for b in fought if b.get("tile") == fight["tile"]["key"]), None) if fight is not None else None,
     )
 
 
@@ -290,9 +294,6 @@ def _units(typed: str) -> dict[str, Any] | None:
 async def organiser(visit: Visit) -> Any:
     """The organiser's events: begin, reform, winter (with recall's choices), spring — the
     one the ledger waits for, with the roll-off's order when players are tied on armies."""
-    from cok.rulesets.mighty_kingdoms.offers import Place
-    from cok.rulesets.mighty_kingdoms.queries import recalls
-
     if visit.request.method == "POST":
         form = visit.form
         kind = form.get("event", "")
@@ -303,15 +304,14 @@ async def organiser(visit: Visit) -> Any:
         if form.get("roll") == "server" and kind in ("reform", "spring"):  # the roll-off rolled by cok
             return await visit.record([_draft(kind, {})], _rolled_for_me(form))
         return await visit.record([_draft(kind, fields)])
-    campaign = await visit.campaign()
     status = await visit.read("status")
     first = status["waiting_for"][0]
     recall = {}
     if first["what"] == "winter":
-        recall = {p: [Place(t["tile"], t["name"]) for t in tiles] for p, tiles in recalls(campaign).items()}
+        recall = {p: [_place(t) for t in tiles] for p, tiles in (await visit.read("recalls")).items()}
     return visit.render(
         "organiser.html",
-        phase=_phase(campaign),
+        phase=await _phase(visit),
         what=first["what"],
         order_needed=bool(first.get("order_needed")),
         recall=recall,
@@ -327,23 +327,19 @@ async def quest(visit: Visit) -> Any:
     """`cok mk quest`: a hero sent to a wizard's tower next to the kingdom, its d6 typed or
     rolled by the server (5.7)."""
     from cok.rulesets.mighty_kingdoms.intents import ROLL
-    from cok.rulesets.mighty_kingdoms.offers import Place
 
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
         return mine
-    campaign, me, _ = mine
-    state = campaign.state
+    me, offer = mine
     if visit.request.method == "GET":
-        from cok.rulesets.mighty_kingdoms.queries import quest_towers
-
         return visit.render(
             "quest.html",
             player=me,
-            name=state.kingdoms[me].name,
-            towers=[Place(t["tile"], t["name"]) for t in quest_towers(campaign, me)],
-            armies=[a.id for a in state.armies_of(me)],
-            kow=state.settings.kings_of_war,
+            name=offer["name"],
+            towers=[_place(t) for t in (await visit.read("towers", player=me))["towers"]],
+            armies=[a["id"] for a in (await visit.read("armies", player=me))["armies"]],
+            kow=(await visit.read("rules"))["kings_of_war"],
         )
     form = visit.form
     fields: dict[str, Any] = {
@@ -364,12 +360,11 @@ async def quest(visit: Visit) -> Any:
 async def artefact(visit: Visit) -> Any:
     """`cok mk artefact ART --to P|pool [--override REASON]`: an artefact changes hands, or is
     lost to the pool; the organiser's reason when the ledger sees no cause."""
-    campaign = await visit.campaign()
-    state = campaign.state
     who = visit.who
     assert who is not None
     if visit.request.method == "GET":
-        held = [a for a in state.artefacts.values() if who.organiser or a.holder == who.name]
+        found = (await visit.read("artefacts"))["artefacts"]
+        held = [a for a in found if who.organiser or a["holder"] == who.name]
         kingdoms = await _kingdoms(visit)
         return visit.render("artefact.html", held=held, kingdoms=kingdoms, names=dict(kingdoms))
     form = visit.form

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from cok.core.history import Told
 from cok.render.site import site_history
 from cok.rulesets.no_true_king.documents import houses_doc
-from cok.rulesets.no_true_king.rules.scores import final_standings
 from cok.rulesets.no_true_king.rules.state import State
 from cok.rulesets.no_true_king.rules.turns import waits_text
 from cok.rulesets.no_true_king.site.board import colour
@@ -125,18 +124,18 @@ def site_data(campaign: Campaign) -> SiteData:
         ]
     over = state.phase == "over"
     players = []
-    for st in final_standings(state):
-        who = state.players[st.player]
+    for st in campaign.ruleset.standings(campaign).document["players"]:  # as `cok standings` ranks them
+        who = state.players[st["id"]]
         players.append(
             Conspirator(
                 name=who.name,
                 symbol=who.symbol,
                 revealed=revealed_words(who.shown),
-                cards=", ".join(f"{h} {count}" for h, count in st.cards.items()) or "none",
-                rank=st.rank if over else None,
-                score=st.score if over else None,
+                cards=", ".join(f"{h} {count}" for h, count in st["cards"].items()) or "none",
+                rank=st["rank"] if over else None,
+                score=st["score"] if over else None,
                 card=", ".join(who.card or []) if over else "",
-                ahead_by=(st.decided_by or "") if over else "",
+                ahead_by=(st.get("decided_by") or "") if over else "",
             )
         )
     history = site_history(campaign, SiteHistory)

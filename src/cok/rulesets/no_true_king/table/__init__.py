@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
 SYMBOLS = ("crown", "torch", "helm", "gauntlet")
+#: A resolve's form naming no agent: it opens no table and fights nothing (the rules refuse it).
+CLOSED: dict[str, Any] = {"table": None, "granted_table": None, "fights": False, "granted_fights": False}
 POSITIONS = ("1", "2", "3", "4", "left")
 
 
@@ -77,14 +79,20 @@ async def ntk_js(visit: Visit) -> Response:
 # ---------------------------------------------------------------- who acts
 
 
-def _acting(visit: Visit, state: Any, given: str | None = None) -> str | None:
-    """The conspiracy a page is about: a player's own; an organiser's choice (`?player=`)."""
+def _acting(visit: Visit, game: Mapping[str, Any], given: str | None = None) -> str | None:
+    """The conspiracy a page is about (`game`: the `game` read): a player's own; an
+    organiser's choice (`?player=`)."""
     who = visit.who
     assert who is not None
     if not who.organiser:
-        return who.name if who.name in state.players else None
+        return who.name if who.name in game["players"] else None
     chosen = given if given is not None else visit.request.query_params.get("player", "")
-    return chosen if chosen in state.players else None
+    return chosen if chosen in game["players"] else None
+
+
+def _names(game: Mapping[str, Any]) -> dict[str, str]:
+    """Each conspiracy's id with its name."""
+    return {pid: p["name"] for pid, p in game["players"].items()}
 
 
 def _draft(type: str, fields: dict[str, Any]) -> Any:
@@ -102,70 +110,67 @@ def _note(form: Mapping[str, str]) -> str | None:
 
 async def conspiracy(visit: Visit) -> Response:
     """What this conspiracy may do now, in the phase the game is in."""
-    from cok.rulesets.no_true_king.offers import card_turn, turn_of
-
-    campaign = await visit.campaign()
-    state = campaign.state
-    me = _acting(visit, state)
+    game = await visit.read("game")
+    me = _acting(visit, game)
+    players = list(game["players"])
     if me is None:
-        return visit.render("ntk.html", me=None, players=list(state.players), state=state, waits=_waits(state))
-    mine = sorted((h, s) for (h, s), p in state.agents.items() if p == me)
-    turn = turn_of(state, me)
+        return visit.render("ntk.html", me=None, players=players, game=game, waits=[game["waiting"]])
+    mine = sorted((a["house"], a["space"]) for a in game["agents"] if a["player"] == me)
+    turn = await visit.read("turn", player=me)
+    player = game["players"][me]
     return visit.render(
         "ntk.html",
         me=me,
-        players=list(state.players),
-        state=state,
-        waits=_waits(state),
-        turn=turn.what,
+        players=players,
+        game=game,
+        waits=[game["waiting"]],
+        turn=turn["what"],
         mine=mine,
-        free=turn.free,
-        resolvable=turn.resolvable,
-        held=state.cards_held(me),
-        shown=shown_words(state.players[me].shown),
-        seal=state.players[me].seal or "",
-        swaps=_swaps(state, me),
-        unsealed=state.players[me].unsealed,
-        open_card=state.players[me].card if state.loyalty == "open" else None,
-        **(_resolving(visit, state, me) if turn.what == "resolve" else {}),
-        **(card_turn(state, me) if turn.what == "card" else {}),
-        table=[(state.players[p].name, c) for p, c in state.table],
-        fight_at=state.fight_at,
+        free=turn["free"],
+        resolvable=turn["resolvable"],
+        held=turn["held"],
+        shown=shown_words(player["shown"]),
+        seal=player["seal"] or "",
+        swaps=json.dumps(player["swaps"]),
+        unsealed=player["unsealed"],
+        open_card=await _open_card(visit, me) if game["loyalty"] == "open" else None,
+        **(await _resolving(visit, game, me) if turn["what"] == "resolve" else {}),
+        **(await visit.read("cards", player=me) if turn["what"] == "card" else {}),
+        table=[(game["players"][p]["name"], c) for p, c in game["table"]],
+        fight_at=game["fight_at"],
     )
 
 
-def _resolving(visit: Visit, state: Any, me: str) -> dict[str, Any]:
+async def _open_card(visit: Visit, me: str) -> list[str] | None:
+    """The conspiracy's own open loyalty card, shown on its page only: no read holds a
+    loyalty card before the game is over (any link's holder may ask a read)."""
+    campaign = await visit.campaign()
+    card: list[str] | None = campaign.state.players[me].card
+    return card
+
+
+async def _resolving(visit: Visit, game: Mapping[str, Any], me: str) -> dict[str, Any]:
     """The resolve form for one agent (`?agent=HOUSE:SPACE`, else the first that may resolve):
-    only its house's legal choices, and the board opened on its troops."""
-    from cok.rulesets.no_true_king.offers import agents_to_resolve, cards_held, cards_to_play, offer
+    only its house's legal choices (the `resolving` read), and the board opened on its troops."""
     from cok.rulesets.no_true_king.table.board import board
     from cok.rulesets.no_true_king.table.offers import plan_words
 
-    agents = agents_to_resolve(state, me)
-    first_at = state.won_at or state.fight_at  # the agent's own move's combat (Asha's comes after it)
-    asked = visit.request.query_params.get("agent", "")
-    chosen = next((a for a in agents if f"{a[0]}:{a[1]}" == asked), agents[0] if agents else None)
-    if chosen is None:
+    found = await visit.read("resolving", player=me, agent=visit.request.query_params.get("agent", ""))
+    if found["agent"] is None:
         return {}
-    house, space = chosen
-    found = offer(state, house, space)
-    cards = cards_to_play(state, me, found)
     return {
-        "agent": chosen,
-        "offer": found,
+        "agent": tuple(found["agent"]),
+        "offer": found["offer"],
         "plan_words": plan_words,
-        "cards": cards,
-        "held_cards": cards_held(state, me),
-        "on_table": {c for _, c in [*state.won_table, *state.table] if c},  # played on the tables already
-        "first_at": first_at,
-        "won_table": [(state.players[p].name, c) for p, c in state.won_table],
-        # Cersei removes an agent still unresolved: never the one resolving now (§4.4)
-        "lannister_agents": [
-            s for (h, s), p in state.agents.items() if h == "lannister" and p is not None and (h, s) != chosen
-        ],
-        "opponents": [p for p in state.seats if p != me],
-        "granted_offers": {h: offer(state, h, "lord") for h in ("greyjoy", "lannister") if h in state.board.houses},
-        "board": board(state, found),
+        "cards": found["cards"],
+        "held_cards": found["held_cards"],
+        "on_table": found["on_table"],
+        "first_at": found["first_at"],
+        "won_table": [(game["players"][p]["name"], c) for p, c in game["won_table"]],
+        "lannister_agents": found["lannister_agents"],
+        "opponents": found["opponents"],
+        "granted_offers": found["granted_offers"],
+        "board": board(await visit.read("picture"), found["offer"]),
     }
 
 
@@ -174,12 +179,6 @@ def shown_words(shown: list[str]) -> str:
     places = ["position 1", "position 2", "position 3", "position 4", "the left-over token"]
     up = [f"{where}, {house.capitalize()}" for where, house in zip(places, shown, strict=False) if house]
     return "Shown to the table: " + ("; ".join(up) if up else "none of your tokens yet") + "."
-
-
-def _swaps(state: Any, player: str) -> str:
-    """The positions each recorded exchange swapped, in order (public in the log): the page
-    applies them to the card its browser keeps."""
-    return json.dumps([[a, b] for _, _, a, b, _, _ in state.players[player].exchanges])
 
 
 def table_identity(campaign: Any) -> str:
@@ -198,13 +197,7 @@ def table_identity(campaign: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def _waits(state: Any) -> list[str]:
-    from cok.rulesets.no_true_king.words import waiting_words
-
-    return [waiting_words(state)]
-
-
-def _cards(state: Any, me: str | None, form: Mapping[str, str]) -> dict[str, str | None]:
+def _cards(me: str | None, form: Mapping[str, str]) -> dict[str, str | None]:
     """The card this conspiracy plays in the combat (`card`): only its own — another's card is
     its player's to play (§4.4), and the ledger refuses it from anyone else but an organiser."""
     card = form.get("card", "")
@@ -213,9 +206,8 @@ def _cards(state: Any, me: str | None, form: Mapping[str, str]) -> dict[str, str
 
 async def place(visit: Visit) -> Response:
     """An agent on an empty space: the same `place` as `cok ntk place`."""
-    campaign = await visit.campaign()
     form = visit.form
-    me = _acting(visit, campaign.state, form.get("player", ""))
+    me = _acting(visit, await visit.read("game"), form.get("player", ""))
     house, _, space = form.get("spot", "").partition(":")
     return await visit.record([_draft("place", {"player": me, "house": house, "space": space, "note": _note(form)})])
 
@@ -226,54 +218,49 @@ async def combat(visit: Visit) -> Response:
     the move (a muster, a draw), the cards in play, and for either winner the casualties and
     retreats."""
     from cok.core.errors import RuleError
-    from cok.rulesets.no_true_king.preview import preview, preview_doc
     from cok.rulesets.no_true_king.table.offers import actions, move_of
 
-    campaign = await visit.campaign()
-    state = campaign.state
+    game = await visit.read("game")
     form = visit.form
-    me = _acting(visit, state, form.get("player", ""))
+    me = _acting(visit, game, form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
     taken = actions(form)
     kinds = [next(iter(a)) for a in taken]
     before = taken[: kinds.index("move")] if "move" in kinds else []
     move = move_of(form)
-    first = state.won_table if state.won_at is not None else state.table  # Asha's table comes after the first
-    played = {p: c for p, c in first if c} if first else _cards(state, me, form)  # the phones' cards
-    try:
-        found = preview_doc(preview(state, house, move["from"], move["to"], move["units"], played, me, before))
-        problem = None
+    asked = {"house": house, "origin": move["from"], "to": move["to"], "units": move["units"]}
+    try:  # the cards on the table, else the phone's own
+        played = {"card": form.get("card", ""), "player": me, "before": json.dumps(before)}
+        found, problem = await visit.read("combat", **asked, **played), None
     except (RuleError, KeyError, ValueError) as error:
         found, problem = None, str(error)
-    names = {p: c.name for p, c in state.players.items()}
-    return visit.render("combat.html", me=me, found=found, problem=problem, house=house, space=space, names=names)
+    return visit.render(
+        "combat.html", me=me, found=found, problem=problem, house=house, space=space, names=_names(game)
+    )
 
 
 async def resolve(visit: Visit) -> Response:
     """An agent resolved as planned (and the card its player plays in the combat, and what a
     card grants when its house wins): the same `resolve` as `cok ntk resolve`; the rules ask
     for a tied combat's winner or a retreat."""
-    from cok.rulesets.no_true_king.intents import empty_combat
-    from cok.rulesets.no_true_king.offers import opens_the_granted_table, opens_the_table
-    from cok.rulesets.no_true_king.table.offers import actions, granted
+    from cok.rulesets.no_true_king.table.offers import actions, granted, move_of
 
-    campaign = await visit.campaign()
     form = visit.form
-    state = campaign.state
-    me = _acting(visit, state, form.get("player", ""))
+    me = _acting(visit, await visit.read("game"), form.get("player", ""))
     house, _, space = form.get("agent", "").partition(":")
-    opening = opens_the_table(state, house, actions(form), form)
-    if opening is not None:  # the others play their cards first, each from their own phone
-        opened = {"player": me, "card": form.get("card", ""), "house": house, "to": opening, "note": _note(form)}
+    then = {"card": form.get("card", ""), "then": form.get("then", ""), "then_route": form.get("then-route", "")}
+    then["granted_to"] = move_of(form, "then-")["to"] if form.get("then") == "move" else ""
+    found = await visit.read("opening", house=house, actions=json.dumps(actions(form)), **then) if house else CLOSED
+    if found["table"] is not None:  # the others play their cards first, each from their own phone
+        opened = {"player": me, "card": form.get("card", ""), "house": house, "to": found["table"], "note": _note(form)}
         return await visit.record([_draft("card", opened)])
-    granted_at = opens_the_granted_table(state, form)
-    if granted_at is not None:  # Asha's move fights too: its cards, in turn, from the phones
+    if found["granted_table"] is not None:  # Asha's move fights too: its cards, in turn, from the phones
         card = form.get("then-card", "")
-        opened = {"player": me, "card": card, "house": "greyjoy", "to": granted_at, "note": _note(form)}
+        opened = {"player": me, "card": card, "house": "greyjoy", "to": found["granted_table"], "note": _note(form)}
         return await visit.record([_draft("card", opened)])
-    fights = house in state.board.houses and empty_combat(state, house, actions(form)) is not None
-    played = _cards(state, me, form) if fights else {}  # a card is played only where the move fights
-    effects = granted(form, state, me) if fights else {}
+    fights = found["fights"]
+    played = _cards(me, form) if fights else {}  # a card is played only where the move fights
+    effects = granted(form, me, found["granted_fights"]) if fights else {}
     fight: dict[str, Any] = ({"cards": played} if played or effects else {}) | effects
     fields = {
         "player": me,
@@ -289,9 +276,8 @@ async def resolve(visit: Visit) -> Response:
 async def card(visit: Visit) -> Response:
     """A card played, or none, in turn, in the combat the active player opened: only its own
     player's (or an organiser's for them)."""
-    campaign = await visit.campaign()
     form = visit.form
-    me = _acting(visit, campaign.state, form.get("player", ""))
+    me = _acting(visit, await visit.read("game"), form.get("player", ""))
     return await visit.record([_draft("card", {"player": me, "card": form.get("card", ""), "note": _note(form)})])
 
 
@@ -300,21 +286,20 @@ async def card(visit: Visit) -> Response:
 
 async def join(visit: Visit) -> Response:
     """Join with a card drawn and sealed in this browser: only the seal is sent."""
-    campaign = await visit.campaign()
-    state = campaign.state
     who = visit.who
     assert who is not None
     if visit.request.method == "GET":
+        game = await visit.read("game")
         return visit.render(
             "join.html",
-            table=table_identity(campaign),
+            table=table_identity(await visit.campaign()),
             player=who.name,
-            joined=who.name in state.players,
+            joined=who.name in game["players"],
             organiser=who.organiser,
-            houses=",".join(state.board.houses),
-            symbols=[s for s in SYMBOLS if s not in {p.symbol for p in state.players.values()}],
-            sealed=state.loyalty == "sealed",
-            begun=bool(state.seats),
+            houses=",".join(game["houses"]),
+            symbols=[s for s in SYMBOLS if s not in {p["symbol"] for p in game["players"].values()}],
+            sealed=game["loyalty"] == "sealed",
+            begun=bool(game["seats"]),
         )
     form = visit.form
     fields = {
@@ -329,26 +314,24 @@ async def join(visit: Visit) -> Response:
 async def exchange(visit: Visit) -> Response:
     """Swap two tokens and reveal one: the house shown is read from the card kept in this
     browser (the card itself is never sent), or chosen by hand."""
-    from cok.rulesets.no_true_king.offers import turn_of
-
-    campaign = await visit.campaign()
-    state = campaign.state
+    game = await visit.read("game")
     if visit.request.method == "GET":
-        me = _acting(visit, state)
+        me = _acting(visit, game)
+        mine = game["players"][me] if me else None
         return visit.render(
             "exchange.html",
             me=me,
-            names={p: c.name for p, c in state.players.items()},
-            players=list(state.players),
+            names=_names(game),
+            players=list(game["players"]),
             positions=POSITIONS,
-            houses=list(state.board.houses),
-            swaps=_swaps(state, me) if me else "[]",
-            seal=state.players[me].seal or "" if me else "",
-            shown=shown_words(state.players[me].shown) if me else "",
-            turn=bool(me) and "exchange" in turn_of(state, me or "").waits,
+            houses=game["houses"],
+            swaps=json.dumps(mine["swaps"]) if mine else "[]",
+            seal=mine["seal"] or "" if mine else "",
+            shown=shown_words(mine["shown"]) if mine else "",
+            turn=bool(me) and "exchange" in (await visit.read("turn", player=me))["waits"],
         )
     form = visit.form
-    me = _acting(visit, state, form.get("player", ""))
+    me = _acting(visit, game, form.get("player", ""))
     fields: dict[str, Any] = {"player": me, "swap": [form.get("a", ""), form.get("b", "")], "note": _note(form)}
     if form.get("reveal") and form.get("house"):
         fields["reveal"] = {form["reveal"]: form["house"]}
@@ -356,31 +339,29 @@ async def exchange(visit: Visit) -> Response:
 
 
 async def pass_(visit: Visit) -> Response:
-    campaign = await visit.campaign()
-    me = _acting(visit, campaign.state, visit.form.get("player", ""))
+    me = _acting(visit, await visit.read("game"), visit.form.get("player", ""))
     return await visit.record([_draft("pass", {"player": me, "note": _note(visit.form)})])
 
 
 async def unseal(visit: Visit) -> Response:
     """After the last round: the card and secret this browser kept (or pasted from the kept
     copy), checked against the seal in the page before they are sent."""
-    campaign = await visit.campaign()
-    state = campaign.state
+    game = await visit.read("game")
     if visit.request.method == "GET":
-        me = _acting(visit, state)
-        seal = state.players[me].seal if me else None
-        done = bool(me) and state.players[me].unsealed
+        me = _acting(visit, game)
+        seal = game["players"][me]["seal"] if me else None
+        done = bool(me) and game["players"][me]["unsealed"]
         return visit.render(
             "unseal.html",
             me=me,
-            names={p: c.name for p, c in state.players.items()},
-            players=list(state.players),
+            names=_names(game),
+            players=list(game["players"]),
             seal=seal or "",
-            phase=state.phase,
+            phase=game["phase"],
             done=done,
         )
     form = visit.form
-    me = _acting(visit, state, form.get("player", ""))
+    me = _acting(visit, game, form.get("player", ""))
     fields = {"player": me, "loyalty": _loyalty(form), "secret": form.get("secret", "")}
     return await visit.record([_draft("unseal", fields)])
 
@@ -395,10 +376,9 @@ def _loyalty(form: Mapping[str, str]) -> list[str]:
 
 async def begin(visit: Visit) -> Response:
     """The organiser seats the table clockwise and names the first player."""
-    campaign = await visit.campaign()
-    state = campaign.state
+    game = await visit.read("game")
     if visit.request.method == "GET":
-        return visit.render("begin.html", players=list(state.players), state=state, waits=_waits(state))
+        return visit.render("begin.html", players=list(game["players"]), game=game, waits=[game["waiting"]])
     form = visit.form
     seats = [s.strip() for s in form.get("seats", "").replace(",", " ").split() if s.strip()]
     first = form.get("first", "")
@@ -406,12 +386,12 @@ async def begin(visit: Visit) -> Response:
         entropy = form.get("entropy", "")
         rolled = {ROLL: True, **({ENTROPY: entropy} if entropy else {})}
         if form.get("preview") == "1":
-            return await _preview_roll(visit, state, seats, rolled)
+            return await _preview_roll(visit, _names(game), seats, rolled)
         return await visit.record([_draft("begin", {"seats": seats, "note": _note(form)})], rolled)
     return await visit.record([_draft("begin", {"seats": seats, "first": first, "note": _note(form)})])
 
 
-async def _preview_roll(visit: Visit, state: Any, seats: list[str], rolled: dict[str, Any]) -> Response:
+async def _preview_roll(visit: Visit, named: Mapping[str, str], seats: list[str], rolled: dict[str, Any]) -> Response:
     """The seating's preview when the ledger rolls the first player: a dry run rolls no dice
     (docs/dice.md), so the seats are checked with the first seat, and the page says the dice
     choose as it is recorded; "Record it" then rolls (a refusal is shown as the form's)."""
@@ -430,7 +410,7 @@ async def _preview_roll(visit: Visit, state: Any, seats: list[str], rolled: dict
         await run_in_threadpool(lambda: visit.table.record([trial], who, dry_run=True))
     except (Refused, Asked):
         return await visit.record([trial])  # the same refusal, on the server's page
-    names = ", ".join(state.players[s].name if s in state.players else s for s in seats)
+    names = ", ".join(named.get(s, s) for s in seats)
     told = f"The game begins: seats {names} clockwise; the ledger's dice choose the first player as it is recorded."
     draft = _draft("begin", {"seats": seats, "note": note})
     return visit.render(

@@ -5,27 +5,25 @@ house's troops, as Mighty Kingdoms' map opens on the army ordered."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from markupsafe import Markup
 
-if TYPE_CHECKING:
-    from cok.rulesets.no_true_king.offers import Offer
 
-
-def board(state: Any, offered: Offer) -> Markup:
-    """The site's picture of `state` (only drawn, never asked), with `offered`'s areas ringed
-    and its frame on the house's troops (`Offer.home`)."""
+def board(picture: Mapping[str, Any], offered: Mapping[str, Any]) -> Markup:
+    """The site's picture of the board (the `picture` read), with `offered`'s areas (an agent's
+    offer, as the `resolving` read gives it) ringed and its frame on the house's troops
+    (its `home`)."""
     from cok.rulesets.no_true_king.site import environment
-    from cok.rulesets.no_true_king.site.board import BOX_H, BOX_W, board_picture
+    from cok.rulesets.no_true_king.site.board import BOX_H, BOX_W
 
-    picture = board_picture(state, state.board.name)
-    at = {a.name: (float(a.x), float(a.y)) for a in picture.areas}
+    at = {a["name"]: (float(a["x"]), float(a["y"])) for a in picture["areas"]}
     marks: dict[str, str] = {}
-    for m in offered.musters:
-        marks[m.name] = "muster"
-    for r in offered.routes:
-        marks[r.to] = "fight" if r.against else marks.get(r.to, "move")
+    for m in offered["musters"]:
+        marks[m["name"]] = "muster"
+    for r in offered["routes"]:
+        marks[r["to"]] = "fight" if r["against"] else marks.get(r["to"], "move")
     rings = [
         {
             "kind": kind,
@@ -37,7 +35,7 @@ def board(state: Any, offered: Offer) -> Markup:
         }
         for name, kind in sorted(marks.items())
     ]
-    mine = offered.home
+    mine = offered["home"]
     focus = None
     if mine:
         x, y = at[mine[0]]

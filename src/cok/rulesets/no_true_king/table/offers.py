@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cok.rulesets.no_true_king.offers import asha_fights
-
 WORDS = {"muster": "muster troops", "move": "move troops", "draw": "draw a house card"}
 
 
@@ -90,17 +88,18 @@ def actions(form: Mapping[str, str]) -> list[dict[str, Any]]:
     return [made[kind] for kind in plan_of(form)]
 
 
-def granted(form: Mapping[str, str], state: Any = None, player: str | None = None) -> dict[str, Any]:
+def granted(form: Mapping[str, str], player: str | None = None, fights: bool = False) -> dict[str, Any]:
     """A card's effects when its house wins (§4.4): Asha's move, Jaime's muster (`after`),
     Cersei's removal, Melisandre's discard; each left out when not chosen. Asha's move into
-    another house's troops fights a combat of its own: its cards (`then-card`, this player's
-    own) go with it, and the rules ask its winner on a tie and its loser's retreat."""
+    another house's troops (`fights`: the `opening` read's `granted_fights`) fights a combat of
+    its own: its cards (`then-card`, this player's own) go with it, and the rules ask its winner
+    on a tie and its loser's retreat."""
     found: dict[str, Any] = {}
     then = form.get("then", "")
     if then == "move" and form.get("then-route"):
         move = move_of(form, "then-")
         found["after"] = [{"move": move}]
-        if state is not None and asha_fights(state, move["to"]):
+        if fights:
             card = form.get("then-card", "")
             found["after"][0]["combat"] = {"cards": {player: card} if card and player else {}}
     elif then == "muster":
