@@ -69,7 +69,7 @@ def test_every_cookie_post_goes_through_the_door(served: tuple[Path, TestClient]
     assert missing == []  # every cookie POST is behind the door
     assert {r.path for r in guarded if GUARDED[r.endpoint]} == organisers
 
-    player = next(iter(server.table.view().people()))
+    player = next(iter(server.warm.view().people()))
     tokens = {"player": invites.invite(folder, player), "organiser": invites.invite(folder, "Ann", organiser=True)}
     before = (folder / "events.yaml").read_bytes()
     for route in guarded:
@@ -105,7 +105,7 @@ def test_a_page_behind_the_door_shows_a_signed_out_phone_how_to_sign_in(served: 
     """The door's GET: no session, the sign-in page (401); an organiser's page, 403 for a player."""
     folder, client = served
     server = client.app.state.server  # type: ignore[attr-defined]
-    player = invites.invite(folder, next(iter(server.table.view().people())))
+    player = invites.invite(folder, next(iter(server.warm.view().people())))
     pages = [r for r in taking("GET", client.app.routes) if r.endpoint in GUARDED]  # type: ignore[attr-defined]
     assert {"/void", "/links"} <= {r.path for r in pages} and len(pages) > 2
     for route in pages:

@@ -49,21 +49,21 @@ def _problem(status: int, message: str, **more: Any) -> JSONResponse:
 
 
 async def standings(request: Request) -> Response:
-    view = await in_thread(server_of(request).table.view)
+    view = await in_thread(server_of(request).warm.view)
     return Response(await in_thread(view.standings_json), media_type="application/json")
 
 
 async def version(request: Request) -> Response:
     """What a served page polls to refresh when anyone records (live.js): the campaign's
     version, which changes with its files (a phone's recording, or `cok` at a terminal)."""
-    signature = server_of(request).table.signature()  # a few stat calls, on the loop: no thread, no lock
+    signature = server_of(request).warm.signature()  # a few stat calls, on the loop: no thread, no lock
     return JSONResponse({"version": version_of(signature)}, headers={"cache-control": "no-store"})
 
 
 async def status(request: Request) -> Response:
     """`GET /api/<status>` (`read` sends it here): open to all, as it always was."""
     server = server_of(request)
-    view = await in_thread(server.table.view)
+    view = await in_thread(server.warm.view)
     try:
         args = server.web().status_args(request.query_params)
         document = await in_thread(view.status, **args)
@@ -150,11 +150,11 @@ def _one_event(body: bytes) -> dict[str, Any] | Response:
 
 
 async def one_event(request: Request, link: Link, given: dict[str, Any]) -> Response:
-    table = server_of(request).table
+    warm = server_of(request).warm
     who = Who(link.name, link.organiser)
     fields = {k: v for k, v in given.items() if k != "type"}
     draft = Draft(given["type"], fields)
-    barred = await in_thread(table.refusal, [draft], who)
+    barred = await in_thread(warm.refusal, [draft], who)
     if barred is not None:
         return _problem(403, barred)
     sent = [k for k in METADATA if k in fields]
@@ -164,7 +164,7 @@ async def one_event(request: Request, link: Link, given: dict[str, Any]) -> Resp
     dry_run = request.query_params.get("dry_run") in ("1", "true", "yes")
     again = request.query_params.get("again") in ("1", "true", "yes")
     try:
-        done = await in_thread(_recorded, table, draft, who, dry_run=dry_run, again=again)
+        done = await in_thread(_recorded, warm, draft, who, dry_run=dry_run, again=again)
     except Asked as asked:
         q = asked.question
         return JSONResponse(
@@ -202,7 +202,7 @@ async def read(request: Request) -> Response:
         return _problem(429, "too many unknown tokens from this address: wait", retry_after=wait)
     if link is None and (bearer or await in_thread(server.session, request) is None):
         return _unsigned()
-    view = await in_thread(server.table.view)
+    view = await in_thread(server.warm.view)
     known = view.names()
     if name not in known:
         return _problem(404, f"no API /api/{name}; this game's reads: {', '.join(known)}", names=known)
@@ -228,11 +228,11 @@ def routes() -> list[BaseRoute]:
     ]
 
 
-def _recorded(table: WarmCampaign, draft: Draft, who: Who, *, dry_run: bool, again: bool) -> Recording:
+def _recorded(warm: WarmCampaign, draft: Draft, who: Who, *, dry_run: bool, again: bool) -> Recording:
     """The event recorded; a void names its event as `cok void` takes it (a unique start of
     its id, `@LINE`), and is refused, listing them, when later events stand on it."""
     target, reason, note = (draft.fields.get(k) for k in ("target", "reason", "note"))
     plain = set(draft.fields) <= {"target", "reason", "note"} and (note is None or isinstance(note, str))
     if draft.type == "void" and plain and isinstance(target, str) and isinstance(reason, str):
-        return table.void(target, reason, who, note=note, dry_run=dry_run)
-    return table.record([draft], who, dry_run=dry_run, again=again)
+        return warm.void(target, reason, who, note=note, dry_run=dry_run)
+    return warm.record([draft], who, dry_run=dry_run, again=again)

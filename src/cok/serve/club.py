@@ -176,10 +176,10 @@ def leaders(document: dict[str, Any]) -> str:
 def _line(member: Member) -> Line:
     if member.app is None:
         return Line(member.slug, member.folder.name, "", "", "", member.problems)
-    table = getattr(member.app, "table", None)
+    warm = getattr(member.app, "warm", None)
     try:
-        assert table is not None
-        view = table.view()
+        assert warm is not None
+        view = warm.view()
         standings = view.standings()
         period = "game over" if standings.get("over") else view.ruleset.period(view.campaign.state)
         return Line(member.slug, view.campaign.name, view.ruleset.title, period, leaders(standings), [])
@@ -231,11 +231,11 @@ def _unopened(club: Club, member: Member) -> ASGIApp:
 
 
 class Served:
-    """A campaign's app and its table, as the club's page reads it."""
+    """A campaign's app and its warm campaign, as the club's page reads it."""
 
-    def __init__(self, app: ASGIApp, table: Any) -> None:
+    def __init__(self, app: ASGIApp, warm: Any) -> None:
         self.app = app
-        self.table = table
+        self.warm = warm
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self.app(scope, receive, send)
@@ -259,5 +259,5 @@ def club_app(
         except (RuleError, OSError) as failed:
             member.problems = [str(Problem(str(member.folder), None, str(failed)))]
             continue
-        member.app = Served(OwnCookie(made, member.slug), made.state.server.table)
+        member.app = Served(OwnCookie(made, member.slug), made.state.server.warm)
     return Club(folder, members).app()

@@ -90,7 +90,7 @@ async def record_drafts(
     if len(drafts) > MAX_DRAFTS:
         problem = f"one form records at most {MAX_DRAFTS} events; this one holds {len(drafts)}: nothing was recorded"
         return await page(request, "refused.html", 413, problems=[problem])
-    barred = await in_thread(server.table.refusal, drafts, who, answers)
+    barred = await in_thread(server.warm.refusal, drafts, who, answers)
     if barred is not None:
         return await page(request, "refused.html", 403, problems=[barred])
     once = None if preview else await form_once(request)  # a preview records nothing: its form's token stays
@@ -99,7 +99,7 @@ async def record_drafts(
     if before is not None:  # this form was sent before: asked, as the same battle twice is
         return await page(request, "sent-again.html", 409, before=before, **_carried(drafts, answers))
     try:
-        done = await in_thread(server.table.record, drafts, who, answers=answers, again=again, dry_run=preview)
+        done = await in_thread(server.warm.record, drafts, who, answers=answers, again=again, dry_run=preview)
     except Asked as asked:
         server.sent.released(once)
         return await _asked(request, drafts, answers, asked, once)
@@ -114,7 +114,7 @@ async def record_drafts(
         carried = {**_carried(drafts, answers), "again": "1" if again else "", "carried_once": token or ""}
         return await page(request, "preview.html", 200, recording=done, **carried)
     response = recorded(request, who, done, once)
-    view = await in_thread(server.table.view)
+    view = await in_thread(server.warm.view)
     server.sent.last_of(who.name, sent, view.signature, server.sent.tokens.get(once or "") or _shown(who, done))
     return response
 
@@ -126,7 +126,7 @@ async def _sent_before(
     same form from the same person with nothing recorded since (unless "record it again")."""
     before = server.sent.claim(once) if once else None
     if before is None and not preview and not await _confirmed(request):
-        before = await in_thread(server.sent.repeated, who.name, sent, lambda: server.table.view().signature)
+        before = await in_thread(server.sent.repeated, who.name, sent, lambda: server.warm.view().signature)
         if before is not None:
             server.sent.released(once)
     return before
@@ -138,7 +138,7 @@ async def _asked(
     """The rules' question as a form carrying the drafts and the answers so far; the same
     events already in the log are said instead (unless the question is whether to repeat)."""
     server = server_of(request)
-    view = await in_thread(server.table.view)
+    view = await in_thread(server.warm.view)
     repeated = asked.question.kind == "repeated"  # the rules' own question: record the same again?
     if not repeated and (already := await in_thread(view.recorded_like, drafts)):
         return await page(request, "already.html", 409, told=already)
@@ -153,7 +153,7 @@ async def _refused(request: Request, who: Who, drafts: Sequence[Draft], refused:
     """The rules' refusal in the words of the game's forms (a ruling's hint for an organiser),
     or the same events already in the log."""
     server = server_of(request)
-    view = await in_thread(server.table.view)
+    view = await in_thread(server.warm.view)
     if (already := await in_thread(view.recorded_like, drafts)) is not None:
         return await page(request, "already.html", 409, told=already)
     rule = refused.rule if isinstance(refused, Refusal) else None  # the rules' words, for the page's

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
     from cok.core.campaign import Campaign
-    from cok.serve.warm import WarmCampaign, Who
+    from cok.serve.warm import Draft, WarmCampaign, Who
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Visit:
     """One request to a game's page: who asks, and what the server offers the game."""
 
     request: Request
-    table: WarmCampaign
+    warm: WarmCampaign
     who: Who | None
     root: str  # where the app is mounted (a reverse proxy's prefix), for links
     render: Callable[..., Response]
@@ -66,14 +66,20 @@ class Visit:
     form: Mapping[str, str] = field(default_factory=dict)  # a POST's fields, CSRF already checked
 
     async def campaign(self) -> Campaign:
-        view = await in_thread(self.table.view)
+        view = await in_thread(self.warm.view)
         return view.campaign
 
     async def status(self, **args: Any) -> dict[str, Any]:
-        view = await in_thread(self.table.view)
+        view = await in_thread(self.warm.view)
         return await in_thread(view.status, **args)
+
+    async def trial(self, drafts: list[Draft]) -> None:
+        """The drafts recorded as a dry run by this visitor, nothing written: Refused or
+        Asked when the rules would refuse or ask (a preview's check before it is shown)."""
+        assert self.who is not None
+        await in_thread(self.warm.record, drafts, self.who, dry_run=True)
 
     async def read(self, name: str, **args: Any) -> dict[str, Any]:
         """One of the game's reads (its `queries`), the document `GET /api/<name>` answers."""
-        view = await in_thread(self.table.view)
+        view = await in_thread(self.warm.view)
         return await in_thread(view.read, name, **args)

@@ -27,10 +27,10 @@ async def links_page(request: Request, signed: Signed) -> Response:
         except RuleError as unknown:
             problems, status = [str(unknown)], 422
         else:
-            token = await in_thread(invites.invite, server.table.folder, name)
+            token = await in_thread(invites.invite, server.warm.folder, name)
             link = f"{_base(server, request)}/join/{token}"
             made = {"name": name, "link": link, "svg": qr.svg(link)}
-    holders = sorted({k.name for k in invites.links(server.table.folder) if not k.organiser})
+    holders = sorted({k.name for k in invites.links(server.warm.folder) if not k.organiser})
     answer = await page(request, "links.html", status, holders=holders, made=made, problems=problems)
     answer.headers["cache-control"] = "no-store"
     return answer
@@ -41,15 +41,15 @@ def _player(server: Server, typed: str) -> str:
     typed = typed.strip()
     if not typed:
         raise RuleError("choose a player")
-    view = server.table.view()
-    with server.table._busy:  # the state a recording changes in place
+    view = server.warm.view()
+    with server.warm._busy:  # the state a recording changes in place
         return str(view.ruleset.player(view.campaign.state, typed))
 
 
 def _base(server: Server, request: Request) -> str:
     """The address the link starts with: the campaign's public URL when it has one, else the
     address this page was opened at (the organiser's screen reaches the server there)."""
-    remembered = addresses.remembered(server.table.folder)
+    remembered = addresses.remembered(server.warm.folder)
     if remembered:
         return remembered
     return f"{request.url.scheme}://{request.url.netloc}{root(request)}"

@@ -29,7 +29,7 @@ async def _visit(form: Form, request: Request, signed: Signed) -> Response:
     server = server_of(request)
     visit = Visit(
         request,
-        server.table,
+        server.warm,
         signed.who,
         root(request),
         render=partial(server.render, request, signed.session),

@@ -27,7 +27,7 @@ async def site_page(request: Request) -> Response:
     """A page of `cok site`'s, made from the campaign as it is now; an HTML page with the bar."""
     server = server_of(request)
     path = request.path_params.get("path") or "index.html"
-    view = await in_thread(server.table.view)
+    view = await in_thread(server.warm.view)
     text = await in_thread(view.page, path)
     if text is None:
         raise HTTPException(404, f"no page {path}")
@@ -44,9 +44,9 @@ async def activity(request: Request) -> Response:
 
     server = server_of(request)
     organiser = (session := server.session(request)) is not None and session.link.organiser
-    view = await in_thread(server.table.view)
+    view = await in_thread(server.warm.view)
     entries = await in_thread(view.activity)
-    chat_failed = await in_thread(failed_posts, server.table.folder) if organiser else 0  # cok notify status
+    chat_failed = await in_thread(failed_posts, server.warm.folder) if organiser else 0  # cok notify status
     return await page(request, "activity.html", entries=entries, organiser=organiser, chat_failed=chat_failed)
 
 

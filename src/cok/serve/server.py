@@ -1,4 +1,4 @@
-"""One campaign served: its table, the links, the sessions and the bad-token limiter, and
+"""One campaign served: its warm campaign, the links, the sessions and the bad-token limiter, and
 how its pages are made (the bar, the templates). Each app keeps its own in `app.state.server`,
 which every route reaches with `server_of(request)`; the routes are listed in `app.py`."""
 
@@ -37,10 +37,10 @@ def version_of(signature: object) -> str:
 
 
 class Server:
-    """One campaign served: its table, the links, the sessions and the bad-token limiter."""
+    """One campaign served: its warm campaign, the links, the sessions and the bad-token limiter."""
 
     def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
-        self.table = WarmCampaign(folder, after)
+        self.warm = WarmCampaign(folder, after)
         self.keys = Keys(folder)
         self.sessions = Sessions(sessions_store(folder))
         self.limiter = Limiter()
@@ -82,7 +82,7 @@ class Server:
 
     def web(self) -> Web:
         if self._web is None:
-            ruleset = self.table.view().ruleset
+            ruleset = self.warm.view().ruleset
             self._web = ruleset.web() or Web()
         return self._web
 
@@ -93,7 +93,7 @@ class Server:
                 packages.append(str(self.web().templates))
             self._env = markup.environment(packages)
             self._env.globals["once"] = once_token  # a form's one-time token: serve/once.py
-            self._env.globals["backup"] = self.table.backup  # --push's state: templates/backup.html
+            self._env.globals["backup"] = self.warm.backup  # --push's state: templates/backup.html
         return self._env
 
     def bar(self, request: Request, session: Session | None, view: Version | None = None) -> str:
@@ -110,20 +110,18 @@ class Server:
             .render(
                 root=root(request),
                 who=who,
-                name=(view or self.table.view()).people().get(who.name, who.name)
-                if who and not who.organiser
-                else None,
+                name=(view or self.warm.view()).people().get(who.name, who.name) if who and not who.organiser else None,
                 actions=actions,
                 csrf=session.csrf if session else "",
                 version=version_of(view.signature) if live and view is not None else None,
-                asking=asking(view if view is not None else self.table.view(), who),  # docs/confirm.md
+                asking=asking(view if view is not None else self.warm.view(), who),  # docs/confirm.md
             )
         )
 
     def render(
         self, request: Request, session: Session | None, template: str, status: int = 200, **values: Any
     ) -> Response:
-        view = self.table.view()
+        view = self.warm.view()
         html = (
             self.env()
             .get_template(template)

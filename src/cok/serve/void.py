@@ -34,14 +34,14 @@ async def _void(request: Request, signed: Signed, target: str, reason: str) -> R
     is said instead of voided again."""
     server, form, who = server_of(request), signed.form, signed.who
     once = await form_once(request)
-    voiding = await in_thread(server.table.voiding, target, reason, who)
+    voiding = await in_thread(server.warm.voiding, target, reason, who)
     if form.get("confirm") != "1" or form.get("previewed") != _takes(voiding):
         return await _preview(request, signed, voiding, target, reason)
     if once and server.sent.claim(once) is not None:
         sent = ["this void was sent already (Back and send again?): see Activity"]
         return await page(request, "refused.html", 409, problems=sent)
     try:
-        done = await in_thread(server.table.void, target, reason, who, cascade=True, previewed=voiding.refs)
+        done = await in_thread(server.warm.void, target, reason, who, cascade=True, previewed=voiding.refs)
     except BaseException:
         server.sent.released(once)
         raise

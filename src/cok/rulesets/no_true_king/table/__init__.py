@@ -397,17 +397,13 @@ async def _preview_roll(visit: Visit, named: Mapping[str, str], seats: list[str]
     choose as it is recorded; "Record it" then rolls (a refusal is shown as the form's)."""
     from types import SimpleNamespace
 
-    from starlette.concurrency import run_in_threadpool
-
     from cok.core.errors import Refused
     from cok.service.questions import Asked
 
     note = _note(visit.form)
     trial = _draft("begin", {"seats": seats, "first": seats[0] if seats else "", "note": note})
-    who = visit.who
-    assert who is not None
     try:
-        await run_in_threadpool(lambda: visit.table.record([trial], who, dry_run=True))
+        await visit.trial([trial])
     except (Refused, Asked):
         return await visit.record([trial])  # the same refusal, on the server's page
     names = ", ".join(named.get(s, s) for s in seats)
