@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -102,3 +103,18 @@ def small_taps(page: Any) -> list[str]:
     """The links, buttons and fields on the page shown that a thumb would miss (see TAPS)."""
     found: list[str] = page.evaluate(TAPS, SMALLEST_TAP)
     return found
+
+
+#: The two windows every page is looked at in: a phone's and a laptop's.
+SIZES = {"phone": (390, 844), "laptop": (1280, 900)}
+#: Where the screenshots go: $COK_SHOTS, else the system's temporary folder.
+SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-serve-shots"
+
+
+def fits(page: object, name: str, size: str) -> None:
+    """Nothing sideways: the document is no wider than the window. A screenshot is kept."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{size}-{name}.png"), full_page=True)  # type: ignore[attr-defined]
+    wide = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    window = page.evaluate("window.innerWidth")  # type: ignore[attr-defined]
+    assert wide <= window, f"{name}: {wide} px wide in a {window} px window"

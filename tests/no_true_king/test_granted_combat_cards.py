@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from cok.rulesets.no_true_king.rules.loyalty import seal_of
-from tests.no_true_king.test_table import CARDS, SECRETS, Phones, game, phones
+from tests.no_true_king.pages.test_table import CARDS, SECRETS, Phones, game, phones
 
 __all__ = ["game", "phones"]  # the fixtures, used by name
 
@@ -119,7 +119,7 @@ def test_the_defender_plays_their_card_in_ashas_combat_from_their_own_phone(phon
 def test_melisandres_discard_has_its_fields_on_the_lords_page(phones: Phones) -> None:
     """Issue 35: "Melisandre's discard has no fields": a Baratheon lord that may draw her offers
     the opponent who discards and the house of the card, by name."""
-    from tests.no_true_king.test_table import placed
+    from tests.no_true_king.pages.test_table import placed
 
     placed(phones)
     for who, agent in (("ana", "greyjoy:maester"), ("bo", "stark:maester")):

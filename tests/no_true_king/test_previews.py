@@ -13,7 +13,7 @@ import pytest
 
 from cok.rulesets.no_true_king.rules.loyalty import seal_of
 from tests.conftest import Cok
-from tests.no_true_king.test_table import CARDS, SECRETS, Phones, begun, game, joined, phones, placed
+from tests.no_true_king.pages.test_table import CARDS, SECRETS, Phones, begun, game, joined, phones, placed
 
 __all__ = ["game", "phones"]  # the fixtures, used by name
 

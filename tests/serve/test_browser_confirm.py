@@ -11,9 +11,9 @@ import httpx
 import pytest
 
 from cok.links import invites
+from tests.browser import SIZES, fits
 from tests.browser import browser as launch
 from tests.serve.process import serving
-from tests.serve.test_browser import SIZES, fits
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import pytest
 from cok.links import invites
 from tests.browser import browser as launch
 from tests.conftest import Cok
-from tests.no_true_king.test_sealing_in_the_browser import SIZES, shot
+from tests.no_true_king.pages.test_sealing_in_the_browser import SIZES, shot
 from tests.serve.process import serving
 
 CARDS = {
@@ -109,7 +109,7 @@ def test_a_new_game_of_the_same_name_on_the_same_address_draws_a_new_card(
     this phone's storage carried over to the second server's."""
     import shutil
 
-    from tests.no_true_king.test_sealing_in_the_browser import seal_in_the_page
+    from tests.no_true_king.pages.test_sealing_in_the_browser import seal_in_the_page
 
     monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("COK_CACHE_DIR", str(tmp_path / "cache"))

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from cok.main import app
 
-from ..mighty_kingdoms.game import EAST, MAP_TEXT, WEST
+from ..game import EAST, MAP_TEXT, WEST
 
 TOWER = "0,0"
 

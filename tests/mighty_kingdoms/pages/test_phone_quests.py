@@ -1,6 +1,6 @@
 """Issue #35, "What only the terminal can do today": Mighty Kingdoms' wizard's towers' quests
 and artefacts from a phone at 390 px (docs/mighty-kingdoms.md 5.7). A campaign with a tower in
-reach (tests/serve/towers.py, made by `cok mk` commands); ana sends a hero on a quest and then
+reach (tests/mighty_kingdoms/pages/towers.py, made by `cok mk` commands); ana sends a hero on a quest and then
 loses the artefact to the pool from her phone, and each event the page records equals the one
 `cok mk quest` / `cok mk artefact` records for the same inputs in a copy of the campaign."""
 
@@ -17,8 +17,8 @@ import pytest
 
 from cok.links import invites
 from tests.browser import PHONE, browser, flaws, small_taps
+from tests.mighty_kingdoms.pages.towers import TOWER, cok, count, last_event, towered
 from tests.serve.process import serving
-from tests.serve.towers import TOWER, cok, count, last_event, towered
 
 SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-phone-shots"
 

@@ -8,7 +8,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from .conftest import EXAMPLE, Cok, older_pages_never_show, rewritten_since, site_marks
+from ..conftest import EXAMPLE, Cok, older_pages_never_show, rewritten_since, site_marks
 
 
 @pytest.fixture

@@ -13,10 +13,10 @@ import yaml
 
 from tests.browser import browser as launch
 from tests.conftest import Cok
+from tests.no_true_king.pages.test_sealing_in_the_browser import SIZES, shot
+from tests.no_true_king.pages.test_table import Phones
+from tests.no_true_king.pages.test_table_in_the_browser import signed_in
 from tests.no_true_king.test_granted_combat_cards import before_ashas_move
-from tests.no_true_king.test_sealing_in_the_browser import SIZES, shot
-from tests.no_true_king.test_table import Phones
-from tests.no_true_king.test_table_in_the_browser import signed_in
 from tests.serve.process import serving
 
 

@@ -5,8 +5,6 @@ the screen. Screenshots go to $COK_SHOTS (default: the system's temporary folder
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,12 +12,9 @@ import httpx
 import pytest
 
 from cok.links import invites
+from tests.browser import SIZES, fits
 from tests.browser import browser as launch
 from tests.serve.process import serving
-
-SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-serve-shots"
-
-SIZES = {"phone": (390, 844), "laptop": (1280, 900)}
 
 
 @pytest.fixture(scope="module")
@@ -27,15 +22,6 @@ def browser() -> Iterator[object]:
     """The one Chromium every browser test launches (tests/browser.py): skipped without one, failed under CI."""
     with launch() as launched:
         yield launched
-
-
-def fits(page: object, name: str, size: str) -> None:
-    """Nothing sideways: the document is no wider than the window. A screenshot is kept."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{size}-{name}.png"), full_page=True)  # type: ignore[attr-defined]
-    wide = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
-    window = page.evaluate("window.innerWidth")  # type: ignore[attr-defined]
-    assert wide <= window, f"{name}: {wide} px wide in a {window} px window"
 
 
 def tims_cp(url: str) -> int:

@@ -25,7 +25,7 @@ from tests.no_true_king.example import EXAMPLE_SEED
 from tests.no_true_king.game import play
 from tests.serve.process import serving
 
-VECTORS = json.loads((Path(__file__).parent / "seal-vectors.json").read_text(encoding="utf-8"))["vectors"]
+VECTORS = json.loads((Path(__file__).parents[1] / "seal-vectors.json").read_text(encoding="utf-8"))["vectors"]
 SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-ntk-shots"
 SIZES = {"phone": (390, 844), "laptop": (1280, 900)}
 
