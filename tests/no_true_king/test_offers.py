@@ -5,7 +5,7 @@ discard had no fields)."""
 from __future__ import annotations
 
 from cok.rulesets.no_true_king.offers import asha_fights
-from cok.rulesets.no_true_king.table.offers import actions, granted, muster_spec
+from cok.rulesets.no_true_king.table.resolve_form import actions, granted, muster_spec
 
 
 def test_a_muster_spends_every_point_over_several_areas_pieces_and_promotions() -> None:

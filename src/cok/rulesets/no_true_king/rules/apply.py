@@ -1,10 +1,10 @@
-"""The No True King rules: decide what an event does on a draft of its changes, then commit
-the draft, so the state changes only when the rules accept the event and deciding never
+"""The No True King rules: decide what an event does on an overlay of its changes, then commit
+the overlay, so the state changes only when the rules accept the event and deciding never
 touches it (a dry run, a preview and a refused event leave it as it was).
 
 The rules are dispatched as every game's are (`DECIDE`: the event's type to the rule that
 decides it, as in Clash of Kings and Mighty Kingdoms); what differs is the overlay: each rule
-changes a `Overlay` of the state, and committing is that draft's one `commit`, so no table
+changes an `Overlay` of the state, and committing is that overlay's one `commit`, so no table
 of commits is needed."""
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ def decide(state: State, event: EventBase) -> Outcome:
     """What the event would do, its changes drafted; RuleError (or ChoiceNeeded) when the
     rules refuse it. Changes nothing."""
     event = spelled(state, event)  # names made the board's and the game's own in one place, then the rule
-    draft = Overlay(state)
-    result, then = _decide(draft, event)
-    return Outcome(result, then, draft)
+    overlay = Overlay(state)
+    result, then = _decide(overlay, event)
+    return Outcome(result, then, overlay)
 
 
 def commit(outcome: Outcome, state: State) -> None:

@@ -65,7 +65,7 @@ def play_cards(
         if state.held.get((player, card.house), 0) < 1:
             raise RuleError(f"{player} holds no {card.house} card to play {card.name}")
         state.held[(player, card.house)] -= 1
-        state.played = [*state.played, card.name]  # replaced: a draft's list is the state's
+        state.played = [*state.played, card.name]  # replaced: an overlay's list is the state's
         played.append((player, card))
     return played
 

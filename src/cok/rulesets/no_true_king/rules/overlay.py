@@ -1,6 +1,6 @@
-"""A draft of what an event changes (issue #26): the rules read the state through it and write
+"""An overlay of what an event changes (issue #26): the rules read the state through it and write
 into it, so deciding never touches the state and copies none of it; `commit` then writes the
-draft's changes into the state. A dry run, a preview and a refused event simply drop it."""
+overlay's changes into the state. A dry run, a preview and a refused event simply drop it."""
 
 from __future__ import annotations
 

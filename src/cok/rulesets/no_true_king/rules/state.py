@@ -1,6 +1,6 @@
 """The state of a No True King game: what the log says so far (contract §4). Plain
 dataclasses, dicts and tuples, so the replay cache can keep it. The rules read and write a
-`Realm`: the state itself, or a draft of an event's changes over it (`rules/draft.py`)."""
+`Realm`: the state itself, or an overlay of an event's changes over it (`rules/overlay.py`)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class Realm:
     board: Board
     loyalty: str
     players: MutableMapping[str, Conspirator]
-    seats: Sequence[str]  # replaced, never changed in place (a draft shares the state's)
+    seats: Sequence[str]  # replaced, never changed in place (an overlay shares the state's)
     round: int
     first: str | None
     phase: str

@@ -153,7 +153,7 @@ async def _resolving(visit: Visit, game: Mapping[str, Any], me: str) -> dict[str
     """The resolve form for one agent (`?agent=HOUSE:SPACE`, else the first that may resolve):
     only its house's legal choices (the `resolving` read), and the board opened on its troops."""
     from cok.rulesets.no_true_king.table.board import board
-    from cok.rulesets.no_true_king.table.offers import plan_words
+    from cok.rulesets.no_true_king.table.resolve_form import plan_words
 
     found = await visit.read("resolving", player=me, agent=visit.request.query_params.get("agent", ""))
     if found["agent"] is None:
@@ -218,7 +218,7 @@ async def combat(visit: Visit) -> Response:
     the move (a muster, a draw), the cards in play, and for either winner the casualties and
     retreats."""
     from cok.core.errors import RuleError
-    from cok.rulesets.no_true_king.table.offers import actions, move_of
+    from cok.rulesets.no_true_king.table.resolve_form import actions, move_of
 
     game = await visit.read("game")
     form = visit.form
@@ -243,7 +243,7 @@ async def resolve(visit: Visit) -> Response:
     """An agent resolved as planned (and the card its player plays in the combat, and what a
     card grants when its house wins): the same `resolve` as `cok ntk resolve`; the rules ask
     for a tied combat's winner or a retreat."""
-    from cok.rulesets.no_true_king.table.offers import actions, granted, move_of
+    from cok.rulesets.no_true_king.table.resolve_form import actions, granted, move_of
 
     form = visit.form
     me = _acting(visit, await visit.read("game"), form.get("player", ""))
