@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -190,6 +190,16 @@ def older_pages_never_show(site: Path, badge: str, newest: Iterable[str]) -> Non
     older = list(site.rglob("*-[0-9]*.html"))
     assert older and not any(badge in page.read_text() for page in older)
     assert all(badge in (site / name).read_text() for name in newest)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for a test module's pages (tests/browser.py): skipped without one, a
+    failure under CI. A test that takes it is marked `browser` (below)."""
+    from tests.browser import browser as launch
+
+    with launch() as launched:
+        yield launched
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -4,7 +4,6 @@ Screenshots go to $COK_SHOTS (default: the system's temporary folder)/cok-serve-
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -12,14 +11,7 @@ import pytest
 
 from cok.links import invites
 from tests.browser import SIZES, fits
-from tests.browser import browser as launch
 from tests.serve.process import serving
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with launch() as launched:
-        yield launched
 
 
 def recorded(url: str, token: str, location: str, **more: str) -> str:

@@ -5,7 +5,6 @@ the screen. Screenshots go to $COK_SHOTS (default: the system's temporary folder
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -13,15 +12,7 @@ import pytest
 
 from cok.links import invites
 from tests.browser import SIZES, fits
-from tests.browser import browser as launch
 from tests.serve.process import serving
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """The one Chromium every browser test launches (tests/browser.py): skipped without one, failed under CI."""
-    with launch() as launched:
-        yield launched
 
 
 def tims_cp(url: str) -> int:

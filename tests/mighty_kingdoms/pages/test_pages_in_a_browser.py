@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import expect
 
 from cok.links import invites
-from tests.browser import browser as launch
 from tests.browser import flaws
 from tests.mighty_kingdoms.pages.kingdoms import begun
 from tests.serve.process import serving
@@ -27,12 +24,6 @@ SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-serve-
 PHONE = {"width": 390, "height": 844}
 #: Long enough for a page polling every 3 s to see a change, and refresh.
 LIVE = 10_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch() as launched:
-        yield launched
 
 
 def shot(page: Any, name: str) -> None:

@@ -4,26 +4,18 @@ combat from his own page, and the log holds both cards, each recorded by its own
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from tests.browser import browser as launch
 from tests.conftest import Cok
 from tests.no_true_king.pages.test_sealing_in_the_browser import SIZES, shot
 from tests.no_true_king.pages.test_table import Phones
 from tests.no_true_king.pages.test_table_in_the_browser import signed_in
 from tests.no_true_king.test_granted_combat_cards import before_ashas_move
 from tests.serve.process import serving
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch() as launched:
-        yield launched
 
 
 @pytest.fixture

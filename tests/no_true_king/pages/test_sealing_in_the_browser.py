@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import yaml
 
 from cok.links import invites
 from cok.rulesets.no_true_king.rules.loyalty import seal_of
-from tests.browser import browser as launch
+from tests.browser import SIZES
 from tests.conftest import Cok
 from tests.no_true_king.example import EXAMPLE_SEED
 from tests.no_true_king.game import play
@@ -27,13 +26,6 @@ from tests.serve.process import serving
 
 VECTORS = json.loads((Path(__file__).parents[1] / "seal-vectors.json").read_text(encoding="utf-8"))["vectors"]
 SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-ntk-shots"
-SIZES = {"phone": (390, 844), "laptop": (1280, 900)}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -4,14 +4,12 @@ few screens, nothing wider than the window. Screenshots go to $COK_SHOTS/cok-ntk
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cok.links import invites
-from tests.browser import browser as launch
 from tests.conftest import Cok
 from tests.no_true_king.pages.test_sealing_in_the_browser import SIZES, shot
 from tests.serve.process import serving
@@ -20,12 +18,6 @@ CARDS = {
     "ana": ["baratheon", "stark", "lannister", "greyjoy", "tyrell"],
     "bo": ["stark", "baratheon", "tyrell", "greyjoy", "lannister"],
 }
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch() as launched:
-        yield launched
 
 
 @pytest.fixture
