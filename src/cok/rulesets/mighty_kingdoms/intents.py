@@ -32,7 +32,37 @@ def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) 
     from cok.rulesets.mighty_kingdoms.rules.spelling import spelled
 
     maker = _BUILDERS.get(type)
-    return None if maker is None else spelled(state, maker(state, fields, answers, dice))
+    return None if maker is None else spelled(state, maker(state, kingdoms_found(state, type, fields), answers, dice))
+
+
+#: The fields that name a kingdom, by event type; (`draw`, `pool`: the words that name none).
+KINGDOM_FIELDS = {
+    "battle": ("attacker", "defender", "result"),
+    "tithe": ("from", "to"),
+    "build": ("player",),
+    "recruit": ("player",),
+    "feed": ("player",),
+    "quest": ("player",),
+    "artefact": ("to",),
+}
+
+
+def kingdoms_found(state: State, type: str, fields: Fields) -> Fields:
+    """The kingdoms a draft names as their ids (`ANA`, `Ana Smith` -> ana), with the spelling
+    step's finder: the event's model takes only ids, and a name typed at the terminal or on
+    a page is any spelling of one (contract section 1). An unknown one is refused with "did
+    you mean". Winter's recalls are kingdoms too."""
+    from cok.rulesets.mighty_kingdoms.rules.spelling import player
+
+    found = dict(fields)
+    for key in KINGDOM_FIELDS.get(type, ()):
+        typed = fields.get(key)
+        if isinstance(typed, str) and typed.strip() and typed not in ("draw", "pool"):  # empty: the model says
+            found[key] = player(state, typed)
+    recall = fields.get("recall") if type == "winter" else None
+    if isinstance(recall, Mapping):
+        found["recall"] = {player(state, k) if isinstance(k, str) else k: v for k, v in recall.items()}
+    return found
 
 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
