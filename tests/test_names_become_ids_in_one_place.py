@@ -62,6 +62,11 @@ def test_no_rule_module_but_the_spelling_step_matches_names(game: str) -> None:
     assert offenders == {}
 
 
+def test_cok_modes_finds_a_mode_with_the_spelling_steps_finder_not_its_own() -> None:
+    """`cok modes MODE` had a second mode finder beside the spelling step's, in other words."""
+    assert matching_calls(RULESETS / "clash_of_kings" / "modes.py") == []
+
+
 def test_the_walk_sees_a_rule_that_matches_a_name(tmp_path: Path) -> None:
     rule = tmp_path / "rule.py"
     rule.write_text("def decide(state, event):\n    return state.geo.find(event.location)\n")
