@@ -74,7 +74,9 @@ def _kingdom(state: State, event: Kingdom) -> EventBase:
 
 
 def _order(state: State, event: Order) -> EventBase:
-    return event if event.to is None else _changed(event, {"to": tile(state, event.to)})
+    if event.to is None or event.to in state.map.tiles:  # a month's many orders: most say "q,r"
+        return event
+    return _changed(event, {"to": tile(state, event.to)})
 
 
 def _battle(state: State, event: Battle) -> EventBase:
@@ -111,7 +113,7 @@ def _feed(state: State, event: Feed) -> EventBase:
 
 
 def _deploy(state: State, event: Deploy) -> EventBase:
-    return _changed(event, {"tile": tile(state, event.tile)})
+    return event if event.tile in state.map.tiles else _changed(event, {"tile": tile(state, event.tile)})
 
 
 def _quest(state: State, event: Quest) -> EventBase:
