@@ -57,7 +57,7 @@ def player(state: State, typed: str) -> str:
 
 
 def tile(state: State, typed: str) -> str:
-    """A tile's `"q,r"` from its name in any spelling or its `q,r` (`mereside` -> "-4,2")."""
+    """A tile's `"q,r"` from its name in any spelling or its `q,r` (`mereside` -> "-1,1")."""
     return state.map.find(typed)
 
 
