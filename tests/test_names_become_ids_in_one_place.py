@@ -1,6 +1,6 @@
-"""Issue #36, "names become ids in one place": in Clash of Kings and No True King, only the
-spelling step (`rules/spelling.py`, and No True King's finders in `rules/places.py` that it
-calls) matches names as people type them; every other rule module looks names up exactly, so
+"""Issue #36, "names become ids in one place": in every game, only the spelling step
+(`rules/spelling.py`, and No True King's finders in `rules/places.py` that it calls) matches
+names as people type them; every other rule module looks names up exactly, so
 a newcomer adding a rule has one way to read a name: as the event gives it."""
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ MATCHING = {
     "location",
     "faction",
     "mode",
+    "tile",  # Mighty Kingdoms' spelling.tile
+    "kingdom_names",  # Mighty Kingdoms' index of kingdoms by their names as typed
+    "player_named",  # what that index was asked through before the spelling step
 }
 
 #: Where names may be matched: the step itself, and the finders it calls.
@@ -47,7 +50,7 @@ def matching_calls(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("game", ["clash_of_kings", "no_true_king"])
+@pytest.mark.parametrize("game", ["clash_of_kings", "no_true_king", "mighty_kingdoms"])
 def test_no_rule_module_but_the_spelling_step_matches_names(game: str) -> None:
     rules = RULESETS / game / "rules"
     assert (rules / "spelling.py").is_file()
@@ -57,6 +60,11 @@ def test_no_rule_module_but_the_spelling_step_matches_names(game: str) -> None:
         if path.name not in SPELLING and (calls := matching_calls(path))
     }
     assert offenders == {}
+
+
+def test_cok_modes_finds_a_mode_with_the_spelling_steps_finder_not_its_own() -> None:
+    """`cok modes MODE` had a second mode finder beside the spelling step's, in other words."""
+    assert matching_calls(RULESETS / "clash_of_kings" / "modes.py") == []
 
 
 def test_the_walk_sees_a_rule_that_matches_a_name(tmp_path: Path) -> None:

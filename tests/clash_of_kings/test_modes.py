@@ -49,3 +49,21 @@ def test_modes_with_a_campaign_lists_only_what_it_allows(campaign) -> None:  # t
         "battle", "tim", "matt", "--at", "Tarth", "--attacker", "tim", "--winner", "tim", "--mode", "a-clash-of-kings"
     )
     assert refused.exit_code == 1 and "'a-clash-of-kings' is not a game mode this campaign allows" in refused.stderr
+
+
+def test_cok_modes_finds_a_mode_with_the_spelling_steps_finder_and_its_words(campaign) -> None:  # type: ignore[no-untyped-def]
+    """Issue #36: one mode finder. `cok modes MODE` reads a mode in any spelling as a battle's
+    `mode` is read, and refuses an unknown one in the same sentence, naming what it shows."""
+    from ..conftest import Cok
+
+    cok = Cok(campaign)
+    assert "Scoring" in cok("modes", "A CLASH OF KINGS").stdout
+    refused = cok("modes", "clash of kingz")
+    assert refused.exit_code == 1 and "Traceback" not in refused.stderr
+    assert (
+        "'clash of kingz' is not a game mode `cok modes` shows (did you mean 'a-clash-of-kings'?); "
+        "it shows: a-clash-of-kings, a-game-of-thrones"
+    ) in refused.stderr
+    (campaign / "campaign.yaml").write_text("name: Test\nmap: ../../westeros.yaml\nmodes: [a-game-of-thrones]\n")
+    only = cok("modes", "a clash of kings", "-C", ".")
+    assert only.exit_code == 1 and "it shows: a-game-of-thrones" in only.stderr

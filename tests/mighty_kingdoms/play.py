@@ -14,6 +14,7 @@ from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
 from cok.rulesets.mighty_kingdoms.map import distance
 from cok.rulesets.mighty_kingdoms.mapfile import read_map
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
+from cok.rulesets.mighty_kingdoms.rules import spelling
 from cok.rulesets.mighty_kingdoms.rules.apply import apply
 from cok.rulesets.mighty_kingdoms.rules.battle import _roll, _simple_result, retreats_from
 from cok.rulesets.mighty_kingdoms.rules.state import Settings, State
@@ -66,7 +67,7 @@ def indexes_agree(state: State) -> None:
     for pid, kingdom in state.kingdoms.items():
         for typed in (pid, kingdom.name, kingdom.name.upper()):
             first = next(p for p, k in state.kingdoms.items() if normalize(typed) in (normalize(p), normalize(k.name)))
-            assert state.player_named(typed) == first
+            assert spelling.player(state, typed) == first
 
 
 def new_state(settings: Settings, map_path: Path = SHIPPED) -> State:
@@ -288,7 +289,7 @@ class Table:
             for tower in sorted(s.towers)
             if (tower, player) not in s.quests and any(s.control.get(t) == player for t in s.map.neighbours(tower))
             for army in s.armies_of(player)[:1]
-            if (army.id, "hero") not in s.heroes
+            if (army.id, "Hero") not in s.heroes
         ]
         if quests and choice < 0.3:
             tower, army = quests[0]

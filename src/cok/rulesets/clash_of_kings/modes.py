@@ -8,8 +8,6 @@ from importlib import resources
 
 import yaml
 
-from cok.core.names import NameIndex
-
 
 @dataclass(frozen=True)
 class Mode:
@@ -47,5 +45,8 @@ def allowed_modes(campaign_modes: tuple[str, ...] | None) -> list[str]:
 
 
 def find_mode(typed: str, allowed: list[str]) -> str:
-    """The mode's id as typed in any spelling (`A Clash of Kings`), if the campaign allows it."""
-    return NameIndex(allowed, "game mode").find(typed)
+    """The mode's id as typed in any spelling (`A Clash of Kings`), among the modes `cok modes`
+    shows: the spelling step's mode finder (`rules/spelling.py`), in that command's words."""
+    from cok.rulesets.clash_of_kings.rules.spelling import listed_mode
+
+    return listed_mode(typed, allowed, "`cok modes`", "shows")

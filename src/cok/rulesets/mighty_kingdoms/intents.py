@@ -1,7 +1,9 @@
 """From what a user gave to the event the log will hold, for every interface alike (`cok mk`,
 `cok serve`): the answers to the rules' questions and the dice the ledger rolls for a player
-who asks it to. Pure: it reads the state, changes nothing, and refuses with RuleError. The
-rules decide the event afterwards (`rules/apply.py`); names and tiles are theirs to find."""
+who asks it to. Pure: it reads the state, changes nothing, and refuses with RuleError. Names become the map's
+own spelling in one place, `rules/spelling.py`: the event built here is passed through it, so
+the log holds the map's spelling whoever sent it. The rules decide the event afterwards
+(`rules/apply.py`)."""
 
 from __future__ import annotations
 
@@ -27,8 +29,40 @@ __all__ = ["ALLOCATE", "RETREAT", "ROLL", "build", "named"]
 def build(state: State, type: str, fields: Fields, answers: Fields, dice: Dice) -> EventBase | None:
     """The event of this type from the fields as typed and the answers given; None for a
     type left to the log's own shape (a void)."""
+    from cok.rulesets.mighty_kingdoms.rules.spelling import spelled
+
     maker = _BUILDERS.get(type)
-    return None if maker is None else maker(state, fields, answers, dice)
+    return None if maker is None else spelled(state, maker(state, kingdoms_found(state, type, fields), answers, dice))
+
+
+#: The fields that name a kingdom, by event type; (`draw`, `pool`: the words that name none).
+KINGDOM_FIELDS = {
+    "battle": ("attacker", "defender", "result"),
+    "tithe": ("from", "to"),
+    "build": ("player",),
+    "recruit": ("player",),
+    "feed": ("player",),
+    "quest": ("player",),
+    "artefact": ("to",),
+}
+
+
+def kingdoms_found(state: State, type: str, fields: Fields) -> Fields:
+    """The kingdoms a draft names as their ids (`ANA`, `Ana Smith` -> ana), with the spelling
+    step's finder: the event's model takes only ids, and a name typed at the terminal or on
+    a page is any spelling of one (contract section 1). An unknown one is refused with "did
+    you mean". Winter's recalls are kingdoms too."""
+    from cok.rulesets.mighty_kingdoms.rules.spelling import player
+
+    found = dict(fields)
+    for key in KINGDOM_FIELDS.get(type, ()):
+        typed = fields.get(key)
+        if isinstance(typed, str) and typed.strip() and typed not in ("draw", "pool"):  # empty: the model says
+            found[key] = player(state, typed)
+    recall = fields.get("recall") if type == "winter" else None
+    if isinstance(recall, Mapping):
+        found["recall"] = {player(state, k) if isinstance(k, str) else k: v for k, v in recall.items()}
+    return found
 
 
 def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
@@ -37,7 +71,7 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
     only its own armies; a tithe is the giver's to record (5.6 step 3: it gives); an
     artefact's hand-over has two parties, the kingdom that holds it and the one it goes to
     (5.7). None for a type it does not build."""
-    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+    from cok.rulesets.mighty_kingdoms.rules.spelling import player
 
     if type not in _BUILDERS:
         return None
@@ -46,7 +80,7 @@ def named(state: State, type: str, fields: Fields) -> frozenset[str] | None:
         typed = fields.get(key)
         if isinstance(typed, str):
             with suppress(RuleError):
-                found.add(find_player(state, typed))
+                found.add(player(state, typed))
     for key in ("army", "slaughter", "disband"):
         typed = fields.get(key)
         army = state.armies.get(typed.strip().casefold()) if isinstance(typed, str) else None
@@ -87,12 +121,12 @@ def exploration_dice(state: State, army: Army, dice: Dice) -> tuple[list[int] | 
 
 def battle_dice(state: State, typed_tile: str, attacker: str, defender: str, dice: Dice) -> dict[str, int]:
     """A simple battle's dice, rolled: one d6 for each upright army of the two sides (5.4)."""
-    from cok.rulesets.mighty_kingdoms.rules.setup import find_player
+    from cok.rulesets.mighty_kingdoms.rules.spelling import player, tile
 
-    tile = state.map.find(typed_tile)
-    sides = {find_player(state, attacker), find_player(state, defender)}
-    dice = dice.rolling(f"battle {state.year}-{state.month} {tile} {' '.join(sorted(sides))}")
-    return {a.id: dice.roll(6) for a in state.armies_in(tile) if a.player in sides and a.upright}
+    at = tile(state, typed_tile)
+    sides = {player(state, attacker), player(state, defender)}
+    dice = dice.rolling(f"battle {state.year}-{state.month} {at} {' '.join(sorted(sides))}")
+    return {a.id: dice.roll(6) for a in state.armies_in(at) if a.player in sides and a.upright}
 
 
 # ---------------------------------------------------------------- the events

@@ -9,7 +9,7 @@ step the rules look names up exactly (`state.geo.locations[name]`, `state.player
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cok.core.errors import RuleError
@@ -46,14 +46,20 @@ def faction(state: State, typed: str) -> str:
 
 def mode(state: State, typed: str) -> str:
     """The id of a game mode the campaign allows, typed in any spelling (`A Clash of Kings`)."""
-    modes = state.settings.modes
+    return listed_mode(typed, state.settings.modes, "this campaign", "allows", " (campaign.yaml's modes: list)")
+
+
+def listed_mode(typed: str, modes: Sequence[str], who: str, verb: str, where: str = "") -> str:
+    """The id of a game mode among `modes`, typed in any spelling: the one mode finder, for a
+    battle's mode (the modes the campaign allows) and `cok modes MODE` (the modes it shows);
+    else RuleError: "'x' is not a game mode {who} {verb} (did you mean …); it {verb}: …"."""
     if typed in modes:  # the usual case: the log holds the id
         return typed
     allowed = NameIndex(modes, "game mode")
     if typed not in allowed:
         raise RuleError(
-            f"{typed!r} is not a game mode this campaign allows{did_you_mean(typed, modes)}; "
-            f"it allows: {', '.join(modes)} (campaign.yaml's modes: list)"
+            f"{typed!r} is not a game mode {who} {verb}{did_you_mean(typed, modes)}; "
+            f"it {verb}: {', '.join(modes)}{where}"
         )
     return allowed.find(typed)
 

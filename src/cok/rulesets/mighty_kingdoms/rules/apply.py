@@ -16,6 +16,7 @@ from cok.rulesets.mighty_kingdoms.map import HexMap
 from cok.rulesets.mighty_kingdoms.rules import battle, quests, setup, summer, winter
 from cok.rulesets.mighty_kingdoms.rules import outcomes as o
 from cok.rulesets.mighty_kingdoms.rules.outcomes import Outcome
+from cok.rulesets.mighty_kingdoms.rules.spelling import spelled
 from cok.rulesets.mighty_kingdoms.rules.state import Settings, State
 
 DECIDE: dict[type[EventBase], Callable[[State, Any], Outcome]] = {
@@ -64,7 +65,7 @@ def decide(state: State, event: EventBase) -> Outcome:
     rule = DECIDE.get(type(event))
     if rule is None:
         raise RuleError(f"no Mighty Kingdoms rule for a {event.type} event")
-    return rule(state, event)
+    return rule(state, spelled(state, event))  # names made the map's own in one place, then the rule
 
 
 def commit(outcome: Outcome, state: State) -> None:

@@ -9,7 +9,6 @@ from cok.core.errors import ChoiceNeeded, RuleError
 from cok.rulesets.mighty_kingdoms.events import Battle
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.outcomes import Fought, Hit
-from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 from cok.rulesets.mighty_kingdoms.rules.summer import in_phase
 
@@ -77,8 +76,7 @@ def decide_battle(state: State, event: Battle) -> Fought:
     """5.4: the battle on the tile, by the simple battle's dice or the table's result, and the
     Results table's retreats and advance. Changes nothing."""
     in_phase(state, "battles", "a battle")
-    tile = state.map.find(event.tile)
-    attacker, defender = find_player(state, event.attacker), find_player(state, event.defender)
+    tile, attacker, defender = event.tile, event.attacker, event.defender
     check_sides(state, tile, attacker, defender)
     involved = [a for a in state.armies_in(tile) if a.player in (attacker, defender)]
     theirs = [a for a in involved if a.player == defender]
@@ -177,10 +175,9 @@ def _slaughter(state: State, event: Battle, tile: str, attacker: str, defender: 
 def _result(state: State, typed: str, attacker: str, defender: str) -> str | None:
     if typed == "draw":
         return None
-    winner = find_player(state, typed)
-    if winner not in (attacker, defender):
+    if typed not in (attacker, defender):  # a kingdom's id: the spelling step found it
         raise RuleError(f"the result is {attacker}, {defender} or draw, not {typed}")
-    return winner
+    return typed
 
 
 def _check_strength(event: Battle, involved: list[Army], attacker: str, defender: str) -> None:
@@ -308,7 +305,7 @@ def _results(
 ) -> Moves:
     """The Results table, checked against `retreat` and `advance` before anything moves."""
     hexmap = state.map
-    given = {a: hexmap.find(t) for a, t in (event.retreat or {}).items()}
+    given = dict(event.retreat or {})
     must_leave: list[Army] = []
     stayed: list[str] = []
     for army in survivors:
@@ -352,11 +349,10 @@ def _results(
     if event.advance:
         if winner is None:
             raise RuleError("there is no advance after a draw")
-        ((army_id, typed),) = event.advance.items()
+        ((army_id, target),) = event.advance.items()
         advancing = next((a for a in survivors if a.id == army_id and a.player == winner), None)
         if advancing is None:
             raise RuleError(f"the advance is by one of {winner}'s armies that fought here, not {army_id}")
-        target = hexmap.find(typed)
         options = retreats_from(state, advancing, tile)
         if target not in options:
             raise RuleError(

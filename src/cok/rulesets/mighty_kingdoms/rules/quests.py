@@ -4,10 +4,8 @@ winter, and artefacts changing hands."""
 from __future__ import annotations
 
 from cok.core.errors import RuleError
-from cok.core.names import normalize
 from cok.rulesets.mighty_kingdoms.events import Artefact, Quest
 from cok.rulesets.mighty_kingdoms.rules.outcomes import Handed, Quested
-from cok.rulesets.mighty_kingdoms.rules.setup import find_player
 from cok.rulesets.mighty_kingdoms.rules.state import ArtefactHeld, State
 from cok.rulesets.mighty_kingdoms.rules.summer import find_army
 from cok.rulesets.mighty_kingdoms.rules.winter import spending
@@ -39,9 +37,9 @@ def decide_quest(state: State, event: Quest) -> Quested:
     """5.7: a hero sent to a tower next to the kingdom's tiles rolls on the quest table; a hero
     lost or hurt costs its unit (Kings of War), an artefact comes back. Changes nothing."""
     towers_only(state, "a quest")
-    player = find_player(state, event.player)
+    player = event.player
     spending(state, player, "a quest")
-    tower = state.map.find(event.tower)
+    tower = event.tower
     if tower not in state.towers:
         known = ", ".join(state.map.label(t) for t in sorted(state.towers)) or "none yet"
         raise RuleError(f"{state.map.label(tower)} is not a wizard's tower (towers: {known})")
@@ -56,13 +54,10 @@ def decide_quest(state: State, event: Quest) -> Quested:
             raise RuleError(f"{army.id} is {army.player}'s army, not {player}'s")
     elif state.settings.kings_of_war:
         raise RuleError("in a kings-of-war campaign the hero comes from an army: give `army`")
-    hero = event.hero
-    if army is not None and army.units is not None:
-        unit = next((u for u in army.units if normalize(u) == normalize(hero)), None)
-        if unit is None:
-            raise RuleError(f"{army.id} has no unit {hero!r}; its units: {', '.join(army.units)}")
-        hero = unit
-    who = (army.id if army is not None else player, normalize(hero))
+    hero = event.hero  # its unit's name in the army's list, as the spelling step found it
+    if army is not None and army.units is not None and hero not in army.units:
+        raise RuleError(f"{army.id} has no unit {hero!r}; its units: {', '.join(army.units)}")
+    who = (army.id if army is not None else player, hero)
     if who in state.heroes:
         raise RuleError(f"{hero} has already been on a quest this winter")
     bonus = quest_bonus(event.points)
@@ -72,7 +67,7 @@ def decide_quest(state: State, event: Quest) -> Quested:
         if result != "artefact":
             raise RuleError(f"a roll of {total} brings back no artefact")
         held = [a for a in state.artefacts.values() if a.holder != "pool" and a.name]
-        if any(normalize(a.name or "") == normalize(event.artefact) for a in held):
+        if any(a.name == event.artefact for a in held):
             raise RuleError(f"the artefact {event.artefact!r} is already held: artefacts are unique in the campaign")
     unit_lost = army_lost = False
     if result in ("lost", "hurt") and army is not None and army.units is not None and state.settings.kings_of_war:
@@ -99,7 +94,7 @@ def decide_quest(state: State, event: Quest) -> Quested:
 
 def commit_quested(outcome: Quested, state: State) -> None:
     state.quests.add((outcome.tower, outcome.player))
-    state.heroes.add((outcome.army or outcome.player, normalize(outcome.hero)))
+    state.heroes.add((outcome.army or outcome.player, outcome.hero))
     state.tithing_over = True
     army = state.armies.get(outcome.army or "")
     if army is not None and army.units is not None and outcome.result in ("lost", "hurt"):
@@ -128,7 +123,7 @@ def decide_artefact(state: State, event: Artefact) -> Handed:
         raise RuleError(f"there is no artefact {event.artefact} (artefacts: {known})")
     if held.holder == "pool":
         raise RuleError(f"{held.id} is back in the pool: it is gone from the ledger")
-    receiver = "pool" if event.to == "pool" else find_player(state, event.to)
+    receiver = event.to
     if receiver == held.holder:
         raise RuleError(f"{held.id} is already {receiver}'s")
     giver = held.holder

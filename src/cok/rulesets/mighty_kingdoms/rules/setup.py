@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from cok.core.errors import RuleError
-from cok.core.names import find
 from cok.rulesets.mighty_kingdoms.events import Begin, Kingdom
 from cok.rulesets.mighty_kingdoms.rules.outcomes import Begun, Founded
+from cok.rulesets.mighty_kingdoms.rules.spelling import player
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
 from cok.rulesets.mighty_kingdoms.rules.state import Kingdom as KingdomState
 
-
-def find_player(state: State, typed: str) -> str:
-    """A kingdom's id from its id or display name, typed in any case."""
-    found = state.player_named(typed)  # indexed: the rules look kingdoms up at every event
-    return found if found is not None else find(typed, state.kingdoms, "kingdom")
+#: A kingdom's id from its id or display name in any case: the spelling step's finder, by the
+#: name the queries and the Ruleset's `player` know it.
+find_player = player
 
 
 def race_id(typed: str) -> str:
@@ -40,7 +38,7 @@ def decide_kingdom(state: State, event: Kingdom) -> Founded:
     if event.player == "draw":
         raise RuleError("'draw' is a battle result, not a player id: choose another id")
     hexmap = state.map
-    capital = hexmap.find(event.capital)
+    capital = event.capital
     if not hexmap.tiles[capital].start:
         starts = [hexmap.label(t) for t, tile in hexmap.tiles.items() if tile.start and t not in state.control]
         raise RuleError(f"{hexmap.label(capital)} is not a start tile; free start tiles: {', '.join(starts) or 'none'}")
@@ -48,10 +46,10 @@ def decide_kingdom(state: State, event: Kingdom) -> Founded:
         raise RuleError(f"{hexmap.label(capital)} is already held by {state.control[capital]}")
     around = hexmap.neighbours(capital)
     placed = {
-        "city": hexmap.find(event.city),
-        "fortress": hexmap.find(event.fortress),
-        "village 1": hexmap.find(event.villages[0]),
-        "village 2": hexmap.find(event.villages[1]),
+        "city": event.city,
+        "fortress": event.fortress,
+        "village 1": event.villages[0],
+        "village 2": event.villages[1],
     }
     if len(set(placed.values())) != 4:
         raise RuleError("the city, the fortress and the two villages go on four different tiles")
@@ -63,7 +61,7 @@ def decide_kingdom(state: State, event: Kingdom) -> Founded:
             )
         if tile in state.control:
             raise RuleError(f"{hexmap.label(tile)} is already held by {state.control[tile]}")
-    army_tile = hexmap.find(event.army)
+    army_tile = event.army
     if army_tile not in (capital, *placed.values()):
         raise RuleError(f"the first army stands on one of the kingdom's settlements, not {hexmap.label(army_tile)}")
     list_fields(state, event.list, event.units, "kingdom")

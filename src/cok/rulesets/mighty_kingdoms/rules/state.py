@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import ClassVar
 
-from cok.core.names import normalize
 from cok.core.plain import Deferred
 from cok.rulesets.mighty_kingdoms.map import HexMap
 
@@ -146,7 +146,7 @@ class State(Deferred):
     _by_tile: dict[str, list[Army]] = field(init=False, repr=False, compare=False)  # deployed, by player, number
     _unordered: int = field(init=False, repr=False, compare=False)  # armies with no order this month
     _unresolved: int = field(init=False, repr=False, compare=False)  # armies whose order is not resolved
-    _players: dict[str, str] = field(init=False, repr=False, compare=False)  # find_player's names -> id
+    _players: dict[str, str] = field(init=False, repr=False, compare=False)  # the spelling step's names -> id
     _players_of: int = field(init=False, repr=False, compare=False)  # kingdoms when _players was made
 
     def __post_init__(self) -> None:
@@ -283,16 +283,17 @@ class State(Deferred):
         """The tiles with deployed armies, in no particular order."""
         return list(self._by_tile)
 
-    def player_named(self, typed: str) -> str | None:
-        """The kingdom a name stands for, as find_player matches it (id or display name, any
-        case); the first founded when two kingdoms share a name. None when no kingdom has it."""
+    def kingdom_names(self, key: Callable[[str], str]) -> dict[str, str]:
+        """Each kingdom's id and display name by `key` -> its id, the first founded first: the
+        spelling step's index (`rules/spelling.py` says how names compare), kept here so that
+        it is made again only when a kingdom is founded."""
         if self._players_of != len(self.kingdoms):
             names: dict[str, str] = {}
             for pid, kingdom in self.kingdoms.items():
-                names.setdefault(normalize(pid), pid)
-                names.setdefault(normalize(kingdom.name), pid)
+                names.setdefault(key(pid), pid)
+                names.setdefault(key(kingdom.name), pid)
             self._players, self._players_of = names, len(self.kingdoms)
-        return self._players.get(normalize(typed))
+        return self._players
 
     def has_capital(self, player: str) -> bool:
         """A kingdom has a capital while it controls its own (section 5.8)."""

@@ -18,7 +18,8 @@ def explored_settlement(total: int) -> str | None:
 
 
 def find_army(state: State, typed: str) -> Army:
-    army = state.armies.get(typed.strip().casefold())
+    """The army of this id, looked up exactly (the events' models take army ids only)."""
+    army = state.armies.get(typed)
     if army is None:
         known = list(state.armies)
         raise RuleError(f"there is no army {typed!r}{did_you_mean(typed, known)}; armies: {', '.join(known) or 'none'}")
@@ -84,7 +85,7 @@ def decide_order(state: State, event: Order) -> Ordered:
         raise RuleError(f"{army.id} stands on {hexmap.label(army.tile)}, which has no settlement to raze")
     if event.order == "move":
         assert event.to is not None
-        target = hexmap.find(event.to)
+        target = event.to
         if target in state.towers:
             raise RuleError(f"{hexmap.label(target)} is a wizard's tower: no army may enter it")
         if not hexmap.may_enter(army.tile, target):

@@ -7,7 +7,7 @@ from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.events import Build, Deploy, Feed, Recruit, Spring, Tithe, Winter
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.outcomes import Built, Deployed, Fed, Recruited, Sprung, Tithed, WinterBegun
-from cok.rulesets.mighty_kingdoms.rules.setup import find_player, list_fields
+from cok.rulesets.mighty_kingdoms.rules.setup import list_fields
 from cok.rulesets.mighty_kingdoms.rules.state import Army, Gathered, State
 from cok.rulesets.mighty_kingdoms.rules.summer import describe, find_army, in_phase
 
@@ -27,12 +27,10 @@ def decide_winter(state: State, event: Winter) -> WinterBegun:
         raise RuleError(f"the winter event comes after the 6th reform; the campaign is in {describe(state)}")
     needed = phases.recall_needed(state)
     recall: dict[str, str] = {}
-    for typed, tile_typed in event.recall.items():
-        player = find_player(state, typed)
+    for player, tile in event.recall.items():
         if player not in needed:
             why = "has its capital" if state.has_capital(player) else "has no army, city or village to recall to"
             raise RuleError(f"{player} {why}: drop it from `recall`")
-        tile = state.map.find(tile_typed)
         kind, choices = recall_choices(state, player)
         if tile not in choices:
             raise RuleError(
@@ -93,7 +91,7 @@ def spending(state: State, player: str, what: str) -> None:
 
 def decide_tithe(state: State, event: Tithe) -> Tithed:
     """5.6 step 3: 1 gold, 1 food or both to another kingdom, once each, before any spending."""
-    giver, receiver = find_player(state, event.from_), find_player(state, event.to)
+    giver, receiver = event.from_, event.to
     spending(state, giver, "a tithe")
     if state.tithing_over:
         raise RuleError("tithing is over this winter: the first build, recruit, quest or feed ended it")
@@ -120,9 +118,9 @@ def commit_tithed(outcome: Tithed, state: State) -> None:
 
 def decide_build(state: State, event: Build) -> Built:
     """5.6 step 4: a settlement built or upgraded on the kingdom's own tile, for its price."""
-    player = find_player(state, event.player)
+    player = event.player
     spending(state, player, "building")
-    tile = state.map.find(event.tile)
+    tile = event.tile
     label = state.map.label(tile)
     if state.control.get(tile) != player:
         raise RuleError(f"{player} builds only on its own tiles; {label} is {_held(state, tile)}")
@@ -173,9 +171,9 @@ def _held(state: State, tile: str) -> str:
 def decide_recruit(state: State, event: Recruit) -> Recruited:
     """5.6 step 5: a new army at a fortress that has not recruited this winter, for 1 gold;
     at the army limit one is disbanded for it."""
-    player = find_player(state, event.player)
+    player = event.player
     spending(state, player, "recruiting")
-    tile = state.map.find(event.tile)
+    tile = event.tile
     label = state.map.label(tile)
     if state.control.get(tile) != player or state.settlement.get(tile) != "fortress":
         forts = [state.map.label(t) for t in state.tiles_of(player) if state.settlement.get(t) == "fortress"]
@@ -247,7 +245,7 @@ def commit_recruited(outcome: Recruited, state: State) -> None:
 def decide_feed(state: State, event: Feed) -> Fed:
     """5.6 step 6: 1 food an army, the unfed removed, what is left lost; the last kingdom fed
     begins deploying. Changes nothing."""
-    player = find_player(state, event.player)
+    player = event.player
     spending(state, player, "feeding")
     armies = {a.id for a in state.armies_of(player)}
     unfed = []
@@ -300,7 +298,7 @@ def decide_deploy(state: State, event: Deploy) -> Deployed:
     army = find_army(state, event.army)
     if army.deployed:
         raise RuleError(f"{army.id} is already deployed this winter, on {state.map.label(army.tile)}")
-    tile = state.map.find(event.tile)
+    tile = event.tile
     if state.control.get(tile) != army.player or state.settlement.get(tile) is None:
         raise RuleError(f"{army.id} deploys on a settlement of {army.player}'s; {state.map.label(tile)} is not one")
     if phases.room_left(state, tile, army.player) <= 0:
