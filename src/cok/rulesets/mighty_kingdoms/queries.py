@@ -126,9 +126,11 @@ def rules(campaign: Campaign) -> dict[str, Any]:
 def picture(campaign: Campaign) -> dict[str, Any]:
     """The map as the site draws it (`cok map --svg`): tiles, rivers, edges, settlements,
     armies and the legend, placed; the picture a kingdom's page draws its targets on."""
-    from cok.rulesets.mighty_kingdoms.site import picture as drawn
+    from cok.rulesets.mighty_kingdoms.site.svg import map_picture
+    from cok.rulesets.mighty_kingdoms.words import when
 
-    return dataclasses.asdict(drawn(campaign.name, campaign.state))
+    state = campaign.state
+    return dataclasses.asdict(map_picture(state, f"{campaign.name} — {when(state)}"))
 
 
 def artefacts(campaign: Campaign) -> dict[str, Any]:

@@ -218,3 +218,12 @@ def untold(state: State, event: EventBase) -> str:
     fields = event.model_dump(mode="json", exclude_none=True, exclude={"id", "at", "by", "note", "type"})
     shown = ", ".join(f"{k} {v}" for k, v in fields.items() if v not in ([], {}, False))
     return f"{event.type} ({shown})" if shown else event.type
+
+
+def when(state: State) -> str:
+    """`Year 1, month 3 of summer`, `The winter of year 2` or `Setup` (the map's title too)."""
+    if not state.year:
+        return "Setup"
+    if state.winter:
+        return f"The winter of year {state.year}"
+    return f"Year {state.year}, month {state.month} of summer"

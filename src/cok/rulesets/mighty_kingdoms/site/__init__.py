@@ -26,8 +26,8 @@ def environment() -> Environment:
 
 
 def picture(name: str, state: State) -> MapPicture:
-    from cok.rulesets.mighty_kingdoms.site.pages import when
     from cok.rulesets.mighty_kingdoms.site.svg import map_picture
+    from cok.rulesets.mighty_kingdoms.words import when
 
     return map_picture(state, f"{name} — {when(state)}")
 
@@ -50,7 +50,8 @@ def site_pages(campaign: Campaign, served: bool = False) -> Iterator[tuple[str, 
     winters gathered (`SERVED_WINTERS`) (issue #37)."""
     from cok.render.paging import Filler, Page, nearby
     from cok.rulesets.mighty_kingdoms.site import pages as data
-    from cok.rulesets.mighty_kingdoms.site.pages import log_pages, periods_of, site_data, when
+    from cok.rulesets.mighty_kingdoms.site.pages import log_pages, periods_of, site_data
+    from cok.rulesets.mighty_kingdoms.words import when
 
     per_page = data.SERVED_PAGE_ENTRIES if served else data.LOG_PAGE_ENTRIES
     site = site_data(campaign, per_page, data.SERVED_WINTERS if served else None)

@@ -241,15 +241,6 @@ def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES, winters: int
     )
 
 
-def when(state: State) -> str:
-    """`Year 1, month 3 of summer`, `The winter of year 2` or `Setup` (the map's title too)."""
-    if not state.year:
-        return "Setup"
-    if state.winter:
-        return f"The winter of year {state.year}"
-    return f"Year {state.year}, month {state.month} of summer"
-
-
 class Periods:
     """The period (numbered from 0) and heading of each event, given in the log's order.
     The log is cut where the year moves on: `begin` and `spring` open a month 1, a `reform`
