@@ -31,9 +31,12 @@ from cok.rulesets.mighty_kingdoms.rules.state import Settings  # noqa: E402
 #: The shipped example whose shape the generated campaign takes.
 EXAMPLE = ROOT / "campaigns" / "mighty-kingdoms"
 #: A kingdom holding fewer tiles than this is left alone by the others' armies.
-SPARED = 15
+SPARED = 8
 #: … and so is a kingdom down to its last few villages (its food: without, it has no armies).
 SPARED_VILLAGES = 4
+#: A kingdom holding this many tiles takes no more (the smaller still march on it), so that
+#: the board stays the example's size (a dozen tiles each) however long the campaign runs.
+HELD = 11
 
 
 class Steady(Table):
@@ -62,7 +65,9 @@ class Steady(Table):
     def order_for(self, army: Any) -> dict[str, Any]:
         """An army leaves alone a kingdom down to its last few tiles or villages, so that every
         kingdom of the example lasts the whole campaign with armies (as the example's four
-        do): a kingdom gone would leave a smaller page than the example's."""
+        do): a kingdom gone would leave a smaller page than the example's. A kingdom of HELD
+        tiles stays home, where the others' armies may still come: a board of every tile held draws a larger map than
+        the example's."""
         s = self.state
         weak = {
             p
@@ -70,6 +75,13 @@ class Steady(Table):
             if p != army.player and (len(s.tiles_of(p)) < SPARED or s.count(p, "village") < SPARED_VILLAGES)
         }
         chosen = super().order_for(army)
+        if (
+            chosen.get("order") == "move"
+            and s.control.get(chosen["to"]) != army.player
+            and (held := len(s.tiles_of(army.player))) >= HELD
+            and (held >= HELD + 3 or not any(a.player != army.player for a in s.armies_in(chosen["to"])))
+        ):
+            return {"type": "order", "army": army.id, "order": "defend"}
         if weak and (
             (chosen.get("order") == "move" and s.control.get(chosen["to"]) in weak)
             or (chosen.get("order") == "raze" and s.control.get(army.tile) in weak)
