@@ -388,6 +388,9 @@ def mighty_kingdoms(
                 servers[side].timed("GET", "/")  # the server reopens the log put back (untimed)
                 servers[side].timed("GET", "/log.html")
                 waiting[side] = waiting_armies(cok_command(), folder)
+                if len(waiting[side]) > 1:  # the first recording after an open: untimed (`settled`)
+                    army, what = waiting[side].pop(0)
+                    settled(servers[side], {"type": "order", "army": army, "order": what}, tokens[side])
             army, what = waiting[side].pop(0)
             return {"type": "order", "army": army, "order": what}
 
@@ -444,6 +447,8 @@ def no_true_king(
                     servers[side].timed("GET", "/")  # the server reopens the log put back (untimed)
                     servers[side].timed("GET", "/log.html")
                 waiting[side] = list(following[side])
+                if len(waiting[side]) > 1:  # the first recording after an open: untimed (`settled`)
+                    settled(servers[side], waiting[side].pop(0), tokens[side])
             return waiting[side].pop(0)
 
         return made
@@ -458,6 +463,15 @@ def no_true_king(
         (number, f"NTK {words} just after a recording, {size // 1000}k vs the game alone", found[path], 1.5)
         for number, path, words in zip((61, 62, 64), paths, what, strict=True)
     ]
+
+
+def settled(server: Server, event: dict[str, object], token: str) -> None:
+    """A recording and a page read, untimed, on a server that has just opened its campaign
+    again (the log put back as it was): the first recording after an open reads the
+    campaign's ids from the cache (~170 ms at 100,000 events, once per open, as after a
+    server's start), which is not what rows 56–64 measure (every page after each recording)."""
+    server.post(event, token)
+    server.timed("GET", "/")
 
 
 def _first_kingdom(standings: dict[str, object]) -> str:
