@@ -5,6 +5,7 @@ rounded, so the same state always gives the same bytes."""
 
 from __future__ import annotations
 
+import threading
 import zlib
 from dataclasses import dataclass
 
@@ -52,6 +53,7 @@ Placed = tuple[dict[str, tuple[float, float]], int, int]
 #: again after every recording: the layout, a few ms, depends on the board file alone).
 _LAID_OUT: dict[tuple[tuple[str, tuple[float, float] | None], ...], Placed] = {}
 _LAID_OUT_KEPT = 8
+_LAID_OUT_LOCK = threading.Lock()  # a club's server draws several campaigns' boards at once
 
 
 def layout(state: State) -> Placed:
@@ -59,11 +61,12 @@ def layout(state: State) -> Placed:
     file's positions scaled, then pushed apart (a fixed number of passes, in name order)
     where two areas would overlap. Worked out once per board in a process."""
     key = tuple(sorted((name, area.at) for name, area in state.board.areas.items()))
-    found = _LAID_OUT.get(key)
-    if found is None:
-        if len(_LAID_OUT) >= _LAID_OUT_KEPT:
-            _LAID_OUT.pop(next(iter(_LAID_OUT)))
-        found = _LAID_OUT[key] = _laid_out(key)
+    with _LAID_OUT_LOCK:
+        found = _LAID_OUT.get(key)
+        if found is None:
+            if len(_LAID_OUT) >= _LAID_OUT_KEPT:
+                _LAID_OUT.pop(next(iter(_LAID_OUT)))
+            found = _LAID_OUT[key] = _laid_out(key)
     placed, width, height = found
     return dict(placed), width, height
 
