@@ -153,5 +153,7 @@ def nearby(pages: Sequence[Page], page: Page, around: int = 2) -> list[Page]:
     """The pages a served page links to (newest first): the newest, the oldest and those
     within `around` of this one, so that its list of pages stays short however long the
     log (each page reaches the next ones: every page is still reachable)."""
-    at = next((n for n, p in enumerate(pages) if p.file == page.file), 0)
-    return [p for n, p in enumerate(pages) if n in (0, len(pages) - 1) or abs(n - at) <= around]
+    at = next((n for n, p in enumerate(pages) if p.file == page.file), 0)  # the newest: at once
+    last = len(pages) - 1
+    kept = {0, last, *range(max(0, at - around), min(last, at + around) + 1)} if pages else set()
+    return [pages[n] for n in sorted(kept)]  # by index: not a pass over a long log's pages

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from jinja2 import Environment
+from markupsafe import Markup
 
 from cok.render import site as engine
 
@@ -58,8 +59,11 @@ def site_pages(campaign: Campaign, served: bool = False) -> Iterator[tuple[str, 
     env = environment()
     m = picture(site.name, site.state)
     now = when(site.state)
-    yield "index.html", engine.page(env, "index.html", site=site, root="", m=m, now=now)
-    yield "map.svg", _svg(m, env)
+    # the map drawn once for the home page and map.svg: each page after a recording is made
+    # after them (a third of a kingdom's page, at any size)
+    drawn = Markup(env.get_template("map.svg").render(m=m))
+    yield "index.html", engine.page(env, "index.html", site=site, root="", m=m, now=now, drawn=drawn)
+    yield "map.svg", env.get_template("document.svg").render(picture="drawn.svg", drawn=drawn)
     # opened on its own on a phone: a page keeping it at its own size in a frame (issue #35)
     yield (
         "map.html",

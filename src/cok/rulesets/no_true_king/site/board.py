@@ -5,6 +5,7 @@ rounded, so the same state always gives the same bytes."""
 
 from __future__ import annotations
 
+import threading
 import zlib
 from dataclasses import dataclass
 
@@ -47,14 +48,34 @@ def n(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def layout(state: State) -> tuple[dict[str, tuple[float, float]], int, int]:
+Placed = tuple[dict[str, tuple[float, float]], int, int]
+#: The boards laid out in this process, by their areas' positions (a server draws the board
+#: again after every recording: the layout, a few ms, depends on the board file alone).
+_LAID_OUT: dict[tuple[tuple[str, tuple[float, float] | None], ...], Placed] = {}
+_LAID_OUT_KEPT = 8
+_LAID_OUT_LOCK = threading.Lock()  # a club's server draws several campaigns' boards at once
+
+
+def layout(state: State) -> Placed:
     """Each area's centre on the drawing, and the drawing's width and height: the board
     file's positions scaled, then pushed apart (a fixed number of passes, in name order)
-    where two areas would overlap."""
-    names = sorted(state.board.areas)
+    where two areas would overlap. Worked out once per board in a process."""
+    key = tuple(sorted((name, area.at) for name, area in state.board.areas.items()))
+    with _LAID_OUT_LOCK:
+        found = _LAID_OUT.get(key)
+        if found is None:
+            if len(_LAID_OUT) >= _LAID_OUT_KEPT:
+                _LAID_OUT.pop(next(iter(_LAID_OUT)))
+            found = _LAID_OUT[key] = _laid_out(key)
+    placed, width, height = found
+    return dict(placed), width, height
+
+
+def _laid_out(positions: tuple[tuple[str, tuple[float, float] | None], ...]) -> Placed:
+    names = [name for name, _ in positions]
     pos = {}
-    for name in names:
-        at = state.board.areas[name].at or (0.0, 0.0)
+    for name, at in positions:
+        at = at or (0.0, 0.0)
         pos[name] = [at[0] * SCALE_X, at[1] * SCALE_Y]
     need_x, need_y = BOX_W + GAP, BOX_H + GAP
     for _ in range(60):
