@@ -1,4 +1,4 @@
-"""A void's full pass (`fold.replayed_without`: the log replayed with the void appended, as
+"""A void's full pass (`campaign.replayed_without`: the log replayed with the void appended, as
 a recording decides it) applies each event as it is read, never holding the whole log's
 events at once (the 100,000-event server's peak after a void, issue #37), and decides
 exactly as the whole list folded does: the same state, problems and refused events."""
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from cok.core import log as logs
-from cok.core.campaign import open_campaign, read
+from cok.core.campaign import open_campaign, read, replayed_without
 from cok.core.events import Entry, Void
-from cok.core.fold import Folded, fold, replayed_without
+from cok.core.fold import Folded, fold
 from cok.core.plain import encode
 from cok.core.replay import read_entries, set_up
 from cok.rulesets import install

@@ -37,8 +37,6 @@ from cok.core.progress import Advance, task
 from cok.core.text import in_file_words, quoted
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from cok.core.ruleset import Ruleset
 
 
@@ -327,38 +325,3 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: s
         else tuple(sorted(ruleset.involved(event))),
         ruleset.public(event),
     )
-
-
-def replayed_without(folder: Path, voids: Sequence[Void]) -> Folded:
-    """The campaign's log replayed from its files with `voids` appended, as a void is
-    decided (a full pass: a void changes the past), without the history in words. Each event
-    is applied as it is read, as a replay is (`core.replay`): the log's events are never held
-    all at once (at 100,000 events they were ~230 MB, on top of the state a server keeps);
-    only a log whose voids cannot be found beforehand is read whole first."""
-    from cok.core.campaign import read
-    from cok.core.errors import display_path
-    from cok.core.folders import EVENTS_FILE
-    from cok.core.log import planned_voids, read_log
-    from cok.core.replay import read_entries, set_up
-    from cok.core.yamlfile import decode
-
-    files = read(folder)
-    setup = set_up(folder, files)
-    shown = display_path(folder / EVENTS_FILE)
-    text = decode(files.events, shown, "event log") if files.events else ""
-    plan = planned_voids(text, shown, setup.ruleset) if text else Plan()
-    new = {v.id for v in voids if v.id is not None}
-    if plan is not None and not any(v.target in new for v in voids):
-        for void in voids:  # after every line of the log (an entry without a line: math.inf)
-            plan.add(void, math.inf)
-        replay = Replay(setup.ruleset, setup.state, shown, plan, by_line=True, telling=False)
-        try:
-            if text:
-                read_log(files.events, text, shown, setup.ruleset, take=replay.take)
-            for void in voids:
-                replay.take(Entry(void, None))
-            return replay.finish()
-        except Unplanned:
-            setup = set_up(folder, files)  # the state was changed in place: a fresh one
-    log = read_entries(folder, files, setup.ruleset)
-    return fold(setup.ruleset, [*log.entries, *(Entry(v, None) for v in voids)], setup.state, log.shown, telling=False)

@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core import write
 from cok.core.append import append, locked, recover, stamp
-from cok.core.campaign import Campaign, Unchanged, open_campaign, read
+from cok.core.campaign import Campaign, Unchanged, open_campaign, replayed_without
 from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Confirm, DiceCommit, DiceLost, DiceReveal, Dispute, Entry, EventBase, Settle, Void
-from cok.core.fold import Folded, Skipped, diced, fold, tell, told, verdict, with_dice
+from cok.core.fold import Folded, Skipped, diced, tell, told, verdict, with_dice
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Voided
-from cok.core.replay import read_entries, set_up
 from cok.core.text import quoted
 from cok.core.write import with_metadata
 
@@ -280,10 +279,7 @@ def _mentioned(campaign: Campaign, event_id: str, now: Unchanged | None = None) 
 def _without(campaign: Campaign, voids: Sequence[Void]) -> Folded:
     """The log replayed with the voids appended (a full replay), which must stay valid:
     Dependants when later events would be refused without the voided ones."""
-    files = read(campaign.folder)
-    setup = set_up(campaign.folder, files)
-    log = read_entries(campaign.folder, files, setup.ruleset)
-    again = fold(setup.ruleset, [*log.entries, *(Entry(v, None) for v in voids)], setup.state, log.shown, telling=False)
+    again = replayed_without(campaign.folder, voids)  # streamed: the log is never held whole
     refused = {id(r.problem) for r in again.refused}
     other = [p for p in again.problems if id(p) not in refused]
     if other:
