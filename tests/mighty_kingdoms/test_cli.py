@@ -318,3 +318,22 @@ def test_a_raze_order_says_what_will_be_razed(mk: Cok) -> None:
     run = mk("mk", "order", "ana-1", "raze", "--dry-run")
     assert run.exit_code == 0, run.stderr
     assert re.search(r"ana-1 is ordered to raze the (capital|city|fortress|village) at ", run.stdout)
+
+
+def test_a_kingdoms_founding_is_about_its_player_alone_not_the_tile_of_its_army() -> None:
+    """`cok log --player`: a `kingdom` event's `army` is the tile the first army stands on
+    (setup step E), not an army id whose kingdom is before its last dash."""
+    from cok.rulesets.mighty_kingdoms.events import Kingdom, involved
+
+    founded = Kingdom.model_validate(
+        {
+            "player": "ana",
+            "race": "Elves",
+            "capital": "-3,4",
+            "city": "-4,5",
+            "fortress": "-2,4",
+            "villages": ["-3,5", "-4,4"],
+            "army": "-3,4",
+        }
+    )
+    assert involved(founded) == {"ana"}

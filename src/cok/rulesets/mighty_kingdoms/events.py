@@ -276,7 +276,7 @@ def involved(event: EventBase) -> frozenset[str]:
             found.add(str(value))
     for field in ("army", "slaughter", "disband"):
         value = getattr(event, field, None)
-        if isinstance(value, str):
+        if isinstance(value, str) and not isinstance(event, Kingdom):  # a founding's `army` is its tile
             found.add(value.rsplit("-", 1)[0])
     found.discard("pool")
     return frozenset(found)
