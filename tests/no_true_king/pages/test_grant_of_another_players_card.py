@@ -145,3 +145,57 @@ def test_the_grant_from_the_phones_is_the_resolve_cok_ntk_resolve_records(phones
     assert ran.exit_code == 0, ran.stderr
     typed = (yaml.safe_load((twin / "events.yaml").read_text(encoding="utf-8")) or [])[-1]
     assert resolve_event(typed) == resolve_event(resolved)
+
+
+def seated_with_jaime(phones: Phones) -> None:
+    """bo first; ana draws a Lannister and a Stark card; bo's Greyjoy lord is next, and its
+    ships meet Lannister's in The Golden Sound."""
+    for name, symbol, full in (("ana", "crown", "Ana Stone"), ("bo", "torch", "Bo Reed")):
+        seal = seal_of(name, CARDS[name], SECRETS[name])
+        assert phones.post(name, "/play/join", symbol=symbol, seal=seal, name=full)[0] == 200
+    assert phones.post("Ann", "/play/begin", seats="ana bo", first="bo")[0] == 200
+    for name, spot in [
+        ("bo", "greyjoy:lord"),
+        ("ana", "lannister:maester"),
+        ("bo", "tyrell:lord"),
+        ("ana", "stark:maester"),
+        ("bo", "baratheon:lord"),
+        ("ana", "lannister:lord"),
+    ]:
+        assert phones.post(name, "/play/place", spot=spot)[0] == 200
+    for agent, fields in [
+        ("lannister:maester", {"plan": "draw"}),
+        ("stark:maester", {"plan": "draw"}),
+        ("lannister:marshal", {"plan": "muster move", "add:Lannisport": "1", "route": "Stoney Sept|Harrenhal"}),
+        ("stark:marshal", {"plan": "muster move", "add:Winterfell": "1", "route": "Winterfell|Moat Cailin"}),
+    ]:
+        status, page = phones.post("ana", "/play/resolve", agent=agent, footmen="1", **fields)
+        assert status == 200, page
+
+
+def test_jaimes_muster_is_asked_on_the_active_players_form_and_recorded_as_the_terminals(
+    phones: Phones, game: Path
+) -> None:
+    seated_with_jaime(phones)
+    ships = {**GREYJOY_LORD, "footmen": "0"}
+    assert phones.post("bo", "/play/resolve", **ships)[0] == 200
+    assert phones.post("ana", "/play/card", card="Ser Jaime Lannister")[0] == 200
+    _, theirs = phones.get("ana", "/play/conspiracy")
+    assert "your Ser Jaime Lannister grants you a muster for Lannister" in html.unescape(theirs), theirs
+    _, page = phones.get("bo", "/play/conspiracy")
+    assert 'value="muster" checked> Ana Stone musters for Lannister (Ser Jaime Lannister)' in page, page
+    jaimes = {"then": "muster", "then-add:Lannisport": "1"}
+    offered(page, {k: v for k, v in {**ships, **jaimes}.items() if k != "plan"})
+    twin = game.parent / "twin"
+    shutil.copytree(game, twin)
+    status, page = phones.post("bo", "/play/resolve", **ships, **jaimes)
+    status, page = answered(phones, "bo", status, page)
+    assert status == 200 and "<h1>Recorded</h1>" in page, page
+    resolved = phones.events()[-1]
+    assert resolved["combat"]["after"] == [{"muster": {"Lannisport": ["footman"]}}], resolved
+    answers = [f"--{k}={v}" for k, v in resolved["combat"].items() if k in ("winner", "retreat")]
+    where = ["--move", "Ironman's Bay", "The Golden Sound", "ship", "ship", "--draw"]
+    ran = Cok(twin)("ntk", "resolve", "bo", "greyjoy", "lord", *where, "--then-muster", "Lannisport=footman", *answers)
+    assert ran.exit_code == 0, ran.stderr
+    typed = (yaml.safe_load((twin / "events.yaml").read_text(encoding="utf-8")) or [])[-1]
+    assert resolve_event(typed) == resolve_event(resolved)
