@@ -199,3 +199,14 @@ def test_jaimes_muster_is_asked_on_the_active_players_form_and_recorded_as_the_t
     assert ran.exit_code == 0, ran.stderr
     typed = (yaml.safe_load((twin / "events.yaml").read_text(encoding="utf-8")) or [])[-1]
     assert resolve_event(typed) == resolve_event(resolved)
+
+
+def test_ashas_own_table_offers_no_card_of_a_house_whose_only_card_is_on_the_first_table(phones: Phones) -> None:
+    """ana's one Greyjoy card is Asha, on the first table: in Asha's combat she may play her
+    Stark card or none, and no Greyjoy card (the rules refuse one she does not hold)."""
+    seated(phones)
+    ana_plays_asha(phones)
+    assert phones.post("bo", "/play/resolve", **GREYJOY_LORD, **ASHAS_MOVE)[0] == 200
+    _, page = phones.get("ana", "/play/conspiracy")
+    offered = html.unescape(page.split('action="/play/card"', 1)[1].split("</form>", 1)[0])
+    assert "(Stark:" in offered and "(Greyjoy:" not in offered, offered
