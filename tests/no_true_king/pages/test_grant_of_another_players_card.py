@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from cok.rulesets.no_true_king.rules.loyalty import seal_of
+from cok.service import Draft, Who, may_record
 from tests.conftest import Cok
 from tests.no_true_king.pages.test_table import CARDS, SECRETS, Phones, game, phones
 from tests.no_true_king.test_granted_combat_cards import answered
@@ -119,6 +120,9 @@ def test_the_grant_from_the_phones_is_the_resolve_cok_ntk_resolve_records(phones
     resolved = phones.events()[-1]
     assert resolved["type"] == "resolve" and resolved["by"] == "bo"
     assert resolved["combat"]["cards"]["ana"] == "Asha Greyjoy"
+    target = {"target": resolved["id"]}  # her choice, in bo's event: hers to confirm or dispute
+    assert may_record(game, Draft("dispute", {**target, "reason": "not my move"}), Who("ana"))
+    assert not may_record(game, Draft("dispute", {**target, "reason": "mine"}), Who("bo"))
     (after,) = resolved["combat"]["after"]
     assert after["move"]["to"] == "Moat Cailin" and after["combat"]["cards"]["ana"] == stark[0]
     answers = [f"--then-{k}={v}" for k, v in after["combat"].items() if k in ("winner", "retreat")]
