@@ -187,9 +187,19 @@ def card_turn(state: Realm, player: str) -> dict[str, Any]:
     return {
         "houses": houses,
         "granted": state.won_at is not None,
-        "choices": [(h, c) for h, c in playable(state, player) if h in houses and c not in spent],
+        "choices": [
+            (h, c) for h, c in playable(state, player) if h in houses and c not in spent and _left(state, player, h) > 0
+        ],
         "facts": state.board.cards,
     }
+
+
+def _left(state: Realm, player: str, house: str) -> int:
+    """The cards of a house a player still holds for a table: a card played on the first
+    combat's table (Asha's, from another phone) is no longer in hand for Asha's own (§4.4)."""
+    on_tables = [*state.won_table, *state.table]
+    spent = sum(1 for p, c in on_tables if p == player and c and state.board.cards[c].house == house)
+    return state.held.get((player, house), 0) - spent
 
 
 def opens_the_table(

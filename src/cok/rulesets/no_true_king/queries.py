@@ -95,8 +95,9 @@ def resolving(campaign: Campaign, player: str = "", agent: str = "") -> dict[str
     """The resolve form of one of the conspiracy's agents (`agent`: HOUSE:SPACE, else the first
     that may resolve, §4.2.2): the agents it may resolve, its house's legal choices (`offer`),
     the cards it may play and what they would grant (Asha's move, Jaime's muster: the offers
-    of Greyjoy's and Lannister's lords), the agents Cersei could remove, the opponents, and
-    the cards on the table already. Empty (`agent` None) when no agent may resolve."""
+    of Greyjoy's and Lannister's lords), the agents Cersei could remove, the opponents, the
+    cards on the table already, and the granting cards another player played there
+    (`granted_by`: card -> player). Empty (`agent` None) when no agent may resolve."""
     from cok.rulesets.no_true_king.offers import agents_to_resolve, cards_held, cards_to_play, offer
 
     state = campaign.state
@@ -122,7 +123,18 @@ def resolving(campaign: Campaign, player: str = "", agent: str = "") -> dict[str
         ],
         "opponents": [p for p in state.seats if p != player],
         "granted_offers": granted,
+        "granted_by": granted_by_others(state, player),
     }
+
+
+def granted_by_others(state: Any, player: str) -> dict[str, str]:
+    """Asha Greyjoy and Ser Jaime Lannister on the first combat's table, played from another
+    phone: card -> its player. If their house wins, that player takes the move (muster) (§4.4);
+    the resolve carries it in `after`, so the active player's form asks for that player's choice."""
+    from cok.rulesets.no_true_king.rules.combat import GRANTS
+
+    first = state.won_table if state.won_at is not None else state.table
+    return {c: p for p, c in first if c in GRANTS and p != player}
 
 
 def cards(campaign: Campaign, player: str = "") -> dict[str, Any]:

@@ -138,7 +138,26 @@ async def conspiracy(visit: Visit) -> Response:
         **(await visit.read("cards", player=me) if turn["what"] == "card" else {}),
         table=[(game["players"][p]["name"], c) for p, c in game["table"]],
         fight_at=game["fight_at"],
+        my_grants=my_grants(game, me),
     )
+
+
+def my_grants(game: Mapping[str, Any], me: str) -> list[dict[str, str]]:
+    """Asha Greyjoy or Ser Jaime Lannister this conspiracy played on the first combat's table
+    while another resolves (§4.4): if its house wins, the move (muster) is its player's to
+    choose, and the active player's one resolve records it (`after`); its page says so."""
+    from cok.rulesets.no_true_king.rules.combat import GRANTS
+
+    first = game["won_table"] if game["won_at"] else game["table"]
+    at = game["won_at"] or game["fight_at"]
+    if not first or at is None or first[0][0] == me:  # the active player opens the table
+        return []
+    active = game["players"][first[0][0]]["name"]
+    return [
+        {"card": c, "house": GRANTS[c][0], "kind": GRANTS[c][1], "area": at[1], "active": active}
+        for p, c in first
+        if p == me and c in GRANTS
+    ]
 
 
 async def _open_card(visit: Visit, me: str) -> list[str] | None:
@@ -170,6 +189,7 @@ async def _resolving(visit: Visit, game: Mapping[str, Any], me: str) -> dict[str
         "lannister_agents": found["lannister_agents"],
         "opponents": found["opponents"],
         "granted_offers": found["granted_offers"],
+        "granted_by": {c: game["players"][p]["name"] for c, p in found["granted_by"].items()},
         "board": board(await visit.read("picture"), found["offer"]),
     }
 
