@@ -34,30 +34,40 @@ GREYJOY_LORD = {
 ASHAS_MOVE = {"then": "move", "then-route": "Greywater Watch|Moat Cailin", "then-footmen": "1"}
 
 
-def seated(phones: Phones) -> None:
-    """bo first; ana draws a Stark and a Greyjoy card and marches Stark into Moat Cailin;
-    bo's Greyjoy lord is next."""
+def played(phones: Phones, spots: list[tuple[str, str]], resolves: list[tuple[str, dict[str, str]]]) -> None:
+    """ana and bo join (sealed), bo is first; the agents placed at `spots`, then ana's
+    `resolves` (agent, form fields) from her phone, each with one footman mustered."""
     for name, symbol, full in (("ana", "crown", "Ana Stone"), ("bo", "torch", "Bo Reed")):
         seal = seal_of(name, CARDS[name], SECRETS[name])
         assert phones.post(name, "/play/join", symbol=symbol, seal=seal, name=full)[0] == 200
     assert phones.post("Ann", "/play/begin", seats="ana bo", first="bo")[0] == 200
-    for name, spot in [
-        ("bo", "greyjoy:lord"),
-        ("ana", "stark:maester"),
-        ("bo", "tyrell:lord"),
-        ("ana", "greyjoy:maester"),
-        ("bo", "baratheon:lord"),
-        ("ana", "lannister:lord"),
-    ]:
+    for name, spot in spots:
         assert phones.post(name, "/play/place", spot=spot)[0] == 200
-    for agent, fields in [
-        ("stark:maester", {"plan": "draw"}),
-        ("greyjoy:maester", {"plan": "draw"}),
-        ("stark:marshal", {"plan": "muster move", "add:Winterfell": "1", "route": "Winterfell|Moat Cailin"}),
-        ("greyjoy:marshal", {"plan": "muster move", "add:Pyke": "1", "route": "Pyke|Ironman's Bay"}),
-    ]:
+    for agent, fields in resolves:
         status, page = phones.post("ana", "/play/resolve", agent=agent, footmen="1", **fields)
         assert status == 200, page
+
+
+def seated(phones: Phones) -> None:
+    """bo first; ana draws a Stark and a Greyjoy card and marches Stark into Moat Cailin;
+    bo's Greyjoy lord is next."""
+    played(
+        phones,
+        [
+            ("bo", "greyjoy:lord"),
+            ("ana", "stark:maester"),
+            ("bo", "tyrell:lord"),
+            ("ana", "greyjoy:maester"),
+            ("bo", "baratheon:lord"),
+            ("ana", "lannister:lord"),
+        ],
+        [
+            ("stark:maester", {"plan": "draw"}),
+            ("greyjoy:maester", {"plan": "draw"}),
+            ("stark:marshal", {"plan": "muster move", "add:Winterfell": "1", "route": "Winterfell|Moat Cailin"}),
+            ("greyjoy:marshal", {"plan": "muster move", "add:Pyke": "1", "route": "Pyke|Ironman's Bay"}),
+        ],
+    )
 
 
 def ana_plays_asha(phones: Phones) -> None:
@@ -154,27 +164,23 @@ def test_the_grant_from_the_phones_is_the_resolve_cok_ntk_resolve_records(phones
 def seated_with_jaime(phones: Phones) -> None:
     """bo first; ana draws a Lannister and a Stark card; bo's Greyjoy lord is next, and its
     ships meet Lannister's in The Golden Sound."""
-    for name, symbol, full in (("ana", "crown", "Ana Stone"), ("bo", "torch", "Bo Reed")):
-        seal = seal_of(name, CARDS[name], SECRETS[name])
-        assert phones.post(name, "/play/join", symbol=symbol, seal=seal, name=full)[0] == 200
-    assert phones.post("Ann", "/play/begin", seats="ana bo", first="bo")[0] == 200
-    for name, spot in [
-        ("bo", "greyjoy:lord"),
-        ("ana", "lannister:maester"),
-        ("bo", "tyrell:lord"),
-        ("ana", "stark:maester"),
-        ("bo", "baratheon:lord"),
-        ("ana", "lannister:lord"),
-    ]:
-        assert phones.post(name, "/play/place", spot=spot)[0] == 200
-    for agent, fields in [
-        ("lannister:maester", {"plan": "draw"}),
-        ("stark:maester", {"plan": "draw"}),
-        ("lannister:marshal", {"plan": "muster move", "add:Lannisport": "1", "route": "Stoney Sept|Harrenhal"}),
-        ("stark:marshal", {"plan": "muster move", "add:Winterfell": "1", "route": "Winterfell|Moat Cailin"}),
-    ]:
-        status, page = phones.post("ana", "/play/resolve", agent=agent, footmen="1", **fields)
-        assert status == 200, page
+    played(
+        phones,
+        [
+            ("bo", "greyjoy:lord"),
+            ("ana", "lannister:maester"),
+            ("bo", "tyrell:lord"),
+            ("ana", "stark:maester"),
+            ("bo", "baratheon:lord"),
+            ("ana", "lannister:lord"),
+        ],
+        [
+            ("lannister:maester", {"plan": "draw"}),
+            ("stark:maester", {"plan": "draw"}),
+            ("lannister:marshal", {"plan": "muster move", "add:Lannisport": "1", "route": "Stoney Sept|Harrenhal"}),
+            ("stark:marshal", {"plan": "muster move", "add:Winterfell": "1", "route": "Winterfell|Moat Cailin"}),
+        ],
+    )
 
 
 def test_jaimes_muster_is_asked_on_the_active_players_form_and_recorded_as_the_terminals(
