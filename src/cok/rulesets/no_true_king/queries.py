@@ -40,6 +40,7 @@ def game(campaign: Campaign) -> dict[str, Any]:
     the conspiracies (names, symbols, seals, the tokens they turned face up, the positions
     their exchanges swapped), the seats, the houses, whom the ledger waits for in words, and
     the cards on the combat's table. Never a loyalty card."""
+    from cok.rulesets.no_true_king.rules.combat import GRANTS
     from cok.rulesets.no_true_king.words import waiting_words
 
     state = campaign.state
@@ -69,6 +70,7 @@ def game(campaign: Campaign) -> dict[str, Any]:
         "fight_at": state.fight_at,
         "won_at": state.won_at,
         "agents": [{"house": h, "space": s, "player": p} for (h, s), p in state.agents.items()],
+        "grants": {c: {"house": h, "kind": k} for c, (h, k) in GRANTS.items()},  # §4.4: Asha, Jaime
     }
 
 

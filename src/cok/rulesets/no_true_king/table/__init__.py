@@ -146,17 +146,16 @@ def my_grants(game: Mapping[str, Any], me: str) -> list[dict[str, str]]:
     """Asha Greyjoy or Ser Jaime Lannister this conspiracy played on the first combat's table
     while another resolves (§4.4): if its house wins, the move (muster) is its player's to
     choose, and the active player's one resolve records it (`after`); its page says so."""
-    from cok.rulesets.no_true_king.rules.combat import GRANTS
-
+    grants = game["grants"]
     first = game["won_table"] if game["won_at"] else game["table"]
     at = game["won_at"] or game["fight_at"]
     if not first or at is None or first[0][0] == me:  # the active player opens the table
         return []
     active = game["players"][first[0][0]]["name"]
     return [
-        {"card": c, "house": GRANTS[c][0], "kind": GRANTS[c][1], "area": at[1], "active": active}
+        {"card": c, "house": grants[c]["house"], "kind": grants[c]["kind"], "area": at[1], "active": active}
         for p, c in first
-        if p == me and c in GRANTS
+        if p == me and c in grants
     ]
 
 
