@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema
 
@@ -143,6 +143,17 @@ class Settle(EventBase):
 #: The core's events about a result: the other side's word and the organiser's ruling.
 VERDICT_EVENTS: dict[str, type[EventBase]] = {"confirm": Confirm, "dispute": Dispute, "settle": Settle}
 Verdict = Confirm | Dispute | Settle
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def amended(model: Model, changes: dict[str, Any]) -> Model:
+    """The model itself when every change is what it already holds, else a copy with the
+    changes: a game's spelling step makes names exact this way, so a long fold whose names
+    are exact already (the usual case) copies no event."""
+    new = {k: v for k, v in changes.items() if v is not getattr(model, k) and v != getattr(model, k)}
+    return model.model_copy(update=new) if new else model
 
 
 def content_ref(event: EventBase) -> str:

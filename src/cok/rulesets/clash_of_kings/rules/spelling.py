@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cok.core.errors import RuleError
-from cok.core.events import EventBase
+from cok.core.events import EventBase, amended
 from cok.core.names import NameIndex, did_you_mean, find
 from cok.rulesets.clash_of_kings.events import Battle, Join
 from cok.rulesets.clash_of_kings.rules.start import known_factions
@@ -64,19 +64,13 @@ def listed_mode(typed: str, modes: Sequence[str], who: str, verb: str, where: st
     return allowed.find(typed)
 
 
-def _changed(event: EventBase, changes: dict[str, Any]) -> EventBase:
-    """The event itself when every name was exact, else a copy with the names made so."""
-    exact = {k: v for k, v in changes.items() if getattr(event, k) != v}
-    return event.model_copy(update=exact) if exact else event
-
-
 def _join(state: State, event: Join) -> EventBase:
     changes: dict[str, Any] = {"faction": faction(state, event.faction)}
     if event.castle is not None:
         changes["castle"] = location(state, event.castle)
     if event.territories is not None:
         changes["territories"] = [location(state, t) for t in event.territories]
-    return _changed(event, changes)
+    return amended(event, changes)
 
 
 def _battle(state: State, event: Battle) -> EventBase:
@@ -85,7 +79,7 @@ def _battle(state: State, event: Battle) -> EventBase:
         changes["mode"] = mode(state, event.mode)
     if event.abandon is not None:
         changes["abandon"] = location(state, event.abandon)
-    return _changed(event, changes)
+    return amended(event, changes)
 
 
 #: The events that name something other than a player by its id (players are ids in the log:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from cok.core.errors import RuleError
-from cok.core.events import EventBase
+from cok.core.events import EventBase, amended
 from cok.core.names import normalize, unknown
 from cok.rulesets.mighty_kingdoms.events import (
     Artefact,
@@ -61,22 +61,16 @@ def tile(state: State, typed: str) -> str:
     return state.map.find(typed)
 
 
-def _changed(event: EventBase, changes: dict[str, Any]) -> EventBase:
-    """The event itself when every name was exact, else a copy with the names made so."""
-    exact = {k: v for k, v in changes.items() if getattr(event, k) != v}
-    return event.model_copy(update=exact) if exact else event
-
-
 def _kingdom(state: State, event: Kingdom) -> EventBase:
     find = state.map.find
     tiles = {k: find(getattr(event, k)) for k in ("capital", "city", "fortress")}
-    return _changed(event, {**tiles, "villages": [find(v) for v in event.villages], "army": find(event.army)})
+    return amended(event, {**tiles, "villages": [find(v) for v in event.villages], "army": find(event.army)})
 
 
 def _order(state: State, event: Order) -> EventBase:
     if event.to is None or event.to in state.map.tiles:  # a month's many orders: most say "q,r"
         return event
-    return _changed(event, {"to": tile(state, event.to)})
+    return amended(event, {"to": tile(state, event.to)})
 
 
 def _battle(state: State, event: Battle) -> EventBase:
@@ -91,29 +85,29 @@ def _battle(state: State, event: Battle) -> EventBase:
         changes["retreat"] = {army: tile(state, t) for army, t in event.retreat.items()}
     if event.advance:
         changes["advance"] = {army: tile(state, t) for army, t in event.advance.items()}
-    return _changed(event, changes)
+    return amended(event, changes)
 
 
 def _winter(state: State, event: Winter) -> EventBase:
     if not event.recall:
         return event
-    return _changed(event, {"recall": {player(state, p): tile(state, t) for p, t in event.recall.items()}})
+    return amended(event, {"recall": {player(state, p): tile(state, t) for p, t in event.recall.items()}})
 
 
 def _tithe(state: State, event: Tithe) -> EventBase:
-    return _changed(event, {"from_": player(state, event.from_), "to": player(state, event.to)})
+    return amended(event, {"from_": player(state, event.from_), "to": player(state, event.to)})
 
 
 def _on_a_tile(state: State, event: Build | Recruit) -> EventBase:
-    return _changed(event, {"player": player(state, event.player), "tile": tile(state, event.tile)})
+    return amended(event, {"player": player(state, event.player), "tile": tile(state, event.tile)})
 
 
 def _feed(state: State, event: Feed) -> EventBase:
-    return _changed(event, {"player": player(state, event.player)})
+    return amended(event, {"player": player(state, event.player)})
 
 
 def _deploy(state: State, event: Deploy) -> EventBase:
-    return event if event.tile in state.map.tiles else _changed(event, {"tile": tile(state, event.tile)})
+    return event if event.tile in state.map.tiles else amended(event, {"tile": tile(state, event.tile)})
 
 
 def _quest(state: State, event: Quest) -> EventBase:
@@ -126,7 +120,7 @@ def _quest(state: State, event: Quest) -> EventBase:
     if event.artefact is not None:
         held = [a.name for a in state.artefacts.values() if a.holder != "pool" and a.name]
         changes["artefact"] = _same_name(event.artefact, held)
-    return _changed(event, changes)
+    return amended(event, changes)
 
 
 def _same_name(typed: str, known: Iterable[str]) -> str:
@@ -136,7 +130,7 @@ def _same_name(typed: str, known: Iterable[str]) -> str:
 
 
 def _artefact(state: State, event: Artefact) -> EventBase:
-    return event if event.to == "pool" else _changed(event, {"to": player(state, event.to)})
+    return event if event.to == "pool" else amended(event, {"to": player(state, event.to)})
 
 
 #: The events that name a tile, a kingdom, a hero or an artefact: each made exact by its function.

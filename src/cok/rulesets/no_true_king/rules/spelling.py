@@ -16,17 +16,13 @@ loyalty card is not spelled: its seal is made over its exact words (§4.6)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel
-
-from cok.core.events import EventBase
+from cok.core.events import EventBase, amended
 from cok.rulesets.no_true_king.events import Action, Card, Combat, Exchange, Pass, Place, Resolve, ShipTo, Unseal
 from cok.rulesets.no_true_king.map import Board
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house, find_player
 from cok.rulesets.no_true_king.rules.state import Realm
-
-Model = TypeVar("Model", bound=BaseModel)
 
 
 def spelled(state: Realm, event: EventBase) -> EventBase:
@@ -37,26 +33,20 @@ def spelled(state: Realm, event: EventBase) -> EventBase:
     return event if spell is None else spell(state, event)
 
 
-def _same(model: Model, changes: dict[str, Any]) -> Model:
-    """The model itself when nothing changed, else a copy with the changes."""
-    new = {k: v for k, v in changes.items() if v is not getattr(model, k) and v != getattr(model, k)}
-    return model.model_copy(update=new) if new else model
-
-
 def _acting(state: Realm, event: Place | Resolve | Card | Exchange | Pass | Unseal) -> dict[str, Any]:
     """The conspiracy acting, as its id (the rules once only checked that the name was known)."""
     return {"player": find_player(state, event.player)}
 
 
 def _place(state: Realm, event: Place) -> EventBase:
-    return _same(event, {**_acting(state, event), "house": find_house(state.board, event.house)})
+    return amended(event, {**_acting(state, event), "house": find_house(state.board, event.house)})
 
 
 def _resolve(state: Realm, event: Resolve) -> EventBase:
     changes = {**_acting(state, event), "house": find_house(state.board, event.house)}
     changes["actions"] = _actions(state, event.actions)
     changes["combat"] = _combat(state, event.combat)
-    return _same(event, changes)
+    return amended(event, changes)
 
 
 def _card(state: Realm, event: Card) -> EventBase:
@@ -68,18 +58,18 @@ def _card(state: Realm, event: Card) -> EventBase:
         changes["house"] = find_house(board, event.house)
     if event.to is not None:
         changes["to"] = find_area(board, event.to)
-    return _same(event, changes)
+    return amended(event, changes)
 
 
 def _exchange(state: Realm, event: Exchange) -> EventBase:
     changes = _acting(state, event)
     if event.reveal is not None:
         changes["reveal"] = {k: find_house(state.board, h) for k, h in event.reveal.items()}
-    return _same(event, changes)
+    return amended(event, changes)
 
 
 def _actor(state: Realm, event: Pass | Unseal) -> EventBase:
-    return _same(event, _acting(state, event))
+    return amended(event, _acting(state, event))
 
 
 def _actions(state: Realm, actions: list[Action]) -> list[Action]:
@@ -94,10 +84,10 @@ def _action(state: Realm, action: Action) -> Action:
         changes["muster"] = spelled_muster(board, action.muster)
     if action.move is not None:
         move = action.move
-        changes["move"] = _same(move, {"from_": find_area(board, move.from_), "to": find_area(board, move.to)})
+        changes["move"] = amended(move, {"from_": find_area(board, move.from_), "to": find_area(board, move.to)})
     if action.combat is not None:
         changes["combat"] = _combat(state, action.combat)
-    return _same(action, changes)
+    return amended(action, changes)
 
 
 def spelled_muster(board: Board, muster: dict[str, Any]) -> dict[str, Any]:
@@ -115,7 +105,7 @@ def spelled_muster(board: Board, muster: dict[str, Any]) -> dict[str, Any]:
 
 def _ship(board: Board, item: Any) -> Any:
     if isinstance(item, ShipTo):
-        return _same(item, {"ship": find_area(board, item.ship)})
+        return amended(item, {"ship": find_area(board, item.ship)})
     if isinstance(item, dict) and isinstance(item.get("ship"), str):
         return {**item, "ship": find_area(board, item["ship"])}
     return item  # `footman`, or what the rules refuse with their words
@@ -140,13 +130,13 @@ def _combat(state: Realm, combat: Combat | None) -> Combat | None:
     if combat.after is not None:
         changes["after"] = _actions(state, combat.after)
     if combat.remove is not None:
-        changes["remove"] = _same(combat.remove, {"house": find_house(board, combat.remove.house)})
+        changes["remove"] = amended(combat.remove, {"house": find_house(board, combat.remove.house)})
     if combat.discard is not None:
         discard = combat.discard
-        changes["discard"] = _same(
+        changes["discard"] = amended(
             discard, {"player": find_player(state, discard.player), "house": find_house(board, discard.house)}
         )
-    return _same(combat, changes)
+    return amended(combat, changes)
 
 
 #: The events that name something: each made exact by its function.
