@@ -383,10 +383,7 @@ def mighty_kingdoms(
         def made(n: int) -> dict[str, object]:
             if not waiting[side]:
                 folder = folders[side]
-                if (folder / "events.yaml").read_bytes() != pristine[folder]:
-                    (folder / "events.yaml").write_bytes(pristine[folder])
-                servers[side].timed("GET", "/")  # the server reopens the log put back (untimed)
-                servers[side].timed("GET", "/log.html")
+                put_back(servers[side], folder, pristine[folder])
                 waiting[side] = waiting_armies(cok_command(), folder)
                 if len(waiting[side]) > 1:  # the first recording after an open: untimed (`settled`)
                     army, what = waiting[side].pop(0)
@@ -442,10 +439,7 @@ def no_true_king(
         def made(n: int) -> dict[str, object]:
             if not waiting[side]:
                 folder = folders[side]
-                if (folder / "events.yaml").read_bytes() != pristine[folder]:
-                    (folder / "events.yaml").write_bytes(pristine[folder])
-                    servers[side].timed("GET", "/")  # the server reopens the log put back (untimed)
-                    servers[side].timed("GET", "/log.html")
+                put_back(servers[side], folder, pristine[folder])
                 waiting[side] = list(following[side])
                 if len(waiting[side]) > 1:  # the first recording after an open: untimed (`settled`)
                     settled(servers[side], waiting[side].pop(0), tokens[side])
@@ -463,6 +457,15 @@ def no_true_king(
         (number, f"NTK {words} just after a recording, {size // 1000}k vs the game alone", found[path], 1.5)
         for number, path, words in zip((61, 62, 64), paths, what, strict=True)
     ]
+
+
+def put_back(server: Server, folder: Path, pristine: bytes) -> None:
+    """The log as it was before the rows' recordings (when they ran out), and the server's
+    pages read once, untimed, as it opens the campaign again."""
+    if (folder / "events.yaml").read_bytes() != pristine:
+        (folder / "events.yaml").write_bytes(pristine)
+    server.timed("GET", "/")
+    server.timed("GET", "/log.html")
 
 
 def settled(server: Server, event: dict[str, object], token: str) -> None:
