@@ -1,4 +1,4 @@
-"""The campaign kept warm at the table: the service's `Ledger` kept warm in the process, and every call
+"""A campaign served: the service's `Ledger` kept warm in the process, and every call
 the server makes to the service layer (nothing else in the server imports it).
 
 A read looks at the campaign's files' sizes and times (a few `stat` calls, whatever the log's
