@@ -11,7 +11,6 @@ the campaign in the cache, `core.store`'s.
 
 from __future__ import annotations
 
-import math
 import os
 import stat
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -25,7 +24,7 @@ from cok.core.append import Stamp, recover_if_needed, stamp, torn_at
 from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import EVENTS_FILE, MAX_BYTES, SETTINGS_FILE, read_bytes, refuse_dangling_link
 from cok.core.position import Position, digest, running
-from cok.core.replay import Files, Setup, read_entries, replay, set_up
+from cok.core.replay import Files, Setup, read_entries, replay, set_up, streamed
 from cok.core.store import bulk, history_rows, id_rows, told_of
 
 if TYPE_CHECKING:
@@ -557,32 +556,7 @@ def save_campaign(
 
 def replayed_without(folder: Path, voids: Sequence[Void]) -> Folded:
     """The campaign's log replayed from its files with `voids` appended, as a void is
-    decided (a full pass: a void changes the past), without the history in words. Each event
-    is applied as it is read, as a replay is (`core.replay`): the log's events are never held
-    all at once (at 100,000 events they were ~230 MB, on top of the state a server keeps);
-    only a log whose voids cannot be found beforehand is read whole first."""
-    from cok.core.events import Entry
-    from cok.core.fold import Plan, Replay, Unplanned, fold
-    from cok.core.log import planned_voids, read_log
-    from cok.core.yamlfile import decode
-
-    files = read(folder)
-    setup = set_up(folder, files)
-    shown = display_path(folder / EVENTS_FILE)
-    text = decode(files.events, shown, "event log") if files.events else ""
-    plan = planned_voids(text, shown, setup.ruleset) if text else Plan()
-    new = {v.id for v in voids if v.id is not None}
-    if plan is not None and not any(v.target in new for v in voids):
-        for void in voids:  # after every line of the log (an entry without a line: math.inf)
-            plan.add(void, math.inf)
-        replay = Replay(setup.ruleset, setup.state, shown, plan, by_line=True, telling=False)
-        try:
-            if text:
-                read_log(files.events, text, shown, setup.ruleset, take=replay.take)
-            for void in voids:
-                replay.take(Entry(void, None))
-            return replay.finish()
-        except Unplanned:
-            setup = set_up(folder, files)  # the state was changed in place: a fresh one
-    log = read_entries(folder, files, setup.ruleset)
-    return fold(setup.ruleset, [*log.entries, *(Entry(v, None) for v in voids)], setup.state, log.shown, telling=False)
+    decided (a full pass: a void changes the past), without the history in words, each event
+    applied as it is read (`core.replay.streamed`): at 100,000 events the log held whole was
+    ~230 MB on top of the state a server keeps."""
+    return streamed(folder, read(folder), telling=False, voids=voids)[2]

@@ -4,6 +4,7 @@ handed back (`Replayed`) for `core.campaign` to keep."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,8 @@ from cok.core.store import history_row
 
 if TYPE_CHECKING:
     from cok.core import cache
+    from cok.core.events import Void
+    from cok.core.fold import Folded
     from cok.core.history import Told
     from cok.core.log import Log
     from cok.core.ruleset import Ruleset
@@ -85,37 +88,8 @@ def replay(folder: Path, files: Files, *, telling: bool = True, history_to: cach
     """Read and replay everything (problems in the log are kept, not raised). Without
     `telling`, no history in words is made (a command without the cache that does not
     show it: `cok check --no-cache`); with `history_to`, it is written to the cache's rows
-    as it is made, not kept (the first command on a long campaign stays small). Each event
-    is applied as it is read, so the events are never held all at once; only a log whose
-    voids could not be found beforehand is read whole first."""
-    from cok.core.fold import Folded, Replay, Unplanned, fold
-    from cok.core.log import Log, planned_voids, read_log
-    from cok.core.yamlfile import decode
-
-    setup = set_up(folder, files)
-    shown = display_path(folder / EVENTS_FILE)
-    done: Folded | None = None
-    if not files.events:
-        log = Log(shown, position=Position.of(b""))
-    else:
-        text = decode(files.events, shown, "event log")
-        plan = planned_voids(text, shown, setup.ruleset)
-        if plan is not None:
-            writer = history_to
-            told_to = None if writer is None else (lambda t: writer.add(history_row(t)))
-            replay = Replay(setup.ruleset, setup.state, shown, plan, by_line=True, telling=telling, told_to=told_to)
-            try:
-                log = read_log(files.events, text, shown, setup.ruleset, take=replay.take)
-                done = replay.finish()
-            except Unplanned:
-                setup = set_up(folder, files)  # the state was changed in place: a fresh one
-                if history_to is not None:
-                    history_to.discard()
-                    history_to = None
-        if done is None:
-            log = read_log(files.events, text, shown, setup.ruleset)
-    if done is None:
-        done = fold(setup.ruleset, log.entries, setup.state, log.shown, telling=telling)
+    as it is made, not kept (the first command on a long campaign stays small)."""
+    setup, log, done, history_to = streamed(folder, files, telling=telling, history_to=history_to)
     problems = [*log.problems, *done.problems]
     if setup.ruleset.sequential:  # every event waits for the ones before it
         problems = after_the_first(log.problems, done.problems)
@@ -123,3 +97,52 @@ def replay(folder: Path, files: Files, *, telling: bool = True, history_to: cach
     rows = history_to if telling else None
     history = None if rows is not None or not telling else done.history
     return Replayed(setup, done.state, log.position, problems, done.ids, history, rows)
+
+
+def streamed(
+    folder: Path,
+    files: Files,
+    *,
+    telling: bool = True,
+    history_to: cache.RowsWriter | None = None,
+    voids: Sequence[Void] = (),
+) -> tuple[Setup, Log, Folded, cache.RowsWriter | None]:
+    """The log folded with each event applied as it is read, so the events are never held
+    all at once; only a log whose voids cannot be found beforehand (or `voids` that void one
+    another) is read whole first. `voids`: appended after the log, as a void is decided
+    (`core.ledger`: a full pass, a void changes the past). Also `history_to` as it stands
+    (dropped when the log had to be read whole)."""
+    import math
+
+    from cok.core.events import Entry
+    from cok.core.fold import Replay, Unplanned, fold
+    from cok.core.log import Log, planned_voids, read_log
+    from cok.core.yamlfile import decode
+
+    setup = set_up(folder, files)
+    shown = display_path(folder / EVENTS_FILE)
+    after = [Entry(v, None) for v in voids]
+    if not files.events:
+        log = Log(shown, position=Position.of(b""))
+        return setup, log, fold(setup.ruleset, after, setup.state, shown, telling=telling), history_to
+    text = decode(files.events, shown, "event log")
+    plan = planned_voids(text, shown, setup.ruleset)
+    new = {v.id for v in voids if v.id is not None}
+    if plan is not None and not any(v.target in new for v in voids):
+        for void in voids:  # after every line of the log (an entry without a line: math.inf)
+            plan.add(void, math.inf)
+        writer = history_to
+        told_to = None if writer is None else (lambda t: writer.add(history_row(t)))
+        replay = Replay(setup.ruleset, setup.state, shown, plan, by_line=True, telling=telling, told_to=told_to)
+        try:
+            log = read_log(files.events, text, shown, setup.ruleset, take=replay.take)
+            for entry in after:
+                replay.take(entry)
+            return setup, log, replay.finish(), history_to
+        except Unplanned:
+            setup = set_up(folder, files)  # the state was changed in place: a fresh one
+            if history_to is not None:
+                history_to.discard()
+                history_to = None
+    log = read_log(files.events, text, shown, setup.ruleset)
+    return setup, log, fold(setup.ruleset, [*log.entries, *after], setup.state, log.shown, telling=telling), history_to
