@@ -177,7 +177,9 @@ def test_each_change_is_handed_to_its_followers_once_written(two: Path, monkeypa
     from cok.notify import outbox
 
     seen: list[tuple[list[str | None], str]] = []
-    monkeypatch.setattr(outbox, "enqueue", lambda folder, change: seen.append(([e.id for e in change.events], log_of(two))))
+    monkeypatch.setattr(
+        outbox, "enqueue", lambda folder, change: seen.append(([e.id for e in change.events], log_of(two)))
+    )
     done = record(two, [Draft("week", {})], by="org")
     assert seen == [([done.events[0].id], seen[0][1])]
     assert done.events[0].id is not None and done.events[0].id in seen[0][1]  # already in the log

@@ -336,13 +336,21 @@ def _grown(
     else:
         campaign.grew(appended, hashed)
     line = old.lines + 1 + (1 if appended[:1] == b"\n" else 0)
-    if len(recorded) > 1 or isinstance(done.event, Void):
+    if any(isinstance(r.event, Void) for r in recorded):
         campaign.forget_rows()
         if use_cache:
-            open_campaign(campaign.folder)  # a void changes the past (and a batch, many lines): rebuilt
+            open_campaign(campaign.folder)  # a void changes the past: rebuilt
         return
-    assert done.event.id is not None
-    row = told(campaign.ruleset, Entry(done.event, line), done.text)
-    campaign.added(done.event.id, line, row)
+    # each event's rows from what was decided (a batch, a reveal with the event that ends its
+    # period, is never replayed for them: decided once), each on the line its text starts
+    ids: dict[str, int] = {}
+    rows = []
+    for each in recorded:
+        assert each.event.id is not None
+        row = told(campaign.ruleset, Entry(each.event, line), each.text)
+        campaign.added(each.event.id, line, row)
+        ids[each.event.id] = line
+        rows.append(row)
+        line += write.to_yaml(each.event).count("\n") if len(recorded) > 1 else 0
     if use_cache and old.empty_flow is None:
-        campaign.save(new_ids={done.event.id: line}, new_history=[row], grown=True, state=state)
+        campaign.save(new_ids=ids, new_history=rows, grown=True, state=state)

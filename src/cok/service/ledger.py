@@ -122,8 +122,10 @@ class Ledger:
         it was (the core's ledger decides a dry run on a copy, and puts a batch refused
         half-way back)."""
         with self._lock:
-            # a recording's campaign is proved by the core's ledger under the lock; a dry run's here
-            campaign = self._campaign if self._campaign is not None and not dry_run else self.campaign()
+            # the files as they are now (a few `stat` calls): what is decided before the lock (a
+            # period a terminal ended, whose seed is revealed first) is decided on the current
+            # state; the core's ledger proves it again under the lock
+            campaign = self.campaign()
             seen: list[tuple[Seen, ...]] = []
 
             def written(done: list[Recorded]) -> None:  # under the campaign's lock: no cok writes now
