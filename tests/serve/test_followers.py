@@ -193,3 +193,22 @@ def test_a_clubs_campaigns_start_and_stop_their_background_work_with_the_club(ex
     with TestClient(app):
         assert all(f._worker is not None and f._worker.is_alive() for f in started)
     assert all(f._worker is None for f in started)
+
+
+def test_a_follower_that_fails_is_said_on_the_organisers_page_and_the_event_stays(example: Path) -> None:
+    """Not a git repository (it was moved): the commit fails after the answer, and says so."""
+    tim, ann = invites.invite(example, "tim"), invites.invite(example, "Ann", organiser=True)
+    painting = {"type": "painting", "player": "tim", "units": 1}
+    app = create_app(example, backup=Backup(commit=True))
+    with TestClient(app) as client:
+        answer = client.post("/api/events", json=painting, headers={"authorization": f"Bearer {tim}"})
+        assert answer.status_code == 201, answer.text
+        followers = app.state.server.warm.followers
+        deadline = time.monotonic() + 10
+        while not followers.troubles() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        client.get(f"/join/{ann}")
+        page = client.get("/activity").text
+    event = answer.json()["id"]
+    assert event in (example / "events.yaml").read_text()
+    assert f"recorded as {event}, but its git commit failed" in page
