@@ -63,7 +63,9 @@ def serving() -> Iterator[Fake]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    from tests.serve.process import free_port
+
+    server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
     made.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

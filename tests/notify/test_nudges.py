@@ -1,6 +1,6 @@
 """Issue 39: a nudge when the ledger waits for one person, mentioning them by the chat
 handle given with their link, posted once and again after the organiser's delay; and
-`cok serve` sending the outbox from its own thread."""
+`cok serve` sending the outbox from its courier, started with the application."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import time
 from pathlib import Path
 
 from cok.notify import outbox
-from cok.notify.courier import Courier, serving, still_waits
+from cok.notify.courier import still_waits
+from cok.service import Draft, Who, record
+from cok.service.followers import Followers
 from tests.conftest import Cok
 from tests.notify.conftest import Fake
 
@@ -52,34 +54,27 @@ def test_cok_serve_sends_what_was_recorded_at_a_terminal_from_a_courier_process_
     cok = Cok(example)
     cok("notify", "add", fake.url)
     cok("battle", "tim", "matt", "--at", "Sunspear", "--winner", "tim")
-    _hook, courier = serving(example, None)
-    courier.start()
+    followers = Followers(example).start()  # as the application starts (its lifespan)
     try:
         deadline = time.monotonic() + 10
         while not fake.received and time.monotonic() < deadline:
             time.sleep(0.05)
     finally:
-        courier.stop()
+        followers.stop()
     assert len(fake.received) == 1
 
 
-def test_the_servers_hook_only_queues_and_wakes_the_courier(example: Path, fake: Fake, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    cok = Cok(example)
-    cok("notify", "add", fake.url)
-    seen = []
-    queue = outbox.enqueue
-    monkeypatch.setattr(outbox, "enqueue", lambda folder, recording: seen.append(recording) or 0)
-    cok("battle", "tim", "matt", "--at", "Sunspear", "--winner", "tim")
-    monkeypatch.setattr(outbox, "enqueue", queue)
-    committed = []
-    hook, courier = serving(example, lambda recording, who: committed.append(who))
-    assert isinstance(courier, Courier)
-    hook(seen[0], "tim")
-    assert fake.received == [] and committed == ["tim"]  # nothing sent under the lock
-    deadline = time.monotonic() + 10
-    while not outbox.pending(example) and time.monotonic() < deadline:  # written after it, by a thread
-        time.sleep(0.02)
-    assert len(outbox.pending(example)) == 1 and fake.received == []  # the courier (not started) sends
+def test_a_recordings_posts_are_in_the_outbox_when_it_answers_and_it_sends_none_itself(
+    example: Path, fake: Fake
+) -> None:
+    """Issue 45: the outbox is written before the answer (a kill after it loses no post);
+    sending is the courier's, never the recording's."""
+    Cok(example)("notify", "add", fake.url)
+    fought = Draft("battle", {"players": ["tim", "matt"], "location": "Sunspear", "winner": "tim"})
+    done = record(example, [fought], by=Who("tim"), followers=Followers(example))
+    waiting = {w.key for w in outbox.pending(example)}
+    assert done.events[0].id in waiting and f"{done.events[0].id}.confirm.matt" in waiting  # its post, its nudge
+    assert fake.received == []
 
 
 def test_the_summary_at_the_start_of_a_month_names_the_leaders_the_month_and_whom_the_ledger_waits_for(

@@ -19,9 +19,17 @@ COK = [sys.executable, "-m", "cok"]
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free port on 127.0.0.1: any, or one of $COK_TEST_PORTS (`9100-9199`) when a machine
+    shared by several people gives each a range of their own."""
+    low, _, high = os.environ.get("COK_TEST_PORTS", "0-0").partition("-")
+    for port in range(int(low), int(high or low) + 1):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise OSError(f"no free port in COK_TEST_PORTS={os.environ['COK_TEST_PORTS']}")
 
 
 class Served:

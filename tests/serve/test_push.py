@@ -61,6 +61,11 @@ def waited(check, seconds: float = 30.0) -> bool:  # type: ignore[no-untyped-def
     return False
 
 
+def committed(repo: Path):  # type: ignore[no-untyped-def]
+    """Whether the recording's commit is made: it follows the answer, off the page's path."""
+    return lambda: git(repo, "log", "-1", "--format=%an") == "tim"
+
+
 def organisers_page(url: str, token: str) -> str:
     with httpx.Client(follow_redirects=True) as phone:
         phone.get(f"{url}/join/{token}")
@@ -82,6 +87,7 @@ def test_a_recording_is_pushed_to_the_remote(example: Path, repo: Path, tmp_path
     with serving(example, "--commit", "--push") as served:
         answer, _ = record(served.url, tim)
         assert answer.status_code == 201, answer.text
+        assert waited(committed(repo))  # the commit follows the answer (issue 45)
         head = git(repo, "rev-parse", "HEAD")
         assert waited(lambda: remote_head(remote) == head)
         assert waited(lambda: f"last pushed <code>{head[:10]}</code>" in organisers_page(served.url, ann))
@@ -100,6 +106,7 @@ def test_a_remote_that_is_down_is_retried_and_the_recording_answers_at_once(
     with serving(example, "--commit", "--push", "--remote", "backup") as served:
         answer, took = record(served.url, tim)
         assert answer.status_code == 201 and took < 5.0  # the push is not on the recording's path
+        assert waited(committed(repo))
         head = git(repo, "rev-parse", "HEAD")
         assert waited(lambda: "The last push failed" in organisers_page(served.url, ann))
         page = organisers_page(served.url, ann)

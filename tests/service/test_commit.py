@@ -1,6 +1,6 @@
-"""`cok serve --commit`'s hook: each recording committed to the campaign's repository,
-only the log, the player as its author and the events told as its message; a failure is
-a warning and the event stays."""
+"""`cok serve --commit`'s follower of every write: each change committed to the campaign's
+repository, only the log, the recorder as its author and the events told as its message; a
+failure is a warning and the event stays."""
 
 from __future__ import annotations
 
@@ -9,14 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from cok.service import Draft, Recording, record
-from cok.service.commit import git_commit
+from cok.service import Draft, record
+from cok.service.followers import Backup, Followers
 
 from .conftest import log_of
 
 
 def git(folder: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=True).stdout
+
+
+def committing(folder: Path) -> Followers:
+    """The followers of `cok serve --commit`, run at once (no application running)."""
+    return Followers(folder, Backup(commit=True), say=lambda line: None)
 
 
 @pytest.fixture
@@ -32,8 +37,8 @@ def test_a_recording_is_committed_with_the_player_as_author_and_the_event_told(r
     done = record(
         repo,
         [Draft("adjust", {"player": "tim", "cp": 2, "reason": "late list"})],
-        by="tim",
-        after=lambda r: git_commit(repo, r, "Tim Martell"),
+        by="Tim Martell",
+        followers=committing(repo),
     )
     assert done.warnings == []
     assert git(repo, "log", "-1", "--format=%an").strip() == "Tim Martell"
@@ -43,12 +48,12 @@ def test_a_recording_is_committed_with_the_player_as_author_and_the_event_told(r
 
 
 def test_a_commit_that_fails_is_a_warning_and_the_event_stays(two: Path) -> None:
-    def commit(r: Recording) -> None:
-        git_commit(two, r, "Tim")
-
-    done = record(two, [Draft("adjust", {"player": "tim", "cp": 2, "reason": "x"})], by="tim", after=commit)
+    said: list[str] = []
+    followers = Followers(two, Backup(commit=True), say=said.append)
+    done = record(two, [Draft("adjust", {"player": "tim", "cp": 2, "reason": "x"})], by="tim", followers=followers)
     assert done.written and done.events[0].id in log_of(two)
     assert len(done.warnings) == 1 and "git" in done.warnings[0]
+    assert said == done.warnings and [t.text for t in followers.troubles()] == said  # the organiser's page
 
 
 def test_a_nul_in_the_told_event_is_committed_escaped_not_a_failure(repo: Path) -> None:
@@ -56,11 +61,11 @@ def test_a_nul_in_the_told_event_is_committed_escaped_not_a_failure(repo: Path) 
     done = record(
         repo,
         [Draft("adjust", {"player": "tim", "cp": 2, "reason": "late\x00list"})],
-        by="tim",
-        after=lambda r: git_commit(repo, r, "Tim\x00 <Martell>"),
+        by="Tim <Martell>",
+        followers=committing(repo),
     )
     assert done.warnings == []
-    assert git(repo, "log", "-1", "--format=%an").strip() == "Tim\\x00 Martell"
+    assert git(repo, "log", "-1", "--format=%an").strip() == "Tim Martell"
     assert done.events[0].id in git(repo, "show", "HEAD")
     assert git(repo, "status", "--porcelain", "events.yaml") == ""
 
@@ -71,8 +76,8 @@ def test_each_commit_holds_exactly_its_recording_authored_by_its_player(repo: Pa
     matts = record(
         repo,
         [Draft("adjust", {"player": "matt", "cp": 1, "reason": "b"})],
-        by="matt",
-        after=lambda r: git_commit(repo, r, "Matt"),
+        by="Matt",
+        followers=committing(repo),
     )
     assert matts.warnings == []
     shown = git(repo, "show", "HEAD")

@@ -109,3 +109,33 @@ def test_a_no_true_king_resolve_is_decided_once_per_recording(tmp_path: Path, mo
     )
     assert done.written and done.events[0].type == "resolve"
     assert len(calls) == 1
+
+
+def test_while_this_machine_holds_the_periods_seed_each_recording_is_decided_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #45: with a seed held, a recording was decided a second time (a dry run) to learn
+    the period after it, even when no die was used: now the reveal closing the change is
+    asked of the state the recording left, once it is decided."""
+    from cok.core import seeds
+    from cok.core.dice import ROLL
+    from cok.rulesets.mighty_kingdoms.events import Reform, Resolve
+    from cok.rulesets.mighty_kingdoms.rules import apply
+    from tests.mighty_kingdoms.pages.kingdoms import ORGANISER, begun
+
+    folder = tmp_path / "hexes"
+    begun(folder)
+    for draft in (
+        Draft("order", {"army": "ana-1", "order": "move", "to": "0,0"}),
+        Draft("order", {"army": "bo-1", "order": "defend"}),
+    ):
+        record(folder, [draft], by=ORGANISER)
+    record(folder, [Draft("resolve", {"army": "ana-1"})], by=ORGANISER, answers={ROLL: True})  # commits, rolls
+    assert seeds.held(folder)
+    resolves = counting(monkeypatch, apply, Resolve)
+    record(folder, [Draft("resolve", {"army": "bo-1"})], by=ORGANISER)  # no die, the seed held
+    assert len(resolves) == 1
+    reforms = counting(monkeypatch, apply, Reform)
+    done = record(folder, [Draft("reform", {"order": ["ana", "bo"]})], by=ORGANISER)  # the month ends
+    assert [e.type for e in done.events] == ["reform", "dice-reveal"]  # revealed in the same change
+    assert len(reforms) == 1

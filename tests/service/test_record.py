@@ -14,7 +14,7 @@ from cok.core.errors import Refused
 from cok.core.log import read_log
 from cok.core.yamlfile import decode
 from cok.rulesets.clash_of_kings import RULESET
-from cok.service import Asked, Draft, Recording, Refusal, Who, record
+from cok.service import Asked, Draft, Refusal, Who, record
 
 from .conftest import log_of, shipped
 
@@ -172,31 +172,37 @@ def test_a_batch_refused_half_way_writes_none_of_it(two: Path) -> None:
     assert log_of(two) == before
 
 
-def test_the_hook_after_the_write_sees_what_was_written_under_the_lock(two: Path) -> None:
-    from cok.core.append import lock_path
+def test_each_change_is_handed_to_its_followers_once_written(two: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 45: one write, its followers (the chat's outbox first), the same for every interface."""
+    from cok.notify import outbox
 
-    seen: list[tuple[Recording, str, bool]] = []
+    seen: list[tuple[list[str | None], str]] = []
+    monkeypatch.setattr(
+        outbox, "enqueue", lambda folder, change: seen.append(([e.id for e in change.events], log_of(two)))
+    )
+    done = record(two, [Draft("week", {})], by="org")
+    assert seen == [([done.events[0].id], seen[0][1])]
+    assert done.events[0].id is not None and done.events[0].id in seen[0][1]  # already in the log
 
-    def after(done: Recording) -> None:
-        seen.append((done, log_of(two), lock_path(two / "events.yaml").exists()))
 
-    done = record(two, [Draft("week", {})], by="org", after=after)
-    assert seen and seen[0][0] is done
-    assert done.events[0].id in seen[0][1]  # already in the log
+def test_a_follower_that_fails_is_a_warning_and_the_event_stays(two: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cok.notify import outbox
 
-
-def test_a_failing_hook_is_a_warning_and_the_event_stays(two: Path) -> None:
-    def after(_: Recording) -> None:
+    def full(folder: Path, change: object) -> int:
         raise OSError(28, "No space left on device")
 
-    done = record(two, [Draft("week", {})], by="org", after=after)
+    monkeypatch.setattr(outbox, "enqueue", full)
+    done = record(two, [Draft("week", {})], by="org")
     assert done.written and done.events[0].id in log_of(two)
-    assert done.warnings == [f"recorded as {done.events[0].id}, but No space left on device"]
+    assert done.warnings == [f"recorded as {done.events[0].id}, but the chat's outbox failed: No space left on device"]
 
 
-def test_a_hook_never_runs_for_a_dry_run(two: Path) -> None:
-    ran: list[Recording] = []
-    record(two, [Draft("week", {})], by="org", dry_run=True, after=ran.append)
+def test_no_follower_runs_for_a_dry_run(two: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cok.notify import outbox
+
+    ran: list[object] = []
+    monkeypatch.setattr(outbox, "enqueue", lambda folder, change: ran.append(change))
+    record(two, [Draft("week", {})], by="org", dry_run=True)
     assert ran == []
 
 

@@ -104,8 +104,9 @@ def record_drafts(
 ) -> Recording:
     """Record drafts through the service (as every interface does), asking at a terminal
     for any answer the rules need; show the summary. Who records: $COK_BY, else the login.
-    `answers`: what the command's options already answer (`--roll-dice`: roll it for me)."""
-    from cok.notify.outbox import queue_posts
+    `answers`: what the command's options already answer (`--roll-dice`: roll it for me).
+    What follows the write (the club's chat: queued, sent by `cok serve` or `cok notify send`)
+    is the service's, as for every interface."""
     from cok.service import Asked, record
     from cok.service.recording import Refusal
 
@@ -119,7 +120,6 @@ def record_drafts(
                 dry_run=dry_run,
                 use_cache=not no_cache,
                 campaign=campaign,
-                after=queue_posts(campaign.folder),  # the club's chat: queued, sent by `cok serve`/`cok notify send`
             )
             break
         except Refusal as refused:

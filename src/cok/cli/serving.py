@@ -217,40 +217,41 @@ def serve(
 
     from cok.links import addresses, served
     from cok.serve import club
+    from cok.serve.app import create_app
     from cok.serve.deadline import CONNECTIONS, KEEP_ALIVE, Deadline
     from cok.serve.forwarded import Untrusted
     from cok.serve.prefix import Prefix
+    from cok.service.followers import Backup
 
     if root_path and not root_path.startswith("/"):
         raise RuleError(f"--root-path is a path that starts with /, like /cok (got {root_path!r})")
     root = root_path.rstrip("/")
-    if push and not commit:
-        raise RuleError("--push pushes the commits --commit makes: serve with --commit --push")
     if remote is not None and not push:
         raise RuleError("--remote names where --push pushes: serve with --commit --push --remote NAME")
-    pushing = (remote or "") if push else None
+    backup = Backup(commit, (remote or "") if push else None)
     public = None
     if public_url is not None:
         public, warning = addresses.checked_url(public_url, "--public-url")
         if warning:
             typer.echo(f"Warning: {warning}", err=True)
     gathering = _club_folder(campaign)
-    pushers: dict[Path, Any] = {}
-    couriers: list[Any] = []
     if gathering is None:
         opened = open_valid(campaign)
         folder: Path = opened.folder
         title = opened.name
-        after = _backed_up(folder, commit, pushing, pushers)
+        backup.checked(folder)  # said to the organiser now, not to a player at their first recording
+        backed = [folder]
         _need_port(host, port)
         _served_alone(folder, public)
-        inner: Any = Prefix(_campaign_app(folder, after, couriers), root)
+        inner: Any = Prefix(create_app(folder, backup=backup), root)
     else:
         members = club.gathered(gathering)
-        hooks = {m.folder: _backed_up(m.folder, commit, pushing, pushers) for m in members if _opens(m)}
+        backed = [m.folder for m in members if _opens(m)]
+        for each in backed:
+            backup.checked(each)
         _need_port(host, port)
         title = f"the {len(members)} campaigns of {gathering.resolve().name}"
-        built = club.club_app(gathering, members, lambda f: _campaign_app(f, hooks[f], couriers))
+        built = club.club_app(gathering, members, lambda f: create_app(f, backup=backup))
         for m in members:
             served.remember(m.folder, m.slug)
             kept = public if public is not None else addresses.remembered(m.folder)
@@ -276,9 +277,7 @@ def serve(
         _said_alone(folder)
     else:
         _said_club(members, shown[0])
-    for pusher in {id(p): p for p in pushers.values()}.values():
-        state = pusher.start().state()
-        typer.echo(f"Pushing each commit to {state.remote} ({state.branch}) in the background")
+    _said_pushing(backed, backup)
     if https:
         typer.echo("Each phone is warned once that the certificate is not trusted: Advanced, then Proceed")
         typer.echo("(Safari: Show Details, visit this website). The certificate's SHA-256 fingerprint:")
@@ -289,9 +288,7 @@ def serve(
             "(recording still needs a personal link: cok invite)",
             err=True,
         )
-    for courier in couriers:
-        courier.start()
-    try:
+    try:  # the application starts and stops its own background work (its lifespan)
         uvicorn.run(
             app,
             host=host,
@@ -311,11 +308,15 @@ def serve(
         if stopped.code not in (0, None):
             raise Refused(f"cok serve could not start on {host}:{port} (see the message above)") from None
 
-    finally:
-        for courier in couriers:
-            courier.stop()
-        for pusher in {id(p): p for p in pushers.values()}.values():
-            pusher.stop()
+
+def _said_pushing(folders: list[Path], backup: Any) -> None:
+    """Where `--push` pushes, once per repository (its campaigns share one pusher)."""
+    if backup.push is None:
+        return
+    from cok.service.push import target
+
+    for _repo, remote, branch in dict.fromkeys(target(f, backup.push or None) for f in folders):
+        typer.echo(f"Pushing each commit to {remote} ({branch}) in the background")
 
 
 def _club_folder(campaign: str | None) -> Path | None:
@@ -351,40 +352,6 @@ def _opens(member: Any) -> bool:
         member.problems = [str(failed)]
         return False
     return True
-
-
-def _campaign_app(folder: Path, after: Any, couriers: list[Any]) -> Any:
-    """One campaign's app, with the club's chat (cok notify) queued under the lock, sent off it."""
-    from cok.notify.courier import serving as notifying
-    from cok.serve.app import create_app
-
-    hook, courier = notifying(folder, after)
-    couriers.append(courier)
-    return create_app(folder, after=hook)
-
-
-def _backed_up(folder: Path, commit: bool, push: str | None, pushers: dict[Path, Any]) -> Any:
-    """`--commit` (and `--push`): the hook committing each recording, then queueing its push;
-    checked at start, so that the organiser hears of a missing repository or remote, not a player."""
-    if not commit:
-        return None
-    _need_git(folder)
-    committer = _committer(folder)
-    if push is None:
-        return committer
-    from cok.service.push import Pusher, serving, target
-
-    repo, remote, branch = target(folder, push or None)
-    pusher = pushers.get(repo)
-    if pusher is None:  # campaigns of one repository share its one pusher
-        pusher = pushers[repo] = Pusher(repo, remote, branch, say=lambda line: typer.echo(line, err=True))
-    serving(folder, pusher)
-
-    def after(recording, who):  # type: ignore[no-untyped-def]
-        committer(recording, who)
-        pusher.committed()  # only counted: the push is the pusher's thread's, off the lock
-
-    return after
 
 
 def _served_alone(folder: Path, public: str | None) -> None:
@@ -471,37 +438,6 @@ def _need_port(host: str, port: int) -> None:
             if failed.errno == errno.EACCES:
                 raise Refused(f"port {port} needs the administrator's rights here: choose one above 1023") from None
             raise Refused(f"cannot listen on {host}:{port}: {failed.strerror or failed}") from None
-
-
-def _need_git(folder: Path) -> None:
-    """`--commit` needs the campaign in a git repository: said to the organiser at start, not to
-    each player at their first recording."""
-    import shutil
-    import subprocess
-
-    if shutil.which("git") is None:
-        raise RuleError("--commit needs git, which is not installed here: install it, or serve without --commit")
-    found = subprocess.run(
-        ["git", "-C", str(folder), "rev-parse", "--is-inside-work-tree"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if found.returncode != 0 or found.stdout.strip() != "true":
-        raise RuleError(
-            f"--commit commits each recording to the campaign's git repository, and {folder} is in none: "
-            f"run `git init` there (then `git add . && git commit -m start`), or serve without --commit"
-        )
-
-
-def _committer(folder: Path):  # type: ignore[no-untyped-def]
-    """`--commit`: each recording committed with the recorder as its author (the service's hook)."""
-    from cok.service.commit import git_commit
-
-    def after(recording, who):  # type: ignore[no-untyped-def]
-        git_commit(folder, recording, who.name)
-
-    return after
 
 
 def _player(opened: Campaign, typed: str) -> str:

@@ -83,6 +83,7 @@ def record_all(
     after: Callable[[list[Recorded]], None] | None = None,
     shared: bool = False,
     state_later: bool = False,
+    then: Callable[[Campaign], Sequence[EventBase]] | None = None,
 ) -> list[Recorded]:
     """Record several events as one change: every one is decided first (voids before the
     others, which are applied after them in order), and then all are appended under one
@@ -101,11 +102,13 @@ def record_all(
     gets the events' rows at once and the state when the caller says (`Campaign.save_state`:
     a server, once recordings pause).
     `events` may be a function of the campaign: it is called under the lock, on the campaign
-    as its files are then, so that the events are built on the state the rules decide on."""
+    as its files are then, so that the events are built on the state the rules decide on.
+    `then`: the events that close this change, from the campaign once the others are decided
+    (the dice revealed with the event that ends their period), each decided once with them."""
     who = by if by is not None else recorder()
     if dry_run:
         view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
-        return _decide(view, _made(events, view), written=False, again=again, by=who)
+        return _decide(view, _made(events, view), written=False, again=again, by=who, then=then)
     _may_append(campaign.valid())  # before the lock: a refused command leaves no lock file anywhere
     with locked(campaign.events_file):
         if recover(campaign.events_file) is not None:
@@ -130,7 +133,7 @@ def record_all(
         # later one may be refused); one is decided in place (the rules decide, then commit)
         in_place = len(events) == 1 and not shared
         work = campaign if in_place else replace(campaign, state=copy_state(campaign.ruleset, campaign.state))
-        done = _decide(work, events, written=True, again=again, now=now, fresh=fresh, by=who)
+        done = _decide(work, events, written=True, again=again, now=now, fresh=fresh, by=who, then=then)
         try:
             position = campaign.position
             appended = append(
@@ -199,49 +202,71 @@ def _decide(
     now: Unchanged | None = None,
     fresh: Sequence[str] = (),
     by: str | None = None,
+    then: Callable[[Campaign], Sequence[EventBase]] | None = None,
 ) -> list[Recorded]:
     """The events stamped with fresh ids and applied to the campaign's state, in order.
     `fresh`: ids to give first, which `now` (the log read under the lock) says whether the
-    log mentions; any other id is looked for in the file."""
+    log mentions; any other id is looked for in the file. `then`: the events closing the
+    change, asked of the campaign once these are decided (see `record_all`)."""
     offered = list(fresh)
     campaign.valid()
     ruleset = campaign.ruleset
     before = ruleset.tally(campaign.state)
     stamped: list[EventBase] = []
-    for event in events:
-        taken = {e.id for e in stamped}
-        if event.id is not None:
-            ids = campaign.ids()
-            if event.id in ids:
-                raise RuleError(f"the id {quoted(event.id)} is already used by the event on line {ids[event.id]}")
-            if event.id in taken:
-                raise RuleError(f"the id {quoted(event.id)} is given to two of the events recorded together")
-        elif offered:
-            event = event.model_copy(update={"id": offered.pop(0)})
-        event = with_metadata(event, by)
-        # a fresh id already in the log (one in 2^48) is drawn again; a dry run's is never written
-        while event.id is not None and (event.id in taken or (written and _mentioned(campaign, event.id, now))):
-            event = with_metadata(event.model_copy(update={"id": None}), event.by)
-        stamped.append(event)
-    voids = [e for e in stamped if isinstance(e, Void)]
-    if not all(isinstance(e, Void) for e in stamped[: len(voids)]):
-        raise ValueError("events recorded together put their voids first")
-    if voids:
-        campaign.state = _without(campaign, voids).state
     done: list[Recorded] = []
-    for event in stamped:
-        outcome: Any = (
-            Voided(event.target, event.reason)
-            if isinstance(event, Void)
-            else diced(event)
-            if isinstance(event, (DiceCommit, DiceReveal, DiceLost))
-            else verdict(event)
-            if isinstance(event, (Confirm, Dispute, Settle))
-            else _ruled(ruleset, campaign.state, event, again)
-        )
-        said = with_dice(event, tell(ruleset, campaign.state, outcome))
-        done.append(Recorded(campaign, event, outcome, said, before, written))
+    batch, first = list(events), True
+    while batch:
+        start = len(stamped)
+        for event in batch:
+            stamped.append(_stamped(campaign, event, stamped, offered, written=written, now=now, by=by))
+        voids = [e for e in stamped if isinstance(e, Void)]
+        if first and not all(isinstance(e, Void) for e in stamped[: len(voids)]):
+            raise ValueError("events recorded together put their voids first")
+        if first and voids:
+            campaign.state = _without(campaign, voids).state
+        for event in stamped[start:]:
+            outcome: Any = (
+                Voided(event.target, event.reason)
+                if isinstance(event, Void)
+                else diced(event)
+                if isinstance(event, (DiceCommit, DiceReveal, DiceLost))
+                else verdict(event)
+                if isinstance(event, (Confirm, Dispute, Settle))
+                else _ruled(ruleset, campaign.state, event, again)
+            )
+            said = with_dice(event, tell(ruleset, campaign.state, outcome))
+            done.append(Recorded(campaign, event, outcome, said, before, written))
+        # the events closing the change, from the state the others left: each decided once
+        batch = list(then(campaign)) if first and then is not None else []
+        first = False
     return done
+
+
+def _stamped(
+    campaign: Campaign,
+    event: EventBase,
+    stamped: Sequence[EventBase],
+    offered: list[str],
+    *,
+    written: bool,
+    now: Unchanged | None,
+    by: str | None,
+) -> EventBase:
+    """The event with its id (a fresh one offered first), time and recorder."""
+    taken = {e.id for e in stamped}
+    if event.id is not None:
+        ids = campaign.ids()
+        if event.id in ids:
+            raise RuleError(f"the id {quoted(event.id)} is already used by the event on line {ids[event.id]}")
+        if event.id in taken:
+            raise RuleError(f"the id {quoted(event.id)} is given to two of the events recorded together")
+    elif offered:
+        event = event.model_copy(update={"id": offered.pop(0)})
+    event = with_metadata(event, by)
+    # a fresh id already in the log (one in 2^48) is drawn again; a dry run's is never written
+    while event.id is not None and (event.id in taken or (written and _mentioned(campaign, event.id, now))):
+        event = with_metadata(event.model_copy(update={"id": None}), event.by)
+    return event
 
 
 def _ruled(ruleset: Any, state: Any, event: EventBase, again: bool) -> Any:
@@ -311,13 +336,21 @@ def _grown(
     else:
         campaign.grew(appended, hashed)
     line = old.lines + 1 + (1 if appended[:1] == b"\n" else 0)
-    if len(recorded) > 1 or isinstance(done.event, Void):
+    if any(isinstance(r.event, Void) for r in recorded):
         campaign.forget_rows()
         if use_cache:
-            open_campaign(campaign.folder)  # a void changes the past (and a batch, many lines): rebuilt
+            open_campaign(campaign.folder)  # a void changes the past: rebuilt
         return
-    assert done.event.id is not None
-    row = told(campaign.ruleset, Entry(done.event, line), done.text)
-    campaign.added(done.event.id, line, row)
+    # each event's rows from what was decided (a batch, a reveal with the event that ends its
+    # period, is never replayed for them: decided once), each on the line its text starts
+    ids: dict[str, int] = {}
+    rows = []
+    for each in recorded:
+        assert each.event.id is not None
+        row = told(campaign.ruleset, Entry(each.event, line), each.text)
+        campaign.added(each.event.id, line, row)
+        ids[each.event.id] = line
+        rows.append(row)
+        line += write.to_yaml(each.event).count("\n") if len(recorded) > 1 else 0
     if use_cache and old.empty_flow is None:
-        campaign.save(new_ids={done.event.id: line}, new_history=[row], grown=True, state=state)
+        campaign.save(new_ids=ids, new_history=rows, grown=True, state=state)

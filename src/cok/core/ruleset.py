@@ -220,6 +220,19 @@ class Ruleset(Protocol):
         """Its reads by name (`cok mk armies --json` is `armies`): the one home of every
         document its commands, its pages and `GET /api/<name>` show (`service.queries.read`)."""
 
+    def refusal(self, state: Any, type: str, fields: Mapping[str, Any], who: str) -> str | None:
+        """Why a player may not record this draft, in the game's words (No True King: a card
+        waited for, a card not one's own); None: the service's own rules decide."""
+
+    #: Its event types posted in the club's chat (cok notify), as the kind of post each is.
+    notify_kinds: Mapping[str, str]
+
+    def notify_waits(self, campaign: Campaign) -> tuple[str, str] | None:
+        """Whom the ledger waits for and what for (a nudge in the club's chat); None: nobody."""
+
+    def notify_ended(self, recorded: Recorded) -> str | None:
+        """The game's end with its scores, posted when this recording ended it; None: not ended."""
+
 
 class Lazy:
     """A member of the game's own package (`"module:name"`), imported the first time it is
@@ -304,6 +317,17 @@ class Game:
     @property
     def queries(self) -> Mapping[str, Query]:
         return {}
+
+    def refusal(self, state: Any, type: str, fields: Mapping[str, Any], who: str) -> str | None:
+        return None
+
+    notify_kinds: Mapping[str, str] = {}
+
+    def notify_waits(self, campaign: Campaign) -> tuple[str, str] | None:
+        return None
+
+    def notify_ended(self, recorded: Recorded) -> str | None:
+        return None
 
     def own(self, where: str) -> Any:
         """`"module:name"` of the game's own package, imported now (`Lazy` for a member)."""

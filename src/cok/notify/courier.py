@@ -1,5 +1,6 @@
 """`cok serve`'s courier: a process of its own that empties the outbox off the campaign's
-lock, woken by each recording and every half minute for retries and reminders. A process,
+lock, woken by each recording and every half minute for retries and reminders; started and
+stopped with the application (the service's `Followers.start`/`stop`, from its lifespan). A process,
 not a thread: Apprise's work never takes the server's interpreter from a recording (a
 recording with chat destinations costs what one without does: docs/performance.md row 52)."""
 
@@ -12,21 +13,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO
 
 from cok.notify.outbox import send
-
-if TYPE_CHECKING:
-    from cok.service.recording import Recording
 
 #: Seconds the courier lets pass after a recording wakes it: the recording's answer (and the
 #: pages the phones reload) go out before a post takes the machine's time (row 52).
 SETTLE = 0.5
-#: Seconds the server's outbox writer waits before writing a recording's posts (the recording
-#: answers meanwhile); a server stopped within them loses those posts, never an event.
-AFTER_ANSWER = 0.05
 
 
 def still_waits(folder: Path, who: str | None, about: str | None = None) -> bool:
@@ -116,46 +110,6 @@ def run(folder: Path, every: float, woken: IO[bytes]) -> None:
             if not os.read(woken.fileno(), 4096):
                 return
             time.sleep(SETTLE)  # the recording that woke us answers first: its server has the machine
-
-
-Hook = Callable[["Recording", Any], None]
-
-
-def serving(folder: Path, after: Hook | None) -> tuple[Hook, Courier]:
-    """`cok serve`'s hook around the one it had, and the courier to start. Under the lock the
-    hook only makes the recording's posts (words and state of that moment, no write); they are
-    written to the outbox by a thread of the server's after the lock, then the courier's
-    process is woken to send them."""
-    import queue
-
-    from cok.notify.outbox import Prepared, prepared, put
-
-    courier = Courier(folder)
-    waiting: queue.SimpleQueue[Prepared] = queue.SimpleQueue()
-
-    def write() -> None:
-        while True:
-            made = [waiting.get()]
-            time.sleep(AFTER_ANSWER)  # the recording answers first
-            while not waiting.empty():
-                made.append(waiting.get())
-            with contextlib.suppress(Exception):  # a chat post never stops the server: status shows it
-                if sum(put(folder, each) for each in made):
-                    courier.poke()
-
-    writer = threading.Thread(target=write, name="cok-notify-outbox", daemon=True)
-
-    def hook(recording: Recording, who: Any) -> None:
-        made = prepared(folder, recording)
-        if made is not None:
-            if not writer.is_alive():
-                with contextlib.suppress(RuntimeError):  # started by another request meanwhile
-                    writer.start()
-            waiting.put(made)
-        if after is not None:
-            after(recording, who)
-
-    return hook, courier
 
 
 if __name__ == "__main__":  # `cok serve`'s courier process (Courier above starts it)

@@ -1,7 +1,8 @@
 """The outbox: posts waiting to be sent, one small file each in the user data folder, keyed
 by the event id, so that posting never slows or fails a recording, survives a restart and
-reaches each destination at most once. Filled under the campaign's lock (cheap: a file
-written), emptied by `send` off the lock (`cok serve`'s courier, or `cok notify send`)."""
+reaches each destination at most once. Filled by the service's first follower of every write
+(service/followers.py: after the lock, before the answer), emptied by `send` off the lock
+(`cok serve`'s courier, or `cok notify send`)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from cok.notify.posts import Post, posts
 from cok.notify.retry_after import Busy
 
 if TYPE_CHECKING:
-    from cok.service.recording import Recording
+    from cok.service.change import Change
 
 FIRST_WAIT = 10  # seconds before the first retry; doubled at each failure
 LONGEST_WAIT = 3600
@@ -34,8 +35,8 @@ def _sent(folder: Path) -> Path:
     return campaign_home(folder) / "sent"
 
 
-def enqueue(folder: Path, recording: Recording) -> int:
-    """The recording's posts put in the outbox (the command line's hook, under the lock: no
+def enqueue(folder: Path, recording: Change) -> int:
+    """The change's posts put in the outbox (the service's follower of every write: no
     network here); the number of posts queued. Nothing when no destination."""
     made = prepared(folder, recording)
     return 0 if made is None else put(folder, made)
@@ -51,7 +52,7 @@ class Prepared:
     at: float
 
 
-def prepared(folder: Path, recording: Recording) -> Prepared | None:
+def prepared(folder: Path, recording: Change) -> Prepared | None:
     """The posts of a recording (cheap: no write; the organisers' names read only for a
     dispute); None when the campaign has no destination or nothing was written."""
     try:
@@ -95,15 +96,6 @@ def _newly_waiting(home: Path, who: str | None) -> bool:
         return False
     write_private(path, {"who": who})
     return True
-
-
-def queue_posts(folder: Path) -> Callable[[Recording], None]:
-    """The recording hook of the command line: the same `enqueue` as `cok serve`'s."""
-
-    def hook(recording: Recording) -> None:
-        enqueue(folder, recording)
-
-    return hook
 
 
 def _put(home: Path, post: Post, to: list[str], due: float) -> int:

@@ -29,7 +29,7 @@ def kind_of(ruleset: Any, event_type: str) -> str | None:
     """The post kind of an event type: the core's void, else the game's own mapping."""
     if event_type == "void":
         return "void"
-    mapping: Mapping[str, str] = getattr(ruleset, "notify_kinds", {})
+    mapping: Mapping[str, str] = ruleset.notify_kinds
     return mapping.get(event_type)
 
 
@@ -46,8 +46,7 @@ def posts(done: Sequence[Recorded], server: str | None = None, organisers: Seque
         if kind is not None:
             made.append(Post(f"{event.id}", kind, f"{recorded.text}{_took_back(recorded)}{link}"))
     last = done[-1]
-    ended = getattr(last.campaign.ruleset, "notify_ended", None)
-    over = ended(last) if ended is not None else None
+    over = last.campaign.ruleset.notify_ended(last)
     if over:
         made.append(Post(f"{last.event.id}.end", "end", over + link))
     if any(p.kind in BEGINNINGS for p in made):
@@ -111,11 +110,8 @@ def _took_back(recorded: Recorded) -> str:
 
 def waiting(campaign: Any) -> tuple[str, str] | None:
     """(player, what) when the ledger waits for one person (each game's `notify_waits`)."""
-    waits = getattr(campaign.ruleset, "notify_waits", None)
-    if waits is None:
-        return None
     try:
-        found: tuple[str, str] | None = waits(campaign)
+        found: tuple[str, str] | None = campaign.ruleset.notify_waits(campaign)
     except Exception:  # a summary is never worth failing a post
         return None
     return found

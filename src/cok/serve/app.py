@@ -5,11 +5,14 @@ from a link: `join.py`; the rules' questions as forms: `forms.py`; the organiser
 `void.py`; the other side's word: `verdicts.py`; the organiser's links page: `links.py`; the
 game's own pages (its `web()`) under /play/: `play.py`; the JSON API: `api.py`. Every page and
 form that needs a link is behind one door (`signed.py`); sync work goes to the thread pool
-through `threads.py`."""
+through `threads.py`. The application owns its background work (`lifespan`): the followers of
+every write (the ordered worker of `--commit`'s commits, `--push`'s pusher, the chat's courier)
+start and stop with it, and the warm state is kept when it stops."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -23,7 +26,8 @@ from cok.serve import api, forms, join, links, play, public, verdicts, void
 from cok.serve.guards import Guard
 from cok.serve.server import Server, ended, page, root, server_of
 from cok.serve.sessions import NoStore
-from cok.serve.warm import Recording, Who
+from cok.serve.threads import in_thread
+from cok.serve.warm import NO_BACKUP, Backup
 
 
 def routes(server: Server) -> list[BaseRoute]:
@@ -61,10 +65,25 @@ async def problem(request: Request, exc: Exception) -> Response:
     return await page(request, "refused.html", exc.status_code, problems=[exc.detail])
 
 
-def create_app(folder: Path, *, after: Callable[[Recording, Who], None] | None = None) -> Starlette:
-    """The application for one campaign folder (the campaign is opened on the first request)."""
-    server = Server(folder, after)
+@asynccontextmanager
+async def running(app: Starlette) -> AsyncIterator[None]:
+    """The campaign's background work, started with the application and stopped with it (on
+    SIGTERM too): every change handed over is followed before it stops."""
+    warm = app.state.server.warm
+    await in_thread(warm.start)
+    try:
+        yield
+    finally:
+        await in_thread(warm.stop)
+
+
+def create_app(folder: Path, *, backup: Backup = NO_BACKUP) -> Starlette:
+    """The application for one campaign folder (the campaign is opened on the first request);
+    `backup`: `--commit` and `--push`, followers of every write."""
+    server = Server(folder, backup)
     middleware = [Middleware(Guard), Middleware(NoStore)]
-    app = Starlette(routes=routes(server), middleware=middleware, exception_handlers={HTTPException: problem})
+    app = Starlette(
+        routes=routes(server), middleware=middleware, exception_handlers={HTTPException: problem}, lifespan=running
+    )
     app.state.server = server
     return app

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -31,6 +31,8 @@ from cok.serve.threads import in_thread
 
 #: The club's own pages carry the headers every campaign's do (serve/guards.py).
 _HEADERS = {"cache-control": "no-cache", **{k.decode(): v.decode() for k, v in HEADERS}}
+#: An application's lifespan: its background work, started and stopped with it.
+Lifespan = Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]
 #: What a campaign's folder name becomes in its path: lowercase letters, digits and dashes.
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -201,7 +203,7 @@ class Club:
         lines = [_line(m) for m in self.members]
         return self.env.get_template("club.html").render(root=root(request), club=self.folder.name, lines=lines)
 
-    def app(self) -> Starlette:
+    def app(self, lifespan: Lifespan | None = None) -> Starlette:
         async def club_page(request: Request) -> Response:
             return HTMLResponse(await in_thread(self.page, request), headers=_HEADERS)
 
@@ -215,7 +217,8 @@ class Club:
                 routes.append(Mount(f"/{member.slug}", app=member.app))
             else:
                 routes.append(Mount(f"/{member.slug}", app=_unopened(self, member)))
-        return Starlette(routes=routes)  # each campaign's app has its own Guard: its headers once
+        # each campaign's app has its own Guard: its headers once
+        return Starlette(routes=routes, lifespan=lifespan)
 
 
 def _unopened(club: Club, member: Member) -> ASGIApp:
@@ -247,7 +250,9 @@ def club_app(
     create: Callable[[Path], Starlette],
 ) -> Starlette:
     """The club's app: every campaign that opens served by `create(folder)` under its slug,
-    with its own cookie; one that does not listed with its problems."""
+    with its own cookie; one that does not listed with its problems. Each campaign's background
+    work starts and stops with the club's application (`together`)."""
+    served: list[Starlette] = []
     for member in members:
         if member.problems:
             continue
@@ -260,4 +265,19 @@ def club_app(
             member.problems = [str(Problem(str(member.folder), None, str(failed)))]
             continue
         member.app = Served(OwnCookie(made, member.slug), made.state.server.warm)
-    return Club(folder, members).app()
+        served.append(made)
+    return Club(folder, members).app(lifespan=together(served))
+
+
+def together(apps: Sequence[Starlette]) -> Lifespan:
+    """Each campaign's own lifespan, run within the club's (a Mount runs none): their
+    background work starts with the club's application and stops with it."""
+
+    @contextlib.asynccontextmanager
+    async def running(_: Starlette) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            for app in apps:
+                await stack.enter_async_context(app.router.lifespan_context(app))
+            yield
+
+    return running

@@ -42,7 +42,7 @@ def _player(server: Server, typed: str) -> str:
     if not typed:
         raise RuleError("choose a player")
     view = server.warm.view()
-    with server.warm._busy:  # the state a recording changes in place
+    with view.lock:  # this version's own (a recording makes the next one)
         return str(view.ruleset.player(view.campaign.state, typed))
 
 

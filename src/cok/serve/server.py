@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from cok.serve.once import Replies, Sent
 from cok.serve.once import token as once_token
 from cok.serve.sessions import COOKIE, Session, Sessions
 from cok.serve.threads import in_thread
-from cok.serve.warm import Recording, Version, WarmCampaign, Who
+from cok.serve.warm import NO_BACKUP, Backup, Version, WarmCampaign, Who
 
 
 def version_of(signature: object) -> str:
@@ -39,8 +38,8 @@ def version_of(signature: object) -> str:
 class Server:
     """One campaign served: its warm campaign, the links, the sessions and the bad-token limiter."""
 
-    def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
-        self.warm = WarmCampaign(folder, after)
+    def __init__(self, folder: Path, backup: Backup = NO_BACKUP) -> None:
+        self.warm = WarmCampaign(folder, backup)
         self.keys = Keys(folder)
         self.sessions = Sessions(sessions_store(folder))
         self.limiter = Limiter()
@@ -94,6 +93,7 @@ class Server:
             self._env = markup.environment(packages)
             self._env.globals["once"] = once_token  # a form's one-time token: serve/once.py
             self._env.globals["backup"] = self.warm.backup  # --push's state: templates/backup.html
+            self._env.globals["troubles"] = self.warm.troubles  # followers that failed: the same
         return self._env
 
     def bar(self, request: Request, session: Session | None, view: Version | None = None) -> str:

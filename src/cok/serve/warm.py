@@ -5,8 +5,11 @@ A read looks at the campaign's files' sizes and times (a few `stat` calls, whate
 length): while they are the same, the campaign, its standings and the pages already made are
 reused, so that a page of a 100,000-event campaign costs what a small one's does. When they
 change (a recording here, or `cok` at a terminal), the Ledger gives the current campaign and
-the pages are made again as they are asked for. Every call may block on the campaign's lock:
-the routes run these in a thread pool, never on the event loop.
+the pages are made again as they are asked for. A page waits at most for its own version's
+lock (what is made of one version is made once); a recording takes the ledger's lock for its
+append alone, and its followers (the chat's outbox, the git commit, the push) run after it, a
+commit and a push in the service's ordered worker: no page ever waits for git. Every call may
+still block on a lock: the routes run these in a thread pool, never on the event loop.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +27,25 @@ from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
 from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, queries
 from cok.service import voiding as voids
+from cok.service.followers import NO_BACKUP, Backup, Followers, Trouble
 from cok.service.recording import Refusal
 from cok.service.voiding import Put, Takes
 
-__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Takes", "Version", "WarmCampaign", "Who"]
+__all__ = [
+    "NO_BACKUP",
+    "Asked",
+    "Backup",
+    "Draft",
+    "Question",
+    "Recording",
+    "Refusal",
+    "Refused",
+    "Takes",
+    "Trouble",
+    "Version",
+    "WarmCampaign",
+    "Who",
+]
 
 #: The pages kept per version of the campaign, in characters: a 100,000-event campaign's site
 #: fits; past it, a page is made again each time it is asked for.
@@ -42,12 +60,12 @@ class Version:
     """One version of the campaign (its files as they were when opened) and what was made of
     it: the standings, the latest events, the site's pages."""
 
-    def __init__(self, signature: Signature, campaign: Campaign, busy: threading.RLock) -> None:
+    def __init__(self, signature: Signature, campaign: Campaign) -> None:
         self.signature = signature
         self.campaign = campaign
-        #: Held while anything is made of the campaign, and by a recording (which never changes
-        #: this campaign: it makes the next one), so that what is made here is made once.
-        self._lock = busy
+        #: This version's own: held while anything is made of it, so that it is made once. A
+        #: recording never changes this campaign (it makes the next one) and never takes it.
+        self.lock = threading.RLock()
         self._standings: dict[str, Any] | None = None
         self._standings_json: bytes | None = None
         self._status: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
@@ -65,7 +83,7 @@ class Version:
         return self.campaign.ruleset
 
     def standings(self) -> dict[str, Any]:
-        with self._lock:
+        with self.lock:
             if self._standings is None:
                 self._standings = queries.standings(self.campaign)
             return self._standings
@@ -80,14 +98,14 @@ class Version:
 
     def standings_json(self) -> bytes:
         """The standings as the API sends them: encoded once per version of the campaign."""
-        with self._lock:
+        with self.lock:
             if self._standings_json is None:
                 self._standings_json = json.dumps(self.standings(), ensure_ascii=False).encode()
             return self._standings_json
 
     def status(self, **args: Any) -> dict[str, Any]:
         key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in args.items()))
-        with self._lock:
+        with self.lock:
             found = self._status.get(key)
             if found is None:
                 found = queries.status(self.campaign, **args)
@@ -103,7 +121,7 @@ class Version:
         """One of the game's reads (`service.queries.read`), as its `--json`: made once per
         version of the campaign and arguments (a few hundred kept), for the API and the pages."""
         key = (name, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in args.items())))
-        with self._lock:
+        with self.lock:
             found = self._read.get(key)
             if found is None:
                 found = queries.read(self.campaign, name, **args)
@@ -113,7 +131,7 @@ class Version:
 
     def activity(self) -> list[Told]:
         """The latest events, newest first, with who recorded each (`by`)."""
-        with self._lock:
+        with self.lock:
             if self._activity is None:
                 latest: deque[Told] = deque(self.campaign.told(), maxlen=ACTIVITY)
                 self._activity = list(queries.with_verdicts(self.campaign, reversed(latest)))  # docs/dice.md
@@ -124,7 +142,7 @@ class Version:
     def results(self) -> tuple[dict[str, Any], bool]:
         """Each result's standing (the other side's word, an organiser's ruling) and whether
         the campaign requires confirmation (docs/confirm.md), made once per version."""
-        with self._lock:
+        with self.lock:
             if self._results is None:
                 found = confirming.standing(self.campaign) if self.ruleset.results else {}
                 self._results = (found, bool(found) and confirming.required(self.campaign))
@@ -153,7 +171,7 @@ class Version:
     def page(self, path: str) -> str | None:
         """A page of `cok site` by its path, made only as far as needed: the site's pages
         come one at a time, and those made on the way are kept (within PAGE_BUDGET)."""
-        with self._lock:
+        with self.lock:
             found = self._pages.get(path)
             if found is not None:
                 return found
@@ -179,14 +197,14 @@ class Version:
 
 
 class WarmCampaign:
-    def __init__(self, folder: Path, after: Callable[[Recording, Who], None] | None = None) -> None:
+    def __init__(self, folder: Path, backup: Backup = NO_BACKUP) -> None:
         self.folder = folder
         # a recording makes a new campaign (copy-on-write), never changes the one a page holds:
         # every page is made from one whole version of the campaign, lock or none
         self.ledger = Ledger(folder, replace_state=True)
-        self.after = after
+        #: every change's followers, the service's (`--commit`, `--push`, the chat's outbox)
+        self.followers = Followers(folder, backup)
         self._lock = threading.Lock()
-        self._busy = threading.RLock()
         self._view: Version | None = None
         self._paths: list[Path] = [folder / "campaign.yaml", folder / "events.yaml"]
 
@@ -211,14 +229,27 @@ class WarmCampaign:
             if paths != self._paths:
                 self._paths = paths
                 signature = self._signature()  # taken before the campaign was: never newer than it
-            self._view = Version(signature, campaign, self._busy)
+            self._view = Version(signature, campaign)
             return self._view
+
+    def start(self) -> None:
+        """The application starts: the followers' worker, the pusher, the chat's courier."""
+        self.followers.start()
+
+    def stop(self) -> None:
+        """The application stops: every change followed (nothing lost), the warm state kept."""
+        self.followers.stop()
+        self.ledger.close()
 
     def backup(self) -> Any:
         """Where `--push` stands for this campaign (`service.push.Pushed`), None without it."""
         from cok.service.push import state_of
 
         return state_of(self.folder)
+
+    def troubles(self) -> list[Trouble]:
+        """The followers' latest failures (a commit git refused), for the organiser's page."""
+        return self.followers.troubles()
 
     def may_record(self, drafts: Sequence[Draft], who: Who, answers: Mapping[str, Any] | None = None) -> bool:
         return self.refusal(drafts, who, answers) is None
@@ -227,9 +258,9 @@ class WarmCampaign:
         """Why `who` may not record these drafts (the service's `access.refusal`); None: they may."""
         from cok.service.access import refusal
 
-        campaign = self.view().campaign
-        with self._busy:
-            return next((r for d in drafts if (r := refusal(campaign, d, who, answers)) is not None), None)
+        view = self.view()
+        with view.lock:
+            return next((r for d in drafts if (r := refusal(view.campaign, d, who, answers)) is not None), None)
 
     def record(
         self,
@@ -240,11 +271,12 @@ class WarmCampaign:
         dry_run: bool = False,
         again: bool = False,
     ) -> Recording:
-        """Record through the service (Refused or Asked: nothing written)."""
-        hook = None if self.after is None else (lambda recording: self.after(recording, who))  # type: ignore[misc]
+        """Record through the service (Refused or Asked: nothing written), each change then
+        handed to the campaign's followers."""
         try:
-            with self._busy:
-                return self.ledger.record(drafts, by=who, answers=answers, dry_run=dry_run, again=again, after=hook)
+            return self.ledger.record(
+                drafts, by=who, answers=answers, dry_run=dry_run, again=again, followers=self.followers
+            )
         except (Refused, Asked):
             raise
         except RuleError as refused:  # a rule's refusal the service did not word as a problem
@@ -253,8 +285,9 @@ class WarmCampaign:
     def voiding(self, target: str, reason: str, who: Who) -> Takes:
         """What a void of the event named `target` (a whole id, a unique start of it,
         `@LINE`) would take with it (nothing written), as `cok void --dry-run` shows it."""
-        with self._busy:
-            return voids.takes(self.view().campaign, target, reason, by=who, put=self._put(who))
+        view = self.view()
+        with view.lock:
+            return voids.takes(view.campaign, target, reason, by=who, put=self._put(who))
 
     def void(
         self,
@@ -270,7 +303,7 @@ class WarmCampaign:
         """The void of the event named `target` (a whole id, a unique start of it, `@LINE`)
         and, with `cascade`, as one change, the voids of what it takes with it; `previewed`:
         only what the preview showed."""
-        with self._busy:
+        with self.ledger.lock:  # no recording between what it takes and its voids
             campaign = self.view().campaign
             return voids.void(
                 self.folder,

@@ -89,10 +89,7 @@ def _event_fields(ruleset: Any, type: str) -> set[str]:
 def _games_reason(campaign: Campaign, draft: Draft, player: str) -> str | None:
     """The game's own reason a player may not record this draft (its `refusal(state, type,
     fields, player)`: No True King's card waited for, a card not one's own), None without one."""
-    reason = getattr(campaign.ruleset, "refusal", None)
-    if not callable(reason):
-        return None
-    said = reason(campaign.state, draft.type, draft.fields, player)
+    said = campaign.ruleset.refusal(campaign.state, draft.type, draft.fields, player)
     return str(said) if said else None
 
 

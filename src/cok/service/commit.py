@@ -1,9 +1,10 @@
-"""The post-write hook of `cok serve --commit`: each recording committed to the campaign's
-git repository, so that its history is the audit trail. A commit holds exactly its
-recording — the log as the last commit has it, plus the bytes this recording appended —
-with the recorder as the author and the events told in words as the message; an event
-whose commit failed is never swept into the next player's commit. Nothing else the user
-has not asked for is added, and their own index and work tree are left as they are."""
+"""`cok serve --commit`'s follower of every write (service/followers.py): each change committed
+to the campaign's git repository, so that its history is the audit trail. A commit holds
+exactly its change — the log as the last commit has it, plus the bytes this change appended,
+dice commitments and reveals included (each their own change, or in the change they close) —
+with the recorder as the author and the events told in words as the message; an event whose
+commit failed is never swept into the next player's commit. Nothing else the user has not
+asked for is added, and their own index and work tree are left as they are."""
 
 from __future__ import annotations
 
@@ -17,16 +18,17 @@ from cok.core.folders import EVENTS_FILE
 from cok.core.text import for_terminal
 
 if TYPE_CHECKING:
-    from cok.service.recording import Recording
+    from cok.service.change import Change
 
 #: A git command that hangs (a lock, a hook waiting for input) never holds the campaign's lock long.
 TIMEOUT = 30.0
 EMAIL = "cok@localhost"
 
 
-def git_commit(folder: Path, recording: Recording, author: str) -> None:
-    """Commit this recording's events. Raises OSError (git missing, not a repository) or
-    RuntimeError (git refused) with git's reason; the events stay in the log either way."""
+def git_commit(folder: Path, change: Change) -> None:
+    """Commit this change's events, authored by who recorded them. Raises OSError (git
+    missing, not a repository) or RuntimeError (git refused) with git's reason; the events
+    stay in the log either way."""
     folder = Path(folder)
     log = (folder / EVENTS_FILE).resolve()
     top = _git(folder, "rev-parse", "--show-toplevel").decode(errors="replace").strip()
@@ -36,10 +38,10 @@ def git_commit(folder: Path, recording: Recording, author: str) -> None:
         path = log.relative_to(Path(top).resolve()).as_posix()
     except ValueError:
         raise RuntimeError(f"the event log {log} is outside the repository {top}") from None
-    name = _one_line(author) or "cok"
-    message = for_terminal("\n".join(recording.told)).strip() or "cok: recorded"
+    name = _one_line(change.author) or "cok"
+    message = for_terminal("\n".join(change.told)).strip() or "cok: recorded"
     parent = _head(folder)
-    blob = _git(folder, "hash-object", "-w", "--stdin", given=_committed(folder, log, path, parent, recording))
+    blob = _git(folder, "hash-object", "-w", "--stdin", given=_committed(folder, log, path, parent, change))
     blob_id = blob.decode().strip()
     env = {
         "GIT_AUTHOR_NAME": name,
@@ -61,11 +63,11 @@ def git_commit(folder: Path, recording: Recording, author: str) -> None:
     _git(folder, "update-index", "--add", "--cacheinfo", f"100644,{blob_id},{path}")
 
 
-def _committed(folder: Path, log: Path, path: str, parent: str, recording: Recording) -> bytes:
-    """The log as this commit holds it: the last commit's, and what this recording appended
+def _committed(folder: Path, log: Path, path: str, parent: str, change: Change) -> bytes:
+    """The log as this commit holds it: the last commit's, and what this change appended
     (an event whose own commit failed stays out); the whole file when the last commit has
-    no log yet or the recording rewrote it."""
-    appended = recording.recorded[0].appended if recording.recorded else None
+    no log yet or the change rewrote it."""
+    appended = change.appended
     before = None
     if parent and appended is not None:
         try:
@@ -84,6 +86,28 @@ def _head(folder: Path) -> str:
         return _git(folder, "rev-parse", "--verify", "-q", "HEAD^{commit}").decode().strip()
     except RuntimeError:
         return ""
+
+
+def need_git(folder: Path) -> None:
+    """`--commit` needs the campaign in a git repository: said to the organiser at start
+    (RuleError), not to each player at their first recording."""
+    import shutil
+
+    from cok.core.errors import RuleError
+
+    if shutil.which("git") is None:
+        raise RuleError("--commit needs git, which is not installed here: install it, or serve without --commit")
+    found = subprocess.run(
+        ["git", "-C", str(folder), "rev-parse", "--is-inside-work-tree"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode != 0 or found.stdout.strip() != "true":
+        raise RuleError(
+            f"--commit commits each recording to the campaign's git repository, and {folder} is in none: "
+            f"run `git init` there (then `git add . && git commit -m start`), or serve without --commit"
+        )
 
 
 def _one_line(text: str) -> str:

@@ -42,18 +42,34 @@ def disputes(campaign: Campaign) -> list[Result]:
 
 
 def required(campaign: Campaign) -> bool:
-    """Whether `campaign.yaml` says `confirm: required` (results wait for the other side)."""
+    """Whether `campaign.yaml` says `confirm: required` (results wait for the other side):
+    read once per content of the file the campaign was opened with, from the game's settings
+    model (a file without the word is not parsed: a warm `cok standings` reads no YAML)."""
     from cok.core.folders import read_bytes
+    from cok.core.position import digest
 
-    # the key as written: the campaign's settings were checked (`confirm:` one of two words)
-    # when it was opened, and a warm `cok standings` reads no YAML and no settings model
+    known = _REQUIRED.get(campaign.digests[0])
+    if known is not None:
+        return known
     raw = read_bytes(campaign.folder / "campaign.yaml", "campaign settings")
-    if b"confirm" not in raw:
-        return False
-    from cok.core.yamlfile import YamlMap, parse
+    found = b"confirm" in raw and _confirm(raw) == "required"
+    _REQUIRED[digest(raw)] = found
+    return found
 
-    data = parse(raw.decode("utf-8", "replace"), "campaign.yaml")
-    return isinstance(data, YamlMap) and data.get("confirm") == "required"
+
+#: `confirm:` by the digest of the settings file's bytes (a few campaigns in a process).
+_REQUIRED: dict[str, bool] = {}
+
+
+def _confirm(raw: bytes) -> str:
+    """`confirm:` as the game's settings model reads it (checked when the campaign opened)."""
+    from cok.core.settings import CampaignSettings, read_settings
+
+    try:
+        settings = read_settings(raw.decode("utf-8", "replace"), "campaign.yaml")[1]
+    except Exception:  # changed since it was opened, and now refused: the next open says why
+        return "optional"
+    return str(settings.confirm) if isinstance(settings, CampaignSettings) else "optional"
 
 
 def refusal(campaign: Campaign, kind: str, target: str, who: Who | str | None) -> str | None:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from cok.core.campaign import Campaign
     from cok.core.dicecheck import Commitment
     from cok.core.events import EventBase
+    from cok.service.followers import Followers
 
 #: What the asker's entropy may be: 16 to 64 bytes, in hex.
 ENTROPY_TEXT = re.compile(r"^[0-9a-f]{32,128}$")
@@ -73,11 +74,10 @@ def held_elsewhere(campaign: Campaign, committed: Commitment) -> Refused:
     )
 
 
-def commit(campaign: Campaign, by: str | None) -> DiceCommit:
+def commit(campaign: Campaign, by: str | None, followers: Followers) -> DiceCommit:
     """A fresh seed for the period the campaign is in: kept in the data folder first, then
-    its SHA-256 written into the log as its own change (before any entropy for it exists)."""
-    from cok.core.ledger import record_all
-
+    its SHA-256 written into the log as its own change (before any entropy for it exists),
+    which the followers follow as any other (a git commit of it first)."""
     seed = new_seed()
     sha = digest(seed)
     period = campaign.ruleset.period(campaign.state)
@@ -85,7 +85,7 @@ def commit(campaign: Campaign, by: str | None) -> DiceCommit:
     seeds.keep(kept)
     event = DiceCommit(period=period, sha256=sha)
     try:
-        done = record_all(campaign, [event], by=by)
+        done, _ = followers.write(campaign, [event], by=by)
     except BaseException:
         seeds.forget(sha)
         raise
@@ -106,33 +106,29 @@ def committed_now(campaign: Campaign, event: DiceCommit) -> Refused:
     )
 
 
-def reveals(campaign: Campaign, rolling: RecordingDice, events: Sequence[EventBase], dry_run: bool) -> list[EventBase]:
-    """The reveal to append with these events when they end the period of the seed held
-    here: decided on a copy first, to know the period after."""
-    from cok.core.ledger import record_all
-
+def reveals(after: Campaign, rolling: RecordingDice, events: Sequence[EventBase], dry_run: bool) -> list[EventBase]:
+    """The reveal that closes the change of these events when they end the period of the
+    seed held here: `after` is the campaign once they are decided (the ledger's `then`), so
+    that nothing is decided twice to learn the period after."""
     kept = rolling.kept
     if kept is None or kept.commit is None or dry_run or not events:
         return []
     used = kept.used or any(e.rolled is not None for e in events)
-    done = record_all(campaign, events, dry_run=True)
-    if not used or campaign.ruleset.period(done[-1].campaign.state) == kept.period:
+    if not used or after.ruleset.period(after.state) == kept.period:
         return []  # an unused seed is not revealed (nothing to verify): forgotten when the next period rolls
     return [DiceReveal(commit=kept.commit, seed=kept.seed)]
 
 
-def reveal_ended(campaign: Campaign, rolling: RecordingDice, by: str | None) -> bool:
+def reveal_ended(campaign: Campaign, rolling: RecordingDice, by: str | None, followers: Followers) -> bool:
     """A period that ended without its seed revealed (the event that ended it was recorded
     elsewhere, or by hand): revealed now, as its own change, before any new roll."""
-    from cok.core.ledger import record_all
-
     kept = rolling.kept
     if kept is None or kept.commit is None or campaign.ruleset.period(campaign.state) == kept.period:
         return False
     if not kept.used:  # no roll was made with it (a phone never sent again): nothing to reveal
         seeds.forget(kept.sha256)
         return True
-    record_all(campaign, [DiceReveal(commit=kept.commit, seed=kept.seed)], by=by)
+    followers.write(campaign, [DiceReveal(commit=kept.commit, seed=kept.seed)], by=by)
     seeds.forget(kept.sha256)
     return True
 
@@ -153,12 +149,11 @@ def kept_after(rolling: RecordingDice, events: Sequence[EventBase], written: boo
         seeds.keep(kept)
 
 
-def reveal(campaign: Campaign, by: str | None) -> DiceReveal:
+def reveal(campaign: Campaign, by: str | None, followers: Followers | None = None) -> DiceReveal:
     """`cok dice reveal`: the seed of the open commitment revealed by the organiser, once its
     period is over (the event that ended it was recorded where the seed was not at hand).
-    Never before: a seed known while its period goes on would let an asker choose the dice."""
-    from cok.core.ledger import record_all
-
+    Never before: a seed known while its period goes on would let an asker choose the dice.
+    Its change goes to the followers as any other (default: the terminal's)."""
     campaign.valid()
     committed = open_elsewhere(campaign)
     if committed is None:
@@ -186,16 +181,15 @@ def reveal(campaign: Campaign, by: str | None) -> DiceReveal:
             )
         )
     event = DiceReveal(commit=committed.id, seed=kept.seed)
-    record_all(campaign, [event], by=by)
+    _followers(campaign, followers).write(campaign, [event], by=by)
     seeds.forget(kept.sha256)
     return event
 
 
-def lose(campaign: Campaign, reason: str, by: str | None) -> DiceLost:
+def lose(campaign: Campaign, reason: str, by: str | None, followers: Followers | None = None) -> DiceLost:
     """`cok dice lost`: the organiser records that the open commitment's seed is lost (the
-    data folder is gone): its rolls can never be verified, and a new one may be committed."""
-    from cok.core.ledger import record_all
-
+    data folder is gone): its rolls can never be verified, and a new one may be committed.
+    Its change goes to the followers as any other (default: the terminal's)."""
     campaign.valid()
     committed = open_elsewhere(campaign)
     if committed is None:
@@ -203,5 +197,11 @@ def lose(campaign: Campaign, reason: str, by: str | None) -> DiceLost:
     if not reason.strip():
         raise Refused(Problem(campaign.shown, None, "say why the seed is lost: --reason TEXT"))
     event = DiceLost(commit=committed.id, reason=reason.strip())
-    record_all(campaign, [event], by=by)
+    _followers(campaign, followers).write(campaign, [event], by=by)
     return event
+
+
+def _followers(campaign: Campaign, given: Followers | None) -> Followers:
+    from cok.service.followers import Followers
+
+    return given if given is not None else Followers(campaign.folder)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,8 @@ from cok.service.recording import Recording, record
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
     from cok.core.dice import Dice
+    from cok.core.ledger import Recorded
+    from cok.service.followers import Followers
 
 #: A file as the operating system last saw it (`stamp`). The change time moves on every
 #: write and cannot be set back.
@@ -113,22 +115,23 @@ class Ledger:
         answers: Mapping[str, Any] | None = None,
         dry_run: bool = False,
         again: bool = False,
-        after: Callable[[Recording], None] | None = None,
+        followers: Followers | None = None,
     ) -> Recording:
-        """`service.record` on the warm campaign; the campaign it leaves is kept warm. A dry
-        run or a refusal leaves the warm campaign as it was (the core's ledger decides a dry
-        run on a copy, and puts a batch refused half-way back)."""
+        """`service.record` on the warm campaign, its changes handed to `followers`; the
+        campaign it leaves is kept warm. A dry run or a refusal leaves the warm campaign as
+        it was (the core's ledger decides a dry run on a copy, and puts a batch refused
+        half-way back)."""
         with self._lock:
-            # a recording's campaign is proved by the core's ledger under the lock; a dry run's here
-            campaign = self._campaign if self._campaign is not None and not dry_run else self.campaign()
+            # the files as they are now (a few `stat` calls): what is decided before the lock (a
+            # period a terminal ended, whose seed is revealed first) is decided on the current
+            # state; the core's ledger proves it again under the lock
+            campaign = self.campaign()
             seen: list[tuple[Seen, ...]] = []
 
-            def written(recording: Recording) -> None:  # under the campaign's lock: no cok writes now
+            def written(done: list[Recorded]) -> None:  # under the campaign's lock: no cok writes now
                 taken = time.time_ns()
-                seen.append(self._stamps(recording.campaign.map_file))
+                seen[:] = [self._stamps(done[0].campaign.map_file)]  # the last change's (a commitment first)
                 self._seen_at = taken
-                if after is not None:
-                    after(recording)
 
             done = record(
                 self.folder,
@@ -137,7 +140,8 @@ class Ledger:
                 answers=answers,
                 dry_run=dry_run,
                 again=again,
-                after=written,
+                followers=followers,
+                under_lock=written,
                 dice=self.dice,
                 use_cache=self.use_cache,
                 campaign=campaign,
@@ -162,3 +166,11 @@ class Ledger:
         with self._lock:
             if self._campaign is not None:
                 self._campaign.save_state()
+
+    def close(self) -> None:
+        """The process stops: the idle timer stopped, and the warm state written now."""
+        with self._lock:
+            flush, self._flush = self._flush, None
+        if flush is not None:
+            flush.cancel()
+            self.save()

@@ -183,10 +183,36 @@ class Pusher:
 
 #: The pushers of this process, by the campaign folder they back up (the organiser's page asks).
 _serving: dict[Path, Pusher] = {}
+#: Each repository's one pusher, and how many campaigns it backs up (a club's campaigns may
+#: share a repository: one thread pushes it).
+_repos: dict[Path, tuple[Pusher, int]] = {}
+_guard = threading.Lock()
 
 
-def serving(folder: Path, pusher: Pusher) -> None:
-    _serving[folder.resolve()] = pusher
+def started(folder: Path, remote: str | None, say: Callable[[str], None] | None = None) -> Pusher:
+    """The pusher of the campaign's repository, started with the application (see `target`
+    for `remote`); one per repository, however many of its campaigns are served."""
+    repo, chosen, branch = target(folder, remote)
+    with _guard:
+        pusher, count = _repos.get(repo, (None, 0))
+        if pusher is None:
+            pusher = Pusher(repo, chosen, branch, say=say).start()
+        _repos[repo] = (pusher, count + 1)
+        _serving[folder.resolve()] = pusher
+    return pusher
+
+
+def stopped(folder: Path, pusher: Pusher) -> None:
+    """The campaign's application stops: its repository's pusher stops with its last campaign
+    (commits not pushed yet are pushed first at the next start)."""
+    with _guard:
+        _serving.pop(folder.resolve(), None)
+        count = _repos.get(pusher.repo, (pusher, 1))[1] - 1
+        if count > 0:
+            _repos[pusher.repo] = (pusher, count)
+            return
+        _repos.pop(pusher.repo, None)
+    pusher.stop()
 
 
 def state_of(folder: Path) -> Pushed | None:

@@ -1,6 +1,7 @@
 """Recording: drafts built into events through the game's intents, decided by its rules
 and appended as one change under the campaign's lock, by the very ledger the command line
-uses. A refusal or a question writes nothing; a hook after the write never undoes it."""
+uses, then handed to the campaign's followers (service/followers.py: the chat's outbox, the
+git commit, the push). A refusal or a question writes nothing; a follower never undoes it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from cok.core.dice import Dice
     from cok.core.events import EventBase
     from cok.core.ledger import Recorded
+    from cok.service.followers import Followers
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class Recording:
     document: dict[str, Any]  # the ruleset's report document (what `--json` prints)
     lines: list[Any]  # the report's lines (what the terminal shows)
     written: bool  # False for a dry run
-    warnings: list[str] = field(default_factory=list)  # e.g. a failed post-write hook (the append stays)
+    warnings: list[str] = field(default_factory=list)  # e.g. a follower that failed (the append stays)
     recorded: tuple[Recorded, ...] = ()  # the ledger's own account: the campaign after it, the outcomes
 
     @property
@@ -67,7 +69,8 @@ def record(
     answers: Mapping[str, Any] | None = None,
     dry_run: bool = False,
     again: bool = False,
-    after: Callable[[Recording], None] | None = None,
+    followers: Followers | None = None,
+    under_lock: Callable[[list[Recorded]], None] | None = None,
     dice: Dice | None = None,
     use_cache: bool = True,
     campaign: Campaign | None = None,
@@ -76,16 +79,19 @@ def record(
 ) -> Recording:
     """Build each draft into an event through the game's intents (pure: state, fields,
     answers, dice), decide, and append them as one change under the campaign's lock.
-    Raises Refused (nothing written) or Asked (nothing written). `after` runs under the
-    lock once written (a git commit); its failure becomes a warning, never a refusal.
+    Raises Refused (nothing written) or Asked (nothing written). Every change written (a
+    dice commitment or a reveal made first is a change of its own) is handed to `followers`
+    (default: the terminal's, `Followers(folder)`); a follower that failed at once is a
+    warning, never a refusal. `under_lock`: the caller's own bookkeeping once written (the
+    warm ledger's file stamps), never a follower.
     `campaign`: the folder's campaign already open (it is checked against the files);
     `shared`: others may read its state meanwhile (it is replaced, never changed);
     `state_later`: its state is written to the cache when the caller says (see `record_all`)."""
     from cok.core.campaign import open_campaign
     from cok.core.fairdice import Uncommitted
-    from cok.core.ledger import record_all
     from cok.service import confirming
     from cok.service import dice as fair
+    from cok.service.followers import Followers
 
     answered = dict(answers or {})
     again = again or answered.pop("again", False) is True
@@ -94,21 +100,12 @@ def record(
     if not drafts:
         raise Refused(Problem(opened.shown, None, "nothing to record: no event was given"))
     given_text(opened.shown, drafts)
+    following = followers if followers is not None else Followers(opened.folder)
     rolling = fair.dice_of(opened, answered) if dice is None else None
-    if rolling is not None and not dry_run and fair.reveal_ended(opened, rolling, by_name(by)):
+    if rolling is not None and not dry_run and fair.reveal_ended(opened, rolling, by_name(by), following):
         opened = open_campaign(opened.folder, use_cache=use_cache) if campaign is None else opened
         rolling = fair.dice_of(opened, answered)
-    made: list[Recording] = []
-
-    def hook(done: Sequence[Recorded]) -> None:
-        recording = _recording(done)
-        made.append(recording)
-        if after is None:
-            return
-        try:
-            after(recording)
-        except Exception as error:  # the append stays: a hook's failure is only reported
-            recording.warnings.append(f"recorded as {recording.events[0].id}, but {_said(error)}")
+    made: list[EventBase] = []  # the events built under the lock, which a reveal may close
 
     try:
         prebuilt: list[EventBase] | None = None
@@ -123,7 +120,7 @@ def record(
                     raise Refused(
                         Problem(opened.shown, None, "a dry run rolls no dice: the period's dice are not committed yet")
                     ) from None
-                committed = fair.commit(opened, by_name(by))
+                committed = fair.commit(opened, by_name(by), following)
                 if rolling.asked:
                     raise fair.committed_now(opened, committed) from None
                 rolling = fair.dice_of(opened, answered)
@@ -138,19 +135,23 @@ def record(
             events = (
                 list(prebuilt) if same and prebuilt is not None else _built(campaign, drafts, answered, dice, rolling)
             )
-            if rolling is not None:
-                events += fair.reveals(campaign, rolling, events, dry_run)
             confirming.check(campaign, events, by)  # only the other side or an organiser (docs/confirm.md)
+            made[:] = events
             return events
 
-        done = record_all(
+        def closing(after: Campaign) -> list[EventBase]:
+            """The seed revealed with the events that end its period, from the state they left."""
+            return [] if rolling is None else fair.reveals(after, rolling, made, dry_run)
+
+        done, warned = following.write(
             opened,
             built,
+            then=closing,
+            under_lock=under_lock,
             dry_run=dry_run,
             use_cache=use_cache,
             again=again,
             by=by_name(by),
-            after=hook,
             shared=shared,
             state_later=state_later,
         )
@@ -163,7 +164,9 @@ def record(
         raise Refusal(opened.shown, error, ruling=not isinstance(by, Who) or by.organiser) from error
     if rolling is not None:
         fair.kept_after(rolling, [d.event for d in done], written=done[0].written)
-    return made[0] if made else _recording(done)
+    recording = _recording(done)
+    recording.warnings.extend(warned)
+    return recording
 
 
 def _built(
@@ -251,10 +254,3 @@ def _recording(done: Sequence[Recorded]) -> Recording:
         written=first.written,
         recorded=tuple(done),
     )
-
-
-def _said(error: Exception) -> str:
-    """A hook's failure in a few words (an OSError's own text, else the error's)."""
-    if isinstance(error, OSError):
-        return f"{error.strerror or error}"
-    return str(error) or type(error).__name__
