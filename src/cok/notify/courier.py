@@ -96,7 +96,7 @@ def run(folder: Path, woken: IO[bytes], clock: Callable[[], float] = time.time) 
     box = campaign_home_of(folder) / "outbox"
     while True:
         with contextlib.suppress(Exception):  # a chat service never stops the courier: status shows it
-            send(folder)
+            send(folder, now=clock)
         seen = _looked(box)
         due: float | None = None
         with contextlib.suppress(Exception):

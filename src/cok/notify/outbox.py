@@ -285,9 +285,7 @@ def _post(sender: Sender, destination: Destination, entry: dict[str, Any], handl
     named = handle if handle else inert(str(who) if who else "", to)
     text = inert(head, to) + named + inert(tail, to)
     allowed = allowing(destination.url, handle) if handle else destination.url
-    if allowed != destination.url:  # Apprise adds the allowed mention on a line of its own
-        return bool(sender(replace(destination, url=allowed), text + "\n"))
-    return bool(sender(destination, text))
+    return bool(sender(replace(destination, url=allowed) if allowed != destination.url else destination, text))
 
 
 def next_due(folder: Path) -> float | None:
