@@ -72,9 +72,7 @@ def test_a_reminder_goes_out_when_it_falls_due(kow: Cok, fake: Fake) -> None:
     assert fake.bodies == ["The ledger waits for dag: an order."] * 2 and waited < 1.5
 
 
-def test_a_post_queued_at_a_terminal_while_the_courier_runs_goes_out_within_a_second(
-    example: Path, fake: Fake
-) -> None:
+def test_a_post_queued_at_a_terminal_while_the_courier_runs_goes_out_within_a_second(example: Path, fake: Fake) -> None:
     cok = Cok(example)
     cok("notify", "add", fake.url, "--only", "battle")
     with courier(example):

@@ -52,7 +52,7 @@ def posted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
 
 def _text(body: dict[str, Any]) -> str:
     """The message a service's payload carries (Discord's content, Slack's attachment…)."""
-    if "attachments" in body and body["attachments"]:
+    if body.get("attachments"):
         return str(body["attachments"][0].get("text", ""))
     return str(body.get("content") or body.get("text") or body.get("message") or body.get("body") or "")
 

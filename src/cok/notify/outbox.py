@@ -145,10 +145,7 @@ class Waiting:
 def pending(folder: Path) -> list[Waiting]:
     by_key = {d.key: d for d in settings(folder).destinations}
     found = []
-    for path in sorted(_box(folder).glob("*.json")) if _box(folder).is_dir() else []:
-        entry = read_json(path)
-        if not isinstance(entry, dict):
-            continue
+    for _path, entry in _queued(_box(folder)):  # in the order they go out
         for key, to in entry.get("to", {}).items():
             if not to.get("sent") and key in by_key:
                 found.append(
