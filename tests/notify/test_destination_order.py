@@ -82,3 +82,26 @@ def test_the_wait_a_429_asked_holds_even_when_the_post_it_refused_is_dropped(kow
     assert fake.bodies == []
     outbox.send(kow.cwd, now=lambda: start + 31)
     assert fake.bodies == ["The ledger waits for bo: an order."]
+
+
+def test_a_429_holds_the_service_even_from_apprises_own_immediate_retry(example: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import requests
+
+    calls: list[float] = []
+
+    def discord(self: object, request: object, **kwargs: object) -> requests.Response:
+        """Discord, faked in the process: 429 with its JSON `retry_after` once, then 204."""
+        calls.append(time.time())
+        answer = requests.Response()
+        answer.status_code = 429 if len(calls) == 1 else 204
+        answer._content = b'{"retry_after": 30, "global": false}' if len(calls) == 1 else b""
+        return answer
+
+    monkeypatch.setattr(requests.Session, "send", discord)
+    cok = Cok(example)
+    cok("notify", "add", "discord://123456789012345678/aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "--only", "battle")
+    _battles(cok)
+    start = time.time()
+    assert outbox.send(example, now=lambda: start) == (0, 1)
+    assert len(calls) == 1  # Apprise's Discord plugin would post again at once: it is not let through
+    assert outbox.send(example, now=lambda: start + 31) == (2, 0)

@@ -178,8 +178,9 @@ def apprise_send(destination: Destination, text: str) -> bool:
         return False
     with watching() as asked:
         took = bool(bell.notify(body=text, title="", body_format=apprise.NotifyFormat.TEXT))
-    if not took and asked:
-        raise Busy(max(asked))
+    waits = [w for w in asked if w is not None]
+    if not took and waits:
+        raise Busy(max(waits))
     return took
 
 
