@@ -123,12 +123,13 @@ def campaign_home_of(folder: Path) -> Path:
     return campaign_home(folder)
 
 
-def _looked(box: Path) -> int:
-    """The outbox folder's change time: it changes whenever a post is queued or sent."""
+def _looked(box: Path) -> tuple[int, int]:
+    """The outbox folder's change time and size: they change whenever a post is queued or sent
+    (the size as well, where a file system's clock is coarser than two posts)."""
     try:
-        return box.stat().st_mtime_ns
+        return box.stat().st_mtime_ns, len(os.listdir(box))
     except OSError:
-        return 0
+        return 0, 0
 
 
 Hook = Callable[["Recording", Any], None]

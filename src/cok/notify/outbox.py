@@ -116,7 +116,7 @@ def _put(home: Path, post: Post, to: list[str], due: float, order: float, wait: 
         # each destination's posts go out in this order: when they were decided (the log's
         # order: decided under its lock), a reminder when it falls due; then as queued
         "order": order,
-        "queued": time.time_ns(),
+        "queued": _queued_at(),
         "kind": post.kind,
         "text": post.text,
         "waits_for": post.waits_for,
@@ -128,6 +128,17 @@ def _put(home: Path, post: Post, to: list[str], due: float, order: float, wait: 
     }
     write_private(path, entry)
     return 1
+
+
+_last_queued = 0
+
+
+def _queued_at() -> int:
+    """Now in nanoseconds, always after the last post this process queued: one recording's
+    posts keep the order they were made in (its event, the summary, the nudges)."""
+    global _last_queued
+    _last_queued = max(time.time_ns(), _last_queued + 1)
+    return _last_queued
 
 
 @dataclass(frozen=True)
