@@ -70,3 +70,22 @@ def test_a_nudge_still_asked_when_it_is_sent_goes_out(kow: Cok, fake: Fake) -> N
     kow("mk", "order", "dag-1", "defend")
     kow("notify", "send")
     assert fake.bodies == ["The ledger waits for dag: an order."]
+
+
+def test_a_nudge_is_checked_against_a_recording_made_while_earlier_posts_were_being_sent(
+    example: Path, fake: Fake
+) -> None:
+    cok = Cok(example)
+    cok("notify", "add", fake.url)
+    first, second = _battle(cok, "tim", "matt"), _battle(cok, "tim", "dany")
+    given: list[str] = []
+
+    def slow_service(destination: object, text: str) -> bool:
+        given.append(text)
+        if len([t for t in given if "ledger waits" not in t]) == 2 and "ledger waits" not in text:  # 2nd battle
+            assert cok("confirm", second, env={"COK_BY": "dany"}).exit_code == 0  # meanwhile, on her phone
+        return True
+
+    outbox.send(example, sender=slow_service)
+    asked = [t for t in given if "The ledger waits for" in t]
+    assert len(asked) == 1 and f"the result {first}" in asked[0]  # Matt's; Dany's dropped: she had confirmed

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cok.core.folders import write_private
+from cok.core.folders import EVENTS_FILE, write_private
 from cok.notify.asked import Asked, asked_now
 from cok.notify.destinations import Destination, Settings, settings
 from cok.notify.home import campaign_home, organisers, read_json
@@ -233,6 +233,7 @@ def _send(
     sent = failed = 0
     blocked: set[str] = set()  # a destination with an earlier post still unsent: its later ones wait
     asked: Asked | None = None
+    read_at: tuple[int, int] | None = None  # the log as it was when `asked` was read
     for path, entry in _queued(_box(folder)):
         unsent = {k: t for k, t in entry["to"].items() if not t["sent"] and k in by_key}
         if not unsent:
@@ -240,7 +241,8 @@ def _send(
             continue
         ready = [k for k, t in unsent.items() if k not in blocked and max(t["due"], holds.get(k, 0.0)) <= now()]
         if ready and entry.get("kind") == "nudge":
-            if asked is None:
+            if asked is None or read_at != _log_stamp(folder):  # a recording meanwhile: read it again
+                read_at = _log_stamp(folder)
                 asked = _asking(ask)
             if not asked.still(entry, tracked if isinstance(tracked, dict) else None):
                 _done(folder, path, entry["key"])  # its wait is over: dropped, never sent
@@ -272,6 +274,15 @@ def _send(
             write_private(path, entry)
     write_private(home / "holds.json", {k: v for k, v in holds.items() if v > now()})
     return sent, failed
+
+
+def _log_stamp(folder: Path) -> tuple[int, int]:
+    """The event log's size and change time: another recording changes them."""
+    try:
+        found = (Path(folder) / EVENTS_FILE).stat()
+    except OSError:
+        return 0, 0
+    return found.st_size, found.st_mtime_ns
 
 
 def _asking(ask: Callable[[], Asked]) -> Asked:
