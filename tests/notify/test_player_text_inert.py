@@ -88,18 +88,26 @@ def test_on_discord_the_allowed_mentions_name_only_the_one_cok_adds() -> None:
     assert allowing(URLS["Slack"], "<@1>") == URLS["Slack"]  # Apprise has no such switch for Slack
 
 
-def test_the_sender_is_given_the_discord_url_allowing_cok_s_mention_alone(example: Path) -> None:
+def test_the_discord_url_allows_cok_s_mention_alone_when_the_words_hold_a_mention(example: Path) -> None:
     from cok.notify import outbox
 
     cok = Cok(example)
-    cok("invite", "matt", "--mention", "<@1234>")
+    cok("invite", "--organiser", "Ann", "--mention", "<@1>")
+    cok("invite", "tim", "--mention", "<@1234>")
     cok("notify", "add", URLS["Discord"], "--only", "nudge")
-    fought = ("battle", "tim", "matt", "--at", "Ghost Hill", "--vp", "tim=7", "--vp", "matt=5")
-    assert cok(*fought, "--override", "a friendly game", env={"COK_BY": "tim"}).exit_code == 0
+    fought = ("battle", "matt", "tim", "--at", "Ghost Hill", "--vp", "matt=7", "--vp", "tim=5")
+    assert cok(*fought, "--override", "a friendly game", env={"COK_BY": "matt"}).exit_code == 0
+    target = json.loads(cok("log", "--json").stdout)["events"][-1]["id"]
+    assert cok("dispute", target, "--reason", HOSTILE, env={"COK_BY": "tim"}).exit_code == 0
+    again = ("battle", "matt", "tim", "--at", "Sunspear", "--vp", "matt=7", "--vp", "tim=5")
+    assert cok(*again, "--override", "a friendly game", "--again", env={"COK_BY": "matt"}).exit_code == 0
     given: list[tuple[str, str]] = []
     outbox.send(example, sender=lambda d, text: given.append((d.url, text)) or True)
-    assert len(given) == 1 and parse_qs(urlsplit(given[0][0]).query)["ping"] == ["<@1234>"]
-    assert given[0][1].startswith("The ledger waits for <@1234>: to confirm")
+    settle = [(url, text) for url, text in given if "to settle a dispute" in text]
+    assert len(settle) == 1 and parse_qs(urlsplit(settle[0][0]).query)["ping"] == ["<@1>"]
+    assert settle[0][1].startswith("The ledger waits for <@1> (organiser)")
+    tims = [url for url, text in given if text.startswith("The ledger waits for <@1234>: to confirm")]
+    assert len(tims) == 1 and "ping=" not in tims[0]  # nothing in its words to fear: posted as it is
 
 
 def test_each_service_neutralises_in_its_own_way() -> None:

@@ -295,7 +295,9 @@ def _asking(ask: Callable[[], Asked]) -> Asked:
 
 def _post(sender: Sender, destination: Destination, entry: dict[str, Any], handles: dict[str, str]) -> bool:
     """The entry's text as this destination's service reads it: the player's words inert,
-    the mention cok adds (the person's handle) live, and on Discord the one allowed."""
+    the mention cok adds (the person's handle) live; on Discord, when the words held
+    something a chat reads as a mention or a link, that one mention is also the only one
+    allowed (Apprise's switch, which appends the mention once more: only when needed)."""
     to = service(destination.url)
     head, placed, tail = str(entry["text"]).partition("{who}")
     who = entry.get("waits_for")
@@ -304,7 +306,8 @@ def _post(sender: Sender, destination: Destination, entry: dict[str, Any], handl
         return bool(sender(destination, inert(head, to)))
     named = handle if handle else inert(str(who) if who else "", to)
     text = inert(head, to) + named + inert(tail, to)
-    allowed = allowing(destination.url, handle) if handle else destination.url
+    hostile = inert(head + tail, "other") != head + tail
+    allowed = allowing(destination.url, handle) if handle and hostile else destination.url
     return bool(sender(replace(destination, url=allowed) if allowed != destination.url else destination, text))
 
 
