@@ -94,10 +94,13 @@ def run(folder: Path, woken: IO[bytes], clock: Callable[[], float] = time.time) 
 
     logging.getLogger("apprise").setLevel(logging.CRITICAL)  # failures are shown by `cok notify status`
     box = campaign_home_of(folder) / "outbox"
+    warm = False
     while True:
+        seen = _looked(box)  # before sending: a post another process queues meanwhile is not missed
         with contextlib.suppress(Exception):  # a chat service never stops the courier: status shows it
             send(folder, now=clock)
-        seen = _looked(box)
+        if not warm:  # after the posts that waited through a restart are sent
+            warm = _warmed(folder)
         due: float | None = None
         with contextlib.suppress(Exception):
             due = next_due(folder)
@@ -114,7 +117,19 @@ def run(folder: Path, woken: IO[bytes], clock: Callable[[], float] = time.time) 
                 time.sleep(SETTLE)  # the recording that woke us answers first: its server has the machine
                 break
             if _looked(box) != seen:
-                break  # another process queued a post (or `cok notify send` sent some)
+                break  # a post queued meanwhile, by another process (or this round's own sending: looked at once more)
+
+
+def _warmed(folder: Path) -> bool:
+    """Apprise imported and the campaign read once, as the courier starts: the first post and
+    the first nudge's check against the ledger then take no second longer than the next."""
+    with contextlib.suppress(Exception):
+        import apprise  # noqa: F401
+
+        from cok.notify.asked import asked_now
+
+        asked_now(folder)
+    return True
 
 
 def campaign_home_of(folder: Path) -> Path:

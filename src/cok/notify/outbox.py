@@ -270,9 +270,11 @@ def _send(
                 blocked.add(key)
         if all(t["sent"] or k not in by_key for k, t in entry["to"].items()):
             _done(folder, path, entry["key"])
-        else:
+        elif ready:  # tried: its tries, errors and next try kept (an untouched entry is not rewritten)
             write_private(path, entry)
-    write_private(home / "holds.json", {k: v for k, v in holds.items() if v > now()})
+    held = {k: v for k, v in holds.items() if v > now()}
+    if held != _holds(home):
+        write_private(home / "holds.json", held)
     return sent, failed
 
 
