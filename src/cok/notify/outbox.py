@@ -90,10 +90,10 @@ def put(folder: Path, made: Prepared) -> int:
         to = own if post.kind == "nudge" and own else [d.key for d in club if post.kind in d.only]
         if to:
             wait_of = {"since": since} if post is turn else {}
-            queued += _put(home, post, to, now, now, wait_of)
+            queued += _put(home, post, to, now, wait_of)
             if post.kind == "nudge":  # posted again after the organiser's delay if still waiting
                 again = replace(post, key=f"{post.key}.again")
-                queued += _put(home, again, to, now + kept.remind, now + kept.remind, wait_of)
+                queued += _put(home, again, to, now + kept.remind, wait_of)
     write_private(home / "waiting.json", {**(wait or {"who": None}), "since": since, "seen": made.last})
     return queued
 
@@ -107,7 +107,7 @@ def queue_posts(folder: Path) -> Callable[[Recording], None]:
     return hook
 
 
-def _put(home: Path, post: Post, to: list[str], due: float, order: float, wait: dict[str, Any]) -> int:
+def _put(home: Path, post: Post, to: list[str], due: float, wait: dict[str, Any]) -> int:
     path = home / "outbox" / f"{post.key}.json"
     if path.exists() or (home / "sent" / post.key).exists():
         return 0  # at most once: this event's post is already queued or sent
@@ -115,7 +115,7 @@ def _put(home: Path, post: Post, to: list[str], due: float, order: float, wait: 
         "key": post.key,
         # each destination's posts go out in this order: when they were decided (the log's
         # order: decided under its lock), a reminder when it falls due; then as queued
-        "order": order,
+        "order": due,
         "queued": _queued_at(),
         "kind": post.kind,
         "text": post.text,
