@@ -1,6 +1,6 @@
 """Issue 45: the courier wakes for what is due, not on a 30-second round: posts that waited
 through a restart go out at once when it starts, a retry when its wait is over, a reminder
-when it falls due, a post queued at a terminal meanwhile within a second."""
+when it falls due, a post queued at a terminal meanwhile as soon as the courier looks (once a second)."""
 
 from __future__ import annotations
 
@@ -72,7 +72,9 @@ def test_a_reminder_goes_out_when_it_falls_due(kow: Cok, fake: Fake) -> None:
     assert fake.bodies == ["The ledger waits for dag: an order."] * 2 and waited < 1.5
 
 
-def test_a_post_queued_at_a_terminal_while_the_courier_runs_goes_out_within_a_second(example: Path, fake: Fake) -> None:
+def test_a_post_queued_at_a_terminal_while_the_courier_runs_goes_out_without_waiting_for_a_round(
+    example: Path, fake: Fake
+) -> None:
     cok = Cok(example)
     cok("notify", "add", fake.url, "--only", "battle")
     with courier(example):
