@@ -13,7 +13,6 @@ from types import SimpleNamespace
 
 from cok.core.folders import data_dir
 from cok.notify import outbox
-from cok.notify.courier import still_waits
 from tests.conftest import Cok
 from tests.notify.conftest import Fake
 
@@ -28,8 +27,7 @@ def _battle(cok: Cok, by: str, other: str) -> str:
 
 def _later(folder: Path, seconds: float) -> None:
     """`cok serve`'s courier, that long from now (the reminders come due)."""
-    waits = lambda who, about: still_waits(folder, who, about)  # noqa: E731
-    outbox.send(folder, now=lambda: time.time() + seconds, still_waits=waits)
+    outbox.send(folder, now=lambda: time.time() + seconds)
 
 
 def test_a_battle_awaiting_confirmation_nudges_the_other_side_once_by_their_chat_handle(

@@ -12,7 +12,7 @@ import pytest
 from cok.core.ruleset import Game, Ruleset
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cok"
-MEMBERS = ("refusal", "notify_kinds", "notify_waits", "notify_ended")
+MEMBERS = ("refusal", "notify_kinds", "notify_waits", "notify_ended", "notify_opened")
 
 
 def test_each_member_the_service_reads_of_a_game_is_declared_with_its_default() -> None:
@@ -21,7 +21,7 @@ def test_each_member_the_service_reads_of_a_game_is_declared_with_its_default() 
     game = Game()
     assert game.refusal(None, "join", {}, "tim") is None
     assert game.notify_kinds == {} and game.notify_waits(None) is None  # type: ignore[arg-type]
-    assert game.notify_ended(None) is None  # type: ignore[arg-type]
+    assert game.notify_ended(None) is None and game.notify_opened(None) is None  # type: ignore[arg-type]
 
 
 def test_no_module_finds_a_games_member_by_getattr() -> None:

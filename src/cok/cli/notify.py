@@ -185,12 +185,11 @@ def test(
 @refusals
 def send(campaign: CampaignOpt = None) -> None:
     """Send the posts waiting in the outbox (those recorded while no server ran)."""
-    from cok.notify.courier import still_waits
     from cok.notify.outbox import pending
     from cok.notify.outbox import send as sending
 
     folder = open_valid(campaign).folder
-    sent, failed = sending(folder, still_waits=lambda who, about: still_waits(folder, who, about))
+    sent, failed = sending(folder)  # each nudge checked against the ledger as it is sent
     left = len(pending(folder))
     typer.echo(f"{sent} sent, {failed} failed, {left} waiting (cok notify status)")
     if failed:

@@ -233,6 +233,10 @@ class Ruleset(Protocol):
     def notify_ended(self, recorded: Recorded) -> str | None:
         """The game's end with its scores, posted when this recording ended it; None: not ended."""
 
+    def notify_opened(self, recorded: Recorded) -> tuple[str, str] | None:
+        """A period this recording opens besides its own post (No True King's next round), as
+        (post kind, words); None: it opens none."""
+
 
 class Lazy:
     """A member of the game's own package (`"module:name"`), imported the first time it is
@@ -327,6 +331,9 @@ class Game:
         return None
 
     def notify_ended(self, recorded: Recorded) -> str | None:
+        return None
+
+    def notify_opened(self, recorded: Recorded) -> tuple[str, str] | None:
         return None
 
     def own(self, where: str) -> Any:

@@ -10,13 +10,15 @@ import contextlib
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cok.core.folders import write_private
+from cok.core.folders import EVENTS_FILE, write_private
+from cok.notify.asked import Asked, asked_now
 from cok.notify.destinations import Destination, Settings, settings
 from cok.notify.home import campaign_home, organisers, read_json
+from cok.notify.inert import allowing, inert, service
 from cok.notify.posts import Post, posts
 from cok.notify.retry_after import Busy
 
@@ -50,6 +52,7 @@ class Prepared:
     kept: Settings
     posts: list[Post]
     at: float
+    last: str = ""  # the recording's last event id: where a wait it begins began
 
 
 def prepared(folder: Path, recording: Change) -> Prepared | None:
@@ -63,56 +66,71 @@ def prepared(folder: Path, recording: Change) -> Prepared | None:
         return None
     disputed = any(r.event.type == "dispute" for r in recording.recorded)
     made = posts(recording.recorded, kept.server, organisers(folder) if disputed else ())
-    return Prepared(kept, made, time.time())
+    return Prepared(kept, made, time.time(), str(recording.events[-1].id or "") if recording.events else "")
 
 
 def put(folder: Path, made: Prepared) -> int:
-    """The prepared posts written to the outbox, each at most once; the number queued."""
+    """The prepared posts written to the outbox, each at most once; the number queued. The
+    game's "whose turn" is nudged once a wait (the same person asked the same thing in the
+    same period, unbroken): the wait is kept in `waiting.json` with the event it began at."""
     kept, now, home = made.kept, made.at, campaign_home(folder)
     queued = 0
     club = [d for d in kept.destinations if d.player is None]
+    turn = next((p for p in made.posts if p.kind == "nudge" and p.about is None), None)
+    tracked = read_json(home / "waiting.json")
+    tracked = tracked if isinstance(tracked, dict) else {}
+    wait = None if turn is None else {"who": turn.waits_for, "what": turn.what, "period": turn.period}
+    same = wait is not None and all(tracked.get(k) == v for k, v in wait.items())
+    since = tracked.get("since") if same else made.last if wait is not None else None
     for post in made.posts:
+        if post is turn and same:
+            continue  # the ledger still waits for the one already nudged: once, then the reminder
         own = [d.key for d in kept.destinations if d.player is not None and d.player == post.waits_for]
         # a nudge goes to the person's own destination (a direct message) when they have one,
         # instead of the club's channel; every other post to the club's channel alone
         to = own if post.kind == "nudge" and own else [d.key for d in club if post.kind in d.only]
-        turn = post.kind == "nudge" and post.about is None  # the game's "whose turn": once a person
-        if turn and not _newly_waiting(home, post.waits_for):
-            continue  # the ledger still waits for the one already nudged: once, then the reminder
         if to:
-            queued += _put(home, post, to, now)
+            wait_of = {"since": since} if post is turn else {}
+            queued += _put(home, post, to, now, wait_of)
             if post.kind == "nudge":  # posted again after the organiser's delay if still waiting
-                again = Post(f"{post.key}.again", "nudge", post.text, post.waits_for, post.about)
-                queued += _put(home, again, to, now + kept.remind)
-    if not any(p.kind == "nudge" and p.about is None for p in made.posts):
-        _newly_waiting(home, None)  # no one holds the ledger up: the next one waited for is nudged
+                again = replace(post, key=f"{post.key}.again")
+                queued += _put(home, again, to, now + kept.remind, wait_of)
+    write_private(home / "waiting.json", {**(wait or {"who": None}), "since": since, "seen": made.last})
     return queued
 
 
-def _newly_waiting(home: Path, who: str | None) -> bool:
-    """Whether the ledger now waits for someone it did not wait for at the last nudge."""
-    path = home / "waiting.json"
-    if read_json(path) == {"who": who}:
-        return False
-    write_private(path, {"who": who})
-    return True
-
-
-def _put(home: Path, post: Post, to: list[str], due: float) -> int:
+def _put(home: Path, post: Post, to: list[str], due: float, wait: dict[str, Any]) -> int:
     path = home / "outbox" / f"{post.key}.json"
     if path.exists() or (home / "sent" / post.key).exists():
         return 0  # at most once: this event's post is already queued or sent
     entry = {
         "key": post.key,
-        "queued": time.time_ns(),  # posts go out in the order they were queued
+        # each destination's posts go out in this order: when they were decided (the log's
+        # order: decided under its lock), a reminder when it falls due; then as queued
+        "order": due,
+        "queued": _queued_at(),
         "kind": post.kind,
         "text": post.text,
         "waits_for": post.waits_for,
         "about": post.about,
+        "what": post.what,
+        "period": post.period,
+        **wait,
         "to": {k: {"sent": False, "tries": 0, "due": due, "error": None} for k in to},
     }
     write_private(path, entry)
     return 1
+
+
+_last_queued = 0
+
+
+def _queued_at() -> int:
+    """Now in nanoseconds, always after the last post this process queued: one recording's
+    posts keep the order they were made in (its event, the summary, the nudges)."""
+    global _last_queued
+    _last_queued = max(time.time_ns(), _last_queued + 1)
+    return _last_queued
 
 
 @dataclass(frozen=True)
@@ -130,10 +148,7 @@ class Waiting:
 def pending(folder: Path) -> list[Waiting]:
     by_key = {d.key: d for d in settings(folder).destinations}
     found = []
-    for path in sorted(_box(folder).glob("*.json")) if _box(folder).is_dir() else []:
-        entry = read_json(path)
-        if not isinstance(entry, dict):
-            continue
+    for _path, entry in _queued(_box(folder)):  # in the order they go out
         for key, to in entry.get("to", {}).items():
             if not to.get("sent") and key in by_key:
                 found.append(
@@ -151,9 +166,6 @@ def failed_posts(folder: Path) -> int:
 
 
 Sender = Callable[[Destination, str], "bool | None"]
-#: Whether the ledger still waits for this person (and, for a nudge about one thing, still
-#: asks it: `confirm:ID`, `settle:ID`): a reminder is posted only then.
-StillWaits = Callable[[str | None, str | None], bool]
 
 
 def apprise_send(destination: Destination, text: str) -> bool:
@@ -169,8 +181,9 @@ def apprise_send(destination: Destination, text: str) -> bool:
         return False
     with watching() as asked:
         took = bool(bell.notify(body=text, title="", body_format=apprise.NotifyFormat.TEXT))
-    if not took and asked:
-        raise Busy(max(asked))
+    waits = [w for w in asked if w is not None]
+    if not took and waits:
+        raise Busy(max(waits))
     return took
 
 
@@ -180,17 +193,19 @@ def send(
     sender: Sender = apprise_send,
     now: Callable[[], float] = time.time,
     mentions: dict[str, str] | None = None,
-    still_waits: StillWaits | None = None,
+    asked: Callable[[], Asked] | None = None,
 ) -> tuple[int, int]:
-    """Every post due sent to each destination not yet reached (off the lock); a failure is
-    kept with its error and tried again later, each time waiting twice as long. A reminder
-    whose person no longer holds up the ledger is dropped. (sent, failed)."""
+    """Every post due sent to each destination not yet reached (off the lock), each
+    destination's in order; a failure is kept with its error and tried again later, each
+    time waiting twice as long (or as long as a 429 asked), the destination's later posts
+    waiting behind it. A nudge or reminder whose wait is over is dropped (`asked`: what
+    the ledger asks now; by default read from the campaign). (sent, failed)."""
     from filelock import FileLock
 
     home = campaign_home(folder)
     home.mkdir(parents=True, exist_ok=True)
     with FileLock(home / "sending.lock"):  # `cok serve` and `cok notify send` at once: each post sent once
-        return _send(folder, sender, now, mentions, still_waits)
+        return _send(folder, sender, now, mentions, asked or (lambda: asked_now(folder)))
 
 
 def _send(
@@ -198,35 +213,40 @@ def _send(
     sender: Sender,
     now: Callable[[], float],
     mentions: dict[str, str] | None,
-    still_waits: StillWaits | None,
+    ask: Callable[[], Asked],
 ) -> tuple[int, int]:
     from cok.notify.mentions import mentions as known
 
     handles = known(folder) if mentions is None else mentions
     by_key = {d.key: d for d in settings(folder).destinations}
+    home = campaign_home(folder)
+    holds = _holds(home)
+    tracked: Any = read_json(home / "waiting.json")
     sent = failed = 0
-    failing: set[str] = set()  # a destination that failed this round is not tried again in it
-    box = _box(folder)
-    for path, entry in _queued(box):
-        who = entry.get("waits_for")
-        due = min(t["due"] for t in entry["to"].values()) <= now()
-        about = entry.get("about")
-        asks = who or about
-        if entry["key"].endswith(".again") and due and asks and still_waits is not None and not still_waits(who, about):
-            _done(folder, path, entry["key"])  # a reminder only while the ledger still waits for them
+    blocked: set[str] = set()  # a destination with an earlier post still unsent: its later ones wait
+    asked: Asked | None = None
+    read_at: tuple[int, int] | None = None  # the log as it was when `asked` was read
+    for path, entry in _queued(_box(folder)):
+        unsent = {k: t for k, t in entry["to"].items() if not t["sent"] and k in by_key}
+        if not unsent:
+            _done(folder, path, entry["key"])
             continue
-        text = str(entry["text"]).replace("{who}", handles.get(who, str(who)) if who else "")
-        changed = False
-        for key, to in entry["to"].items():
-            destination = by_key.get(key)
-            if to["sent"] or destination is None or to["due"] > now() or key in failing:
+        ready = [k for k, t in unsent.items() if k not in blocked and max(t["due"], holds.get(k, 0.0)) <= now()]
+        if ready and entry.get("kind") == "nudge":
+            if asked is None or read_at != _log_stamp(folder):  # a recording meanwhile: read it again
+                read_at = _log_stamp(folder)
+                asked = _asking(ask)
+            if not asked.still(entry, tracked if isinstance(tracked, dict) else None):
+                _done(folder, path, entry["key"])  # its wait is over: dropped, never sent
                 continue
-            changed = True
+        blocked.update(k for k in unsent if k not in ready)
+        for key in ready:
+            to, destination = unsent[key], by_key[key]
             wait = None
             try:
-                ok = bool(sender(destination, text))
+                ok = _post(sender, destination, entry, handles)
                 error = None if ok else "the service refused it or could not be reached"
-            except Busy as busy:  # 429 with its wait: the next try no sooner (issue 39)
+            except Busy as busy:  # 429 with its wait: nothing to it sooner (issue 39)
                 ok, error, wait = False, str(busy), busy.seconds
             except Exception as broken:  # a library's failure is a failed post, never a crash
                 ok, error = False, str(broken) or type(broken).__name__
@@ -236,27 +256,85 @@ def _send(
             else:
                 to["tries"] += 1
                 backoff = min(FIRST_WAIT * 2 ** (to["tries"] - 1), LONGEST_WAIT)
-                to["due"] = now() + (backoff if wait is None else wait)
+                to["due"] = holds[key] = now() + (backoff if wait is None else wait)
                 to["error"] = error
                 failed += 1
-                failing.add(key)
+                blocked.add(key)
         if all(t["sent"] or k not in by_key for k, t in entry["to"].items()):
             _done(folder, path, entry["key"])
-        elif changed:
+        elif ready:  # tried: its tries, errors and next try kept (an untouched entry is not rewritten)
             write_private(path, entry)
+    held = {k: v for k, v in holds.items() if v > now()}
+    if held != _holds(home):
+        write_private(home / "holds.json", held)
     return sent, failed
 
 
+def _log_stamp(folder: Path) -> tuple[int, int]:
+    """The event log's size and change time: another recording changes them."""
+    try:
+        found = (Path(folder) / EVENTS_FILE).stat()
+    except OSError:
+        return 0, 0
+    return found.st_size, found.st_mtime_ns
+
+
+def _asking(ask: Callable[[], Asked]) -> Asked:
+    """What the ledger asks now; a log that cannot be read asks nothing (its nudges dropped)."""
+    try:
+        return ask()
+    except Exception:
+        return Asked()
+
+
+def _post(sender: Sender, destination: Destination, entry: dict[str, Any], handles: dict[str, str]) -> bool:
+    """The entry's text as this destination's service reads it: the player's words inert,
+    the mention cok adds (the person's handle) live; on Discord, when the words held
+    something a chat reads as a mention or a link, that one mention is also the only one
+    allowed (Apprise's switch, which appends the mention once more: only when needed)."""
+    to = service(destination.url)
+    head, placed, tail = str(entry["text"]).partition("{who}")
+    who = entry.get("waits_for")
+    handle = handles.get(str(who)) if placed and who else None
+    if not placed:
+        return bool(sender(destination, inert(head, to)))
+    named = handle if handle else inert(str(who) if who else "", to)
+    text = inert(head, to) + named + inert(tail, to)
+    hostile = inert(head + tail, "other") != head + tail
+    allowed = allowing(destination.url, handle) if handle and hostile else destination.url
+    return bool(sender(replace(destination, url=allowed) if allowed != destination.url else destination, text))
+
+
+def next_due(folder: Path) -> float | None:
+    """When the courier has something to send next: the earliest moment any destination's
+    first unsent post may go (its due time, or the wait a 429 asked); None: nothing waits."""
+    by_key = {d.key for d in settings(folder).destinations}
+    holds = _holds(campaign_home(folder))
+    heads: dict[str, float] = {}
+    for _path, entry in _queued(_box(folder)):
+        for key, to in entry.get("to", {}).items():
+            if key in by_key and not to.get("sent") and key not in heads:
+                heads[key] = max(float(to["due"]), holds.get(key, 0.0))
+    return min(heads.values(), default=None)
+
+
+def _holds(home: Path) -> dict[str, float]:
+    """Destinations that asked to wait (429) or failed: nothing goes to them before then."""
+    data = read_json(home / "holds.json")
+    return {str(k): float(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
 def _queued(box: Path) -> list[tuple[Path, Any]]:
-    """The outbox's entries, oldest first (an unreadable one is left for `status` to show)."""
+    """The outbox's entries in the order they go out (an unreadable one is left for `status`)."""
     found = [(path, read_json(path)) for path in box.glob("*.json")] if box.is_dir() else []
     return sorted(
-        ((p, e) for p, e in found if isinstance(e, dict)), key=lambda pe: (pe[1].get("queued", 0), pe[0].name)
+        ((p, e) for p, e in found if isinstance(e, dict) and isinstance(e.get("to"), dict)),
+        key=lambda pe: (pe[1].get("order", pe[1].get("queued", 0) / 1e9), pe[1].get("queued", 0), pe[0].name),
     )
 
 
 def _done(folder: Path, path: Path, key: str) -> None:
-    """Sent everywhere: remembered as sent (so the same event is never queued again)."""
+    """Sent everywhere (or dropped): remembered, so the same post is never queued again."""
     marker = _sent(folder) / key
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.touch()

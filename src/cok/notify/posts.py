@@ -23,6 +23,10 @@ class Post:
     #: what a nudge other than the game's turn asks (`confirm:ID`, `settle:ID`): its reminder
     #: is posted only while it is still asked; None for the game's own "whose turn"
     about: str | None = None
+    #: the game's "whose turn": what it asks, and in which period (`year 1, month 3`): a
+    #: reminder is for this same wait, never the same question a month later
+    what: str | None = None
+    period: str | None = None
 
 
 def kind_of(ruleset: Any, event_type: str) -> str | None:
@@ -45,6 +49,7 @@ def posts(done: Sequence[Recorded], server: str | None = None, organisers: Seque
         kind = kind_of(recorded.campaign.ruleset, event.type)
         if kind is not None:
             made.append(Post(f"{event.id}", kind, f"{recorded.text}{_took_back(recorded)}{link}"))
+        made += [Post(f"{event.id}.opens", kind, text + link) for kind, text in _opened(recorded)]
     last = done[-1]
     over = last.campaign.ruleset.notify_ended(last)
     if over:
@@ -56,7 +61,7 @@ def posts(done: Sequence[Recorded], server: str | None = None, organisers: Seque
     waits = waiting(last.campaign)
     if waits is not None:
         text = f"The ledger waits for {{who}}: {waits[1]}.{link}"  # {who}: their chat handle, at sending
-        made.append(Post(f"{last.event.id}.nudge", "nudge", text, waits[0]))
+        made.append(Post(f"{last.event.id}.nudge", "nudge", text, waits[0], None, waits[1], _period(last.campaign)))
     for recorded in done:
         made += _answers_asked(recorded, link, organisers)
     return made
@@ -94,6 +99,24 @@ def _answers_asked(recorded: Recorded, link: str, organisers: Sequence[str]) -> 
         Post(f"{event.id}.settle.{o}", "nudge", f"The ledger waits for {{who}} (organiser) {asked}", o, about)
         for o in organisers
     ] or [Post(f"{event.id}.settle", "nudge", f"The ledger waits for an organiser {asked}", None, about)]
+
+
+def _opened(recorded: Recorded) -> list[tuple[str, str]]:
+    """What an event opens besides its own post (each game's `notify_opened`): No True
+    King's last exchange of a round opens the next round."""
+    try:
+        found: tuple[str, str] | None = recorded.campaign.ruleset.notify_opened(recorded)
+    except Exception:  # a post is never worth failing a recording
+        return []
+    return [found] if found else []
+
+
+def _period(campaign: Any) -> str | None:
+    """The game's period now (`week 3`, `year 1, month 2`, `round 2`), naming which wait."""
+    try:
+        return str(campaign.ruleset.period(campaign.state))
+    except Exception:
+        return None
 
 
 def _took_back(recorded: Recorded) -> str:

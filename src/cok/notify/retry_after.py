@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-_seen: ContextVar[list[float] | None] = ContextVar("cok_notify_retry_after", default=None)
+_seen: ContextVar[list[float | None] | None] = ContextVar("cok_notify_retry_after", default=None)
 _installing = threading.Lock()
 
 
@@ -29,10 +29,12 @@ class Busy(Exception):
 
 
 @contextlib.contextmanager
-def watching() -> Iterator[list[float]]:
-    """The waits the services asked for (one per 429 answered) during this block."""
+def watching() -> Iterator[list[float | None]]:
+    """The waits the services asked for (one per 429 answered, None when it said nothing of
+    when) during this block. Once a service has answered 429, nothing more is sent in the
+    block: Apprise's own immediate retry (its Discord plugin's) would not wait as asked."""
     _install()
-    seen: list[float] = []
+    seen: list[float | None] = []
     token = _seen.set(seen)
     try:
         yield seen
@@ -76,12 +78,12 @@ def _install() -> None:
             return
 
         def send(self: Any, request: Any, **kwargs: Any) -> Any:
-            response = original(self, request, **kwargs)
             seen = _seen.get()
+            if seen:  # this post was answered 429: the service gets nothing more until its wait is over
+                raise requests.exceptions.ConnectionError("429 Too Many Requests: not asked again before its wait")
+            response = original(self, request, **kwargs)
             if seen is not None and getattr(response, "status_code", None) == 429:
-                wait = seconds(response.headers.get("Retry-After"), response.content or b"")
-                if wait is not None:
-                    seen.append(wait)
+                seen.append(seconds(response.headers.get("Retry-After"), response.content or b""))
             return response
 
         send.cok_watches = True  # type: ignore[attr-defined]

@@ -161,7 +161,7 @@ class Followers:
         from cok.notify.outbox import enqueue
 
         if enqueue(self.folder, change) and self._courier is not None:
-            self._courier.poke()
+            self._courier.wake()
 
     def _commit(self, change: Change) -> None:
         from cok.service.commit import git_commit

@@ -44,6 +44,7 @@ class NoTrueKing(Game):
     notify_kinds = Lazy("notify:KINDS")  # which events are posted in the club's chat
     notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
     notify_ended = Lazy("notify:ended")  # the game's end with its scores
+    notify_opened = Lazy("notify:opened")  # the next round, opened by a round's last exchange
     settings_model = Lazy("settings:NoTrueKingSettings")
     map_model = Lazy("mapfile:BoardSpec")
     load_map = Lazy("mapfile:read_board")

@@ -26,6 +26,17 @@ def waits(campaign: Any) -> tuple[str, str] | None:
     return str(state.active), f"their turn ({state.phase})"
 
 
+def opened(recorded: Any) -> tuple[str, str] | None:
+    """The next round, opened by the last exchange (or pass) of a round (§4.2.5): posted as a
+    round, as the game's beginning opens the first."""
+    then = getattr(recorded.outcome, "then", None)
+    if then is None or then.next_first is None:
+        return None
+    found = recorded.state.players.get(then.next_first)
+    first = found.name if found is not None and found.name else then.next_first
+    return "round", f"Round {then.round + 1} begins; {first} is the first player."
+
+
 def ended(recorded: Any) -> str | None:
     """A game's end with its scores: posted by the event after which the game is over (the
     last unseal, or the last exchange with open loyalty), when every card is public anyway."""
