@@ -111,6 +111,10 @@ class Campaign:
     _seal: Stamp | None = None  # the log as it was right after this process appended to it (see `grew`)
     _tail: bytes = b""  # and the bytes it appended
     _behind: bool = False  # the cache's rows hold recordings its entry (the state) does not yet
+    # events replayed or recorded here past the cache's rows (`_extents`), not written there
+    # yet (another command held or had changed the cache): told and counted from here
+    _ids_after: Mapping[str, int] = field(default_factory=dict)
+    _told_after: tuple[Told, ...] = ()
 
     @property
     def events_file(self) -> Path:
@@ -131,7 +135,7 @@ class Campaign:
         if self._ids is None:
             rows = cache.read_rows(cache.rows_file(self.folder, "ids"), self._extents.get("ids"))
             if rows is not None and all(isinstance(r, list) and len(r) == 2 for r in rows):
-                self._ids = Ids({str(i): int(line) for i, line in rows})
+                self._ids = Ids({**{str(i): int(line) for i, line in rows}, **self._ids_after})
             else:
                 self._ids = Ids(_replayed(self.folder, read(self.folder)).ids())
         return self._ids
@@ -158,6 +162,7 @@ class Campaign:
                     raise cache.Broken("not a history row") from None
                 yield from chunk
                 given += len(chunk)
+            yield from self._told_after
         except cache.Broken:
             self._history = _replayed(self.folder, read(self.folder)).history()
             yield from self._history[given:]
@@ -230,8 +235,10 @@ class Campaign:
 
     def forget_rows(self) -> None:
         """The ids and the history are read again when next asked: an append changed more
-        than one line's worth of them (a void changes the past)."""
+        than one line's worth of them (a void changes the past): from a replay, never from
+        the cache's rows as they were (they are rewritten)."""
         self._ids = self._history = None
+        self._extents, self._ids_after, self._told_after = {}, {}, ()
 
     def rows_current(self) -> bool:
         """Whether the ids and history are whole: held in memory, or in the cache as this
@@ -453,7 +460,10 @@ def _extend(campaign: Campaign, read: Streamed) -> Campaign | None:
         return None
     campaign.position = old.after(tail, read.hashed)
     campaign._ids = Ids({**ids, **done.ids})
-    campaign.save(new_ids=done.ids, new_history=done.history, grown=True)
+    # told from memory until the cache's rows hold them: the cache may not be written now
+    # (another command, a server's idle flush, holds or has just rewritten it)
+    campaign._ids_after, campaign._told_after = dict(done.ids), tuple(done.history)
+    campaign.save(grown=True)
     return campaign
 
 
@@ -493,6 +503,9 @@ def save_campaign(
     from cok.core.plain import Blobs, encode
 
     folder = campaign.folder
+    if grown:  # the rows not written yet, these included: kept (and told) until they are
+        campaign._ids_after = {**campaign._ids_after, **(new_ids or {})}
+        campaign._told_after = (*campaign._told_after, *(new_history or []))
     with cache.writing(folder) as held:
         if not held:
             return
@@ -500,7 +513,10 @@ def save_campaign(
         if grown:  # only if the entry is still the one this campaign was read from
             if campaign._version is None or cache.entry_version(folder) != campaign._version:
                 return
-            for kind, rows in (("ids", id_rows(new_ids or {})), ("history", history_rows(new_history or []))):
+            for kind, rows in (
+                ("ids", id_rows(campaign._ids_after)),
+                ("history", history_rows(list(campaign._told_after))),
+            ):
                 old = campaign._extents.get(kind)
                 if old is None:
                     return
@@ -520,6 +536,7 @@ def save_campaign(
         if any(extent is None for extent in extents.values()):
             return
         campaign._extents = {kind: list(extent) for kind, extent in extents.items()}
+        campaign._ids_after, campaign._told_after = {}, ()  # the rows hold them now
         campaign._behind = not state
         if not state:
             return
