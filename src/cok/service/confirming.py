@@ -184,38 +184,32 @@ def mentions_dispute(log: Path) -> bool | None:
     return found
 
 
-def open_lines(campaign: Campaign) -> list[str]:
+def open_results(campaign: Campaign) -> tuple[list[str], dict[str, list[dict[str, object]]]]:
     """What the organiser is told by `cok check` and `cok standings` (docs/confirm.md): each
-    open dispute, and each result still awaiting the other side when confirmation is required."""
+    open dispute, and each result still awaiting the other side when confirmation is
+    required, as lines and as `--json` shows them (the results decided once for both)."""
     if not marking(campaign):
-        return []
+        return [], {}
     found = standing(campaign)
+    shown = required(campaign)
     lines = [
         f"disputed: {r.id} (line {r.line}) {r.text} — {r.said_by}: {r.reason}; "
         f"an organiser keeps it (cok settle {r.id} --reason …) or voids it (cok void {r.id} --reason …)"
         for r in open_disputes(found)
     ]
-    if found and required(campaign):
+    if found and shown:
         lines += [
             f"awaiting confirmation by {' or '.join(r.other)}: {r.id} {r.text}"
             for r in found.values()
             if r.status == AWAITING
         ]
-    return lines
-
-
-def open_document(campaign: Campaign) -> dict[str, list[dict[str, object]]]:
-    """The same as `--json` shows it: the disputed results, and those awaiting confirmation."""
-    if not marking(campaign):
-        return {}
-    found = standing(campaign)
-    shown = required(campaign)
     pick = [(r.status, r) for r in found.values() if r.status == DISPUTED or (shown and r.status == AWAITING)]
-    return {
+    document = {
         status: [{"id": r.id, "summary": r.text, **r.document()} for s, r in pick if s == status]
         for status in (DISPUTED, AWAITING)
         if any(s == status for s, _ in pick)
     }
+    return lines, document
 
 
 class _Marked:
