@@ -71,7 +71,8 @@ def _results_marked(found: Campaign) -> tuple[list[str], dict[str, Any]]:
     from cok.service import confirming
 
     if found.ruleset.results and not found.problems:
-        return confirming.open_results(found)
+        with contextlib.suppress(Refused):  # its settings gone since it was opened: no marks
+            return confirming.open_results(found)
     return [], {}
 
 
@@ -103,7 +104,6 @@ def show_problems(campaign: str | None, every: bool, no_cache: bool, as_json: bo
     if checked is not None and checked.campaign is not None and not as_json:
         for waiting in checked.dice_waiting:  # listed, not a problem: the dice of a period still going on
             print(f"dice: {waiting}")
-        with contextlib.suppress(Refused):
-            for line in _results_marked(checked.campaign)[0]:  # docs/confirm.md: for the organiser
-                print(line)
+        for line in _results_marked(checked.campaign)[0]:  # docs/confirm.md: for the organiser
+            print(line)
     return not problems
