@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cok.core import folders
 from cok.core.campaign import Ids
 from cok.service import confirming
 
@@ -73,7 +74,7 @@ def test_whether_a_log_mentions_a_dispute_is_read_a_chunk_at_a_time_never_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A warm `cok standings` at 100,000 events held the whole 20 MB log for this question."""
-    monkeypatch.setattr(confirming, "_CHUNK", 64, raising=False)
+    monkeypatch.setattr(folders, "SEARCHED", 64, raising=False)
     largest = 0
 
     class Sized(io.BufferedReader):

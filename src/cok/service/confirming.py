@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, cast
+from typing import TYPE_CHECKING, cast
 
 from cok.core.confirmation import AWAITING, CONFIRMED, DISPUTED, Result, open_disputes, results, waiting_on
 from cok.core.errors import RuleError
+from cok.core.folders import mentions
 from cok.service.drafts import Draft, Who
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ def mentions_dispute(log: Path) -> bool | None:
                         if seen == size:
                             return was
                         before, start = was, (size if was else max(0, seen - len(word) + 1))
-            found = before or _holds(handle, start, size, word)
+            found = before or mentions(handle, (word,), start, size)  # never the 20 MB log whole
             handle.seek(max(0, size - _TAIL))
             last = handle.read(_TAIL)
     except OSError:
@@ -180,26 +181,6 @@ def mentions_dispute(log: Path) -> bool | None:
         _READ.clear()
     _READ[key] = (size, info.st_mtime_ns, last, found)
     return found
-
-
-_CHUNK = 1 << 20
-
-
-def _holds(handle: BinaryIO, start: int, end: int, word: bytes) -> bool:
-    """Whether the file's bytes from `start` to `end` hold `word`, read a chunk at a time: a
-    warm `cok standings` at 100,000 events held the whole 20 MB log for this (its peak
-    doubled, past row 15's 39 MB)."""
-    handle.seek(start)
-    width = len(word) - 1  # an occurrence across two chunks
-    carry, left = b"", end - start
-    while left > 0:
-        chunk = handle.read(min(_CHUNK, left))
-        if not chunk:
-            return False
-        if word in chunk or word in carry + chunk[:width]:
-            return True
-        carry, left = chunk[len(chunk) - width :], left - len(chunk)
-    return False
 
 
 def open_results(campaign: Campaign) -> tuple[list[str], dict[str, list[dict[str, object]]]]:
@@ -261,10 +242,11 @@ def confirmation_of(campaign: Campaign) -> Callable[[Told], dict[str, object] | 
     """Each result's standing as `cok log --json` shows it (its `confirmation` field). A log
     holding no confirmation, dispute or settling is not read twice: each result awaits."""
     try:
-        text = campaign.events_file.read_bytes()
+        with open(campaign.events_file, "rb") as handle:
+            answered = mentions(handle, (b"confirm", b"dispute", b"settle"))
     except OSError:
-        text = b"confirm"
-    if not any(word in text for word in (b"confirm", b"dispute", b"settle")):
+        answered = True
+    if not answered:
         ruleset = campaign.ruleset
 
         def alone(told: Told) -> dict[str, object] | None:

@@ -113,11 +113,13 @@ def with_verdicts(campaign: Campaign, rows: Iterable[Told]) -> Iterator[Told]:
 def _mentions_dice(campaign: Campaign) -> bool:
     """Whether the log holds a dice event or a rolled die at all (most logs: none, and the
     history is not read)."""
+    from cok.core.folders import mentions
+
     try:
-        text = campaign.events_file.read_bytes()
+        with open(campaign.events_file, "rb") as handle:
+            return mentions(handle, (b"dice-", b"rolled"))  # never the log whole
     except OSError:
         return True
-    return b"dice-" in text or b"rolled" in text
 
 
 def check_below(root: Path | str, *, use_cache: bool = True) -> list[Problem]:
