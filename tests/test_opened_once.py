@@ -6,6 +6,7 @@ a warm `cok standings` opened the campaign twice."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -69,3 +70,30 @@ def test_every_reading_command_opens_its_campaign_once(
     assert cok(*args).exit_code == 0
     assert counted["opened"] == 1
     assert counted["replayed"] == (1 if "--no-cache" in args else 0)
+
+
+def test_a_warm_command_asks_the_campaign_whether_its_log_mentions_a_dispute_not_the_log(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Known from the bytes the campaign was made from, and kept in the cache with it: a
+    warm `cok standings` at 100,000 events searched the 20 MB log for it."""
+    from cok.service import confirming
+
+    cok = Cok(example)
+    assert cok("standings").exit_code == 0  # the cache written, knowing there is no dispute
+    fought = ("battle", "tim", "matt", "--at", "Ghost Hill", "--vp", "tim=7", "--vp", "matt=5")
+    assert cok(*fought, env={"COK_BY": "tim"}).exit_code == 0
+    hornwood = json.loads(cok("log", "--json").stdout)["events"][-1]["id"]
+    assert cok("dispute", hornwood, "--reason", "over points", env={"COK_BY": "matt"}).exit_code == 0
+
+    def never(log: Path) -> bool:
+        raise AssertionError(f"{log} searched again")
+
+    monkeypatch.setattr(confirming, "mentions_dispute", never)
+    for args in (("standings",), ("standings",), ("check",), ("log",)):  # grown, then warm
+        assert f"disputed: {hornwood}" in cok(*args).stdout or args == ("log",)
+    assert "disputed by matt" in cok("log").stdout
+    marks = [
+        confirming.marking(c) for c in (opening.open_campaign(example), opening.open_campaign(example, use_cache=False))
+    ]
+    assert marks == [True, True]

@@ -115,6 +115,7 @@ class Campaign:
     # yet (another command held or had changed the cache): told and counted from here
     _ids_after: Mapping[str, int] = field(default_factory=dict)
     _told_after: tuple[Told, ...] = ()
+    _disputed: bool | None = None  # whether the log up to `position` holds DISPUTE (None: not known)
 
     @property
     def events_file(self) -> Path:
@@ -167,6 +168,12 @@ class Campaign:
             self._history = _replayed(self.folder, read(self.folder)).history()
             yield from self._history[given:]
 
+    def mentions_dispute(self) -> bool | None:
+        """Whether the log's text holds `dispute` (docs/confirm.md: anything to mark), as known
+        from the bytes this campaign was made from and kept in the cache with it (None: not
+        known): a warm `cok standings` at 100,000 events no longer searches the 20 MB log."""
+        return self._disputed
+
     def current(self) -> bool:
         """Whether the campaign's files still hold exactly what this campaign was made from."""
         return self.unchanged() is not None
@@ -213,6 +220,8 @@ class Campaign:
         digest was `hashed` (left as it is): the new position, from those bytes alone, and
         the seal that lets the next recording prove the log unchanged without reading it."""
         self.position = self.position.after(appended, hashed)
+        if self._disputed is not None:
+            self._disputed = self._disputed or DISPUTE in appended
         self._hashed = hashed.copy()
         self._hashed.update(appended)
         self._seal, self._tail = stamp(self.events_file), appended
@@ -222,6 +231,7 @@ class Campaign:
         list) and read again whole as `data`: its position and seal."""
         column = self.position.item_column if self.position.empty_flow is None else 0
         self.position = Position.of(data, column)
+        self._disputed = DISPUTE in data
         self._hashed = running(data)
         self._seal, self._tail = stamp(self.events_file), b""
 
@@ -321,6 +331,10 @@ class Streamed:
     rest: bytes  # everything after them
     found: frozenset[bytes]  # the texts looked for that are among those first bytes
 
+
+#: What a log that may need its results marked holds (`Campaign.mentions_dispute`): the
+#: word of the core's `dispute` event (docs/confirm.md), wherever it appears.
+DISPUTE = b"dispute"
 
 CHUNK = 1 << 18  # bytes read at a time: a long log is hashed without a buffer its size
 
@@ -425,6 +439,8 @@ def _reuse(folder: Path, entry: dict[str, Any], version: tuple[int, int, int] | 
         campaign._extents = extents
         campaign._version = version
         campaign._kept = kept
+        disputed = entry.get("disputed")
+        campaign._disputed = disputed if isinstance(disputed, bool) else None
     except (KeyError, TypeError, ValueError, IndexError, OSError, Unreadable):
         return None
     if not read.rest:
@@ -459,6 +475,8 @@ def _extend(campaign: Campaign, read: Streamed) -> Campaign | None:
     if done.problems:
         return None
     campaign.position = old.after(tail, read.hashed)
+    if campaign._disputed is not None:
+        campaign._disputed = campaign._disputed or DISPUTE in tail
     campaign._ids = Ids({**ids, **done.ids})
     # told from memory until the cache's rows hold them: the cache may not be written now
     # (another command, a server's idle flush, holds or has just rewritten it)
@@ -477,6 +495,7 @@ def _replayed(
         folder, setup.ruleset, setup.name, setup.map_file, done.state, done.position, setup.digests, done.problems
     )
     campaign._ids, campaign._history, campaign._history_rows = Ids(done.ids), done.history, done.history_rows
+    campaign._disputed = DISPUTE in files.events
     return campaign
 
 
@@ -562,6 +581,7 @@ def save_campaign(
                     "item_column": position.item_column,
                     "empty_flow": position.empty_flow,
                 },
+                "disputed": campaign._disputed,
                 "state": state,
                 **campaign._extents,
             },

@@ -140,7 +140,8 @@ def marked_history(campaign: Campaign, history: Iterable[Told]) -> Iterator[Told
 def marking(campaign: Campaign) -> bool:
     """Whether anything can be marked at all: the log holds a dispute, or results wait for
     confirmation (most logs: neither, and the history is not read)."""
-    found = mentions_dispute(campaign.events_file)
+    known = campaign.mentions_dispute()  # as the campaign was read (and cached): no log read again
+    found = known if known is not None else mentions_dispute(campaign.events_file)
     return True if found is None else found or required(campaign)
 
 
