@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cok.core import folders
 from cok.core.campaign import Ids
 from cok.service import confirming
 
@@ -67,3 +68,28 @@ def test_the_ids_a_recording_adds_are_the_next_campaigns_never_the_one_before() 
     later = after.successor()
     later.add("c1", 20)
     assert "c1" not in after and dict(later) == {"a1": 3, "a2": 9, "b1": 14, "c1": 20}
+
+
+def test_whether_a_log_mentions_a_dispute_is_read_a_chunk_at_a_time_never_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm `cok standings` at 100,000 events held the whole 20 MB log for this question."""
+    monkeypatch.setattr(folders, "SEARCHED", 64, raising=False)
+    largest = 0
+
+    class Sized(io.BufferedReader):
+        def read(self, size: int | None = -1) -> bytes:  # type: ignore[override]
+            nonlocal largest
+            data = super().read(size)
+            largest = max(largest, len(data))
+            return data
+
+    monkeypatch.setattr(confirming, "open", lambda path, mode="rb": Sized(io.FileIO(path, mode)), raising=False)
+    for at in range(50, 80):  # the word anywhere across the chunks' edges
+        log = tmp_path / f"events-{at}.yaml"
+        log.write_bytes(b"x" * at + b"dispute" + b"y" * 200)
+        assert confirming.mentions_dispute(log) is True
+    log = tmp_path / "events.yaml"
+    log.write_bytes(b"- type: adjust\n  reason: long ago\n" * 100)
+    assert confirming.mentions_dispute(log) is False
+    assert largest <= 64

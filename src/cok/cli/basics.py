@@ -50,11 +50,13 @@ def say(line: str) -> None:
 
 
 def show_standings(campaign: str | None, no_cache: bool, as_json: bool) -> None:
-    """`cok standings`: the players, ranked: a table, or one JSON document."""
+    """`cok standings`: the players, ranked: a table, or one JSON document (the campaign
+    opened once, and asked the standings and the results' marks)."""
     from cok.service.queries import ranking
 
-    standings = ranking(find_campaign(campaign), use_cache=not no_cache)
-    marked = _results_marked(campaign, no_cache)
+    found = open_valid(campaign, no_cache)
+    standings = ranking(found)
+    marked = _results_marked(found)
     if as_json:
         emit_json({**standings.document, **({"results": marked[1]} if marked[1] else {})})
         return
@@ -63,29 +65,31 @@ def show_standings(campaign: str | None, no_cache: bool, as_json: bool) -> None:
     show(*standings.lines, *marked[0])
 
 
-def _results_marked(campaign: str | None, no_cache: bool) -> tuple[list[str], dict[str, Any]]:
+def _results_marked(found: Campaign) -> tuple[list[str], dict[str, Any]]:
     """The results disputed (or awaiting confirmation, when required) that the standings count
     meanwhile (docs/confirm.md): lines under the table, and the `results` field of `--json`."""
-    from cok.core.campaign import open_campaign
     from cok.service import confirming
 
-    with contextlib.suppress(Refused):
-        found = open_campaign(find_campaign(campaign), use_cache=not no_cache)
-        if found.ruleset.results and not found.problems:
-            return confirming.open_lines(found), confirming.open_document(found)
+    if found.ruleset.results and not found.problems:
+        with contextlib.suppress(Refused):  # its settings gone since it was opened: no marks
+            return confirming.open_results(found)
     return [], {}
 
 
 def show_problems(campaign: str | None, every: bool, no_cache: bool, as_json: bool) -> bool:
     """`cok check`: say every problem of the campaign (of every campaign below this folder,
-    with `every`), silent when there is none; False when there is one."""
+    with `every`), silent when there is none; False when there is one. The campaign is
+    opened (replayed, with `--no-cache`) once, and asked its problems, its dice still
+    waiting and its results' marks."""
     from cok.service import queries
 
+    checked = None
     if every:
         problems = queries.check_below(Path.cwd(), use_cache=not no_cache)
     else:
         try:
-            problems = queries.check(find_campaign(campaign), use_cache=not no_cache)
+            checked = queries.checked(find_campaign(campaign), use_cache=not no_cache)
+            problems = checked.problems
         except Refused as refused:  # no campaign there
             problems = list(refused.problems)
     if as_json:
@@ -97,10 +101,9 @@ def show_problems(campaign: str | None, every: bool, no_cache: bool, as_json: bo
 
         for line in told(problems):
             say(line)
-    if not every and not as_json:  # listed, not a problem: the dice of a period still going on
-        with contextlib.suppress(Refused):
-            for waiting in queries.dice_waiting(find_campaign(campaign), use_cache=not no_cache):
-                print(f"dice: {waiting}")
-            for line in _results_marked(campaign, no_cache)[0]:  # docs/confirm.md: for the organiser
-                print(line)
+    if checked is not None and checked.campaign is not None and not as_json:
+        for waiting in checked.dice_waiting:  # listed, not a problem: the dice of a period still going on
+            print(f"dice: {waiting}")
+        for line in _results_marked(checked.campaign)[0]:  # docs/confirm.md: for the organiser
+            print(line)
     return not problems

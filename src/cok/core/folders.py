@@ -6,9 +6,12 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cok.core.errors import Problem, Refused, display_path
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
 SETTINGS_FILE = "campaign.yaml"
 EVENTS_FILE = "events.yaml"
@@ -64,6 +67,27 @@ def read_bytes(path: Path, what: str) -> bytes:
     if len(data) > MAX_BYTES:
         raise Refused(Problem(shown, None, f"{what} is larger than {MAX_BYTES // 2**20} MiB"))
     return data
+
+
+SEARCHED = 1 << 20  # bytes of a file searched at a time (`mentions`)
+
+
+def mentions(handle: BinaryIO, words: Collection[bytes], start: int = 0, end: int | None = None) -> bool:
+    """Whether the file's bytes from `start` (to `end`, else its end) hold any of `words`,
+    read a megabyte at a time: a question asked of a 20 MB log never holds it whole."""
+    width = max(map(len, words), default=1) - 1  # an occurrence across two chunks
+    handle.seek(start)
+    carry, left = b"", (end - start) if end is not None else -1
+    while left:
+        chunk = handle.read(SEARCHED if left < 0 else min(SEARCHED, left))
+        if not chunk:
+            return False
+        edge = carry + chunk[:width]
+        if any(word in chunk or word in edge for word in words):
+            return True
+        carry = chunk[len(chunk) - width :] if width else b""
+        left = left if left < 0 else left - len(chunk)
+    return False
 
 
 def refuse_dangling_link(path: Path, what: str) -> None:

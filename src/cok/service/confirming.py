@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, cast
 
 from cok.core.confirmation import AWAITING, CONFIRMED, DISPUTED, Result, open_disputes, results, waiting_on
 from cok.core.errors import RuleError
+from cok.core.folders import mentions
 from cok.service.drafts import Draft, Who
 
 if TYPE_CHECKING:
@@ -155,7 +156,8 @@ def marked_history(campaign: Campaign, history: Iterable[Told]) -> Iterator[Told
 def marking(campaign: Campaign) -> bool:
     """Whether anything can be marked at all: the log holds a dispute, or results wait for
     confirmation (most logs: neither, and the history is not read)."""
-    found = mentions_dispute(campaign.events_file)
+    known = campaign.mentions_dispute()  # as the campaign was read (and cached): no log read again
+    found = known if known is not None else mentions_dispute(campaign.events_file)
     return True if found is None else found or required(campaign)
 
 
@@ -187,51 +189,43 @@ def mentions_dispute(log: Path) -> bool | None:
                         if seen == size:
                             return was
                         before, start = was, (size if was else max(0, seen - len(word) + 1))
-            handle.seek(start)
-            data = handle.read(size - start)
+            found = before or mentions(handle, (word,), start, size)  # never the 20 MB log whole
             handle.seek(max(0, size - _TAIL))
             last = handle.read(_TAIL)
     except OSError:
         return None
-    found = before or word in data
     if len(_READ) > 16:
         _READ.clear()
     _READ[key] = (size, info.st_mtime_ns, last, found)
     return found
 
 
-def open_lines(campaign: Campaign) -> list[str]:
+def open_results(campaign: Campaign) -> tuple[list[str], dict[str, list[dict[str, object]]]]:
     """What the organiser is told by `cok check` and `cok standings` (docs/confirm.md): each
-    open dispute, and each result still awaiting the other side when confirmation is required."""
+    open dispute, and each result still awaiting the other side when confirmation is
+    required, as lines and as `--json` shows them (the results decided once for both)."""
     if not marking(campaign):
-        return []
+        return [], {}
     found = standing(campaign)
+    shown = required(campaign)
     lines = [
         f"disputed: {r.id} (line {r.line}) {r.text} — {r.said_by}: {r.reason}; "
         f"an organiser keeps it (cok settle {r.id} --reason …) or voids it (cok void {r.id} --reason …)"
         for r in open_disputes(found)
     ]
-    if found and required(campaign):
+    if found and shown:
         lines += [
             f"awaiting confirmation by {' or '.join(r.other)}: {r.id} {r.text}"
             for r in found.values()
             if r.status == AWAITING
         ]
-    return lines
-
-
-def open_document(campaign: Campaign) -> dict[str, list[dict[str, object]]]:
-    """The same as `--json` shows it: the disputed results, and those awaiting confirmation."""
-    if not marking(campaign):
-        return {}
-    found = standing(campaign)
-    shown = required(campaign)
     pick = [(r.status, r) for r in found.values() if r.status == DISPUTED or (shown and r.status == AWAITING)]
-    return {
+    document = {
         status: [{"id": r.id, "summary": r.text, **r.document()} for s, r in pick if s == status]
         for status in (DISPUTED, AWAITING)
         if any(s == status for s, _ in pick)
     }
+    return lines, document
 
 
 class _Marked:
@@ -265,10 +259,11 @@ def confirmation_of(campaign: Campaign) -> Callable[[Told], dict[str, object] | 
     """Each result's standing as `cok log --json` shows it (its `confirmation` field). A log
     holding no confirmation, dispute or settling is not read twice: each result awaits."""
     try:
-        text = campaign.events_file.read_bytes()
+        with open(campaign.events_file, "rb") as handle:
+            answered = mentions(handle, (b"confirm", b"dispute", b"settle"))
     except OSError:
-        text = b"confirm"
-    if not any(word in text for word in (b"confirm", b"dispute", b"settle")):
+        answered = True
+    if not answered:
         ruleset = campaign.ruleset
 
         def alone(told: Told) -> dict[str, object] | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,15 +42,31 @@ def standings(folder_or_campaign: Path | str | Campaign) -> dict[str, Any]:
     return document
 
 
-def check(folder: Path | str, *, use_cache: bool = True) -> list[Problem]:
-    """`cok check`: every problem of the campaign's files (none: all is well)."""
+@dataclass(frozen=True)
+class Checked:
+    """`cok check` of one campaign, from one opening of it: every problem of its files, the
+    periods whose dice wait for their seed, and the campaign (None: refused as it was read)."""
+
+    problems: list[Problem]
+    dice_waiting: list[str] = field(default_factory=list)
+    campaign: Campaign | None = None
+
+
+def checked(folder: Path | str, *, use_cache: bool = True) -> Checked:
+    """`cok check`: the campaign opened once, and asked its problems and its dice waiting."""
     from cok.core.campaign import open_campaign
 
     try:
         opened = open_campaign(Path(folder), use_cache=use_cache)
     except Refused as refused:
-        return list(refused.problems)
-    return [*opened.problems, *dice(opened).problems]
+        return Checked(list(refused.problems))
+    audited = dice(opened)
+    return Checked([*opened.problems, *audited.problems], audited.pending(), opened)
+
+
+def check(folder: Path | str, *, use_cache: bool = True) -> list[Problem]:
+    """`cok check`: every problem of the campaign's files (none: all is well)."""
+    return checked(folder, use_cache=use_cache).problems
 
 
 def dice(campaign: Campaign) -> Audit:
@@ -93,24 +110,16 @@ def with_verdicts(campaign: Campaign, rows: Iterable[Told]) -> Iterator[Told]:
         yield replace(row, text=f"{row.text} {verdict}") if verdict else row
 
 
-def dice_waiting(folder: Path | str, *, use_cache: bool = True) -> list[str]:
-    """`cok check`'s list of the periods whose dice wait for their seed (not a problem)."""
-    from cok.core.campaign import open_campaign
-
-    try:
-        return dice(open_campaign(Path(folder), use_cache=use_cache)).pending()
-    except Refused:
-        return []
-
-
 def _mentions_dice(campaign: Campaign) -> bool:
     """Whether the log holds a dice event or a rolled die at all (most logs: none, and the
     history is not read)."""
+    from cok.core.folders import mentions
+
     try:
-        text = campaign.events_file.read_bytes()
+        with open(campaign.events_file, "rb") as handle:
+            return mentions(handle, (b"dice-", b"rolled"))  # never the log whole
     except OSError:
         return True
-    return b"dice-" in text or b"rolled" in text
 
 
 def check_below(root: Path | str, *, use_cache: bool = True) -> list[Problem]:
