@@ -99,22 +99,9 @@ def log(
     if as_json:
         from cok.render.documents import dumps_list
         from cok.render.output import write
-        from cok.service.confirming import confirmation_of
+        from cok.service.queries import history as entries
 
-        confirmation = confirmation_of(found)  # docs/confirm.md: each result's standing
-        events = (
-            {
-                "line": t.line,
-                "id": t.id,
-                "ref": t.ref,
-                "type": t.type,
-                "summary": t.text,
-                "voided": t.voided,
-                "event": t.event,
-                **({"confirmation": c} if (c := confirmation(t)) is not None else {}),
-            }
-            for t in history
-        )
+        events = entries(found, player)  # the document GET /api/log pages through
         for piece in dumps_list("events", events):
             write(piece)
         write("\n")

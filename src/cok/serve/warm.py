@@ -50,7 +50,6 @@ class Version:
         self._lock = busy
         self._standings: dict[str, Any] | None = None
         self._standings_json: bytes | None = None
-        self._status: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
         self._read: dict[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Any]] = {}
         self._activity: list[Told] | None = None
         self._results: tuple[dict[str, Any], bool] | None = None
@@ -84,16 +83,6 @@ class Version:
             if self._standings_json is None:
                 self._standings_json = json.dumps(self.standings(), ensure_ascii=False).encode()
             return self._standings_json
-
-    def status(self, **args: Any) -> dict[str, Any]:
-        key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in args.items()))
-        with self._lock:
-            found = self._status.get(key)
-            if found is None:
-                found = queries.status(self.campaign, **args)
-                if len(self._status) < 256:
-                    self._status[key] = found
-            return found
 
     def names(self) -> list[str]:
         """The reads the game answers (`GET /api/<name>`): the standings and its own queries."""
