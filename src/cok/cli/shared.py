@@ -388,7 +388,9 @@ def merge_driver(
 @app.command("schema")
 @refusals
 def schema_(
-    kind: Annotated[str, typer.Argument(metavar="KIND", help="map, campaign or events.")] = "events",
+    kind: Annotated[
+        str, typer.Argument(metavar="KIND", help="map, campaign, events, or api (the served API's OpenAPI document).")
+    ] = "events",
     ruleset: Annotated[
         str | None,
         typer.Option("--ruleset", metavar="ID", help="The game (default: the campaign's, else clash-of-kings)."),
@@ -397,12 +399,17 @@ def schema_(
 ) -> None:
     """Print the JSON Schema of a campaign file, for editors.
 
-    Example: cok schema events > events.schema.json
+    Example: cok schema events > events.schema.json  (cok schema api: the served API's OpenAPI document)
     """
     from cok.core import ruleset as registry
     from cok.core.schemas import KINDS, schema
 
-    kind = chosen(kind, KINDS, "KIND")
+    kind = chosen(kind, (*KINDS, "api"), "KIND")
+    if kind == "api" and ruleset is None and campaign is not None and _club(campaign):
+        from cok.serve.openapi import club_document
+
+        emit_json(club_document())  # a club's own API: each campaign publishes its own
+        return
     if ruleset is None:
         from cok.core.campaign import read, set_up
 
@@ -418,4 +425,15 @@ def schema_(
         game = registry.get(ruleset)
     else:
         raise registry.refuse_unknown(ruleset, "--ruleset", None)
+    if kind == "api":
+        from cok.serve.openapi import document
+
+        emit_json(document(game))  # what GET /api/openapi.json answers
+        return
     emit_json(schema(kind, game))
+
+
+def _club(folder: Path | str) -> bool:
+    from cok.serve.club import is_club
+
+    return is_club(Path(folder))

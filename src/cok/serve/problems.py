@@ -30,7 +30,7 @@ class Problem(Exception):
 
 def envelope(messages: Iterable[str], **more: Any) -> dict[str, Any]:
     """The error document: each message a problem, and what else this refusal says."""
-    document = Problems(problems=[{"message": m} for m in messages], **more)  # type: ignore[list-item]
+    document = Problems(problems=[{"message": m} for m in messages], **more)
     said: dict[str, Any] = document.model_dump(mode="json", exclude_none=True)
     return said
 
