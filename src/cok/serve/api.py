@@ -83,12 +83,12 @@ async def read(request: Request, caller: Caller) -> Response:
     """`GET /api/<name>`: one of the game's reads, the document `--json` prints, for the
     holder of a link (its token, or a phone signed in with it); its status (`where`, `status`)
     open to all, as the standings are."""
-    from cok.serve.bearer import UNSIGNED
+    from cok.serve.bearer import CHALLENGE, UNSIGNED
 
     server = server_of(request)
     name = request.path_params["name"]
     if caller.who is None and name != server.web().status:
-        raise Problem(401, UNSIGNED, headers={"www-authenticate": "Bearer"})
+        raise Problem(401, UNSIGNED, headers=CHALLENGE)
     view = await in_thread(server.warm.view)
     known = view.names()
     if name not in known:
@@ -199,12 +199,10 @@ def _answers(given: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(rolled, bool):
         raise Problem(400, f"`{ROLL}` is true (cok rolls the dice, fairly: docs/dice.md) or false")
     entropy = given.get(ENTROPY)
-    if entropy is not None and not rolled:
-        raise Problem(400, f"`{ENTROPY}` is your random bytes for dice cok rolls: send it with `{ROLL}: true`")
     if entropy is not None and not isinstance(entropy, str):
         raise Problem(400, f"`{ENTROPY}` is 16 to 64 random bytes in hex (32 to 128 hex digits)")
-    dice = {ROLL: True, **({ENTROPY: entropy} if entropy is not None else {})} if rolled else {}
-    return {**answers, **dice}
+    # the entropy rolls only what cok rolls (`roll_dice`), as the phone's hidden field does
+    return {**answers, **({ROLL: True} if rolled else {}), **({ENTROPY: entropy} if entropy is not None else {})}
 
 
 async def one_event(request: Request, who: Who, given: dict[str, Any]) -> Response:

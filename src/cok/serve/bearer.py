@@ -1,7 +1,9 @@
 """The API's one door, as `@signed_in` is the pages': `@bearer()` finds who a request's token
 (`Authorization: Bearer TOKEN`) is, and answers 401 without one (RFC 6750's challenge), before
-the endpoint runs. The bad-token limiter is asked here alone: a wrong token counts, and from an
-address that sent too many it is answered 429 until it waits; a right one never waits."""
+the endpoint runs. The bad-token limiter is asked here alone, for the whole API: a wrong token
+counts, and from an address that sent too many it is told to wait (Retry-After) until the window
+passes; a right one never waits. Still 401, never 429: the token is refused because it is no
+link's, which is what a client (and an auth check such as schemathesis') must be told."""
 
 from __future__ import annotations
 
@@ -19,7 +21,9 @@ from cok.serve.threads import in_thread
 from cok.serve.warm import Who
 
 UNSIGNED = "give a personal link's token: Authorization: Bearer TOKEN (cok invite)"
-WAIT = "too many unknown tokens from this address: wait"
+WAIT = "too many unknown tokens from this address: wait (Retry-After) before sending one again"
+#: RFC 6750's challenge: the API answers to a Bearer token.
+CHALLENGE = {"www-authenticate": "Bearer"}
 
 
 @dataclass(frozen=True)
@@ -54,13 +58,16 @@ def bearer(*, public: bool = False, cookie: bool = False) -> Callable[[Inside], 
 
 
 async def come_in(request: Request, *, public: bool = False, cookie: bool = False) -> Caller:
-    """Who asks, or the refusal: 429 for an address still waiting, 401 without a known token."""
+    """Who asks, or the refusal: 401 without a known token (with Retry-After from an address
+    that sent too many wrong ones)."""
     server = server_of(request)
     token = _token(request)
     link: Link | None = None if token is None else await in_thread(server.keys.find, token)
-    wait = server.limiter.judge(server.address(request), link is not None or token is None)
-    if wait:
-        raise Problem(429, WAIT, headers={"retry-after": str(wait)}, retry_after=wait)
+    if token is not None and link is None:  # a wrong token: 401, and from a guessing address, wait
+        wait = server.limiter.judge(server.address(request), False)
+        if wait:
+            raise Problem(401, WAIT, headers={**CHALLENGE, "retry-after": str(wait)}, retry_after=wait)
+        raise Problem(401, UNSIGNED, headers=CHALLENGE)
     if link is not None:
         return Caller(Who(link.name, link.organiser))
     if token is None and cookie:
@@ -69,7 +76,7 @@ async def come_in(request: Request, *, public: bool = False, cookie: bool = Fals
             return Caller(Who(session.link.name, session.link.organiser))
     if token is None and public:
         return Caller(None)
-    raise Problem(401, UNSIGNED, headers={"www-authenticate": "Bearer"})
+    raise Problem(401, UNSIGNED, headers=CHALLENGE)
 
 
 def _token(request: Request) -> str | None:

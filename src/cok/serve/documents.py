@@ -23,7 +23,9 @@ class Problems(_Document):
 
     problems: list[ProblemItem] = Field(min_length=1)
     names: list[str] | None = Field(None, description="404 of a read: the reads this game answers.")
-    retry_after: int | None = Field(None, description="429: seconds to wait before a token is looked at again.")
+    retry_after: int | None = Field(
+        None, description="401 after many wrong tokens from one address: seconds to wait before sending another."
+    )
 
 
 class Question(_Document):

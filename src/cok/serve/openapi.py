@@ -44,13 +44,13 @@ _EXAMPLE_PROBLEMS = {
 }
 _SAID = {
     400: "The request is not one this operation takes (not JSON, an option it does not take, a value it cannot).",
-    401: "No token, or one that is no link's (RFC 6750: `WWW-Authenticate: Bearer`).",
+    401: "No token, or one that is no link's (RFC 6750: `WWW-Authenticate: Bearer`); after many wrong ones "
+    "from one address, with `Retry-After` (and `retry_after`): wait before sending another.",
     403: "This link may not do this: the message says who may.",
     404: "Nothing of that name.",
     409: "The rules ask a question first: send the event again with `answers` (nothing was written).",
     413: "The body is over 1 MiB.",
     422: "Refused by the rules or the event's schema, in `cok check`'s words (nothing was written).",
-    429: "Too many unknown tokens from this address: wait `retry_after` seconds (a right token never waits).",
 }
 
 
@@ -80,7 +80,7 @@ def document(ruleset: Ruleset) -> dict[str, Any]:
                 "revealed seed or waiting for it (docs/dice.md).",
                 "Dice",
                 {"commitments": [], "problems": []},
-                statuses=(400, 401, 429),
+                statuses=(400, 401),
             )
         },
     }
@@ -217,13 +217,31 @@ def _moved(node: Any) -> Any:
     return node
 
 
-def _reads(ruleset: Ruleset) -> list[tuple[str, list[tuple[str, bool]]]]:
-    """Each read the game answers at `GET /api/<name>`, with its options (and whether each
-    must be given), from the read's own signature."""
-    reads: list[tuple[str, list[tuple[str, bool]]]] = [("standings", [])]
+#: A yes-or-no option as a query string gives it (the reads' `flag`).
+FLAG = {"type": "string", "enum": ["1", "0", "true", "false", "yes", "no", "on", "off", ""]}
+
+Option = tuple[str, bool, dict[str, Any]]
+
+
+def _reads(ruleset: Ruleset) -> list[tuple[str, list[Option]]]:
+    """Each read the game answers at `GET /api/<name>`, with its options (whether each must
+    be given, what it takes: a yes-or-no or text), from the read's own signature."""
+    reads: list[tuple[str, list[Option]]] = [("standings", [])]
     for name, query in ruleset.queries.items():
         options = list(inspect.signature(query).parameters.values())[1:]
-        reads.append((name, [(p.name, p.default is inspect.Parameter.empty) for p in options]))
+        reads.append(
+            (
+                name,
+                [
+                    (
+                        p.name,
+                        p.default is inspect.Parameter.empty,
+                        FLAG if "bool" in str(p.annotation) else {"type": "string"},
+                    )
+                    for p in options
+                ],
+            )
+        )
     return reads
 
 
@@ -241,10 +259,13 @@ def _refusals(statuses: tuple[int, ...]) -> dict[str, Any]:
             "description": _SAID[s],
             "content": _json("Problems", _EXAMPLE_PROBLEMS if s == 401 else {"problems": [{"message": _SAID[s]}]}),
             **(
-                {"headers": {"WWW-Authenticate": {"schema": {"type": "string"}}}}
+                {
+                    "headers": {
+                        "WWW-Authenticate": {"required": True, "schema": {"type": "string"}},
+                        "Retry-After": {"required": False, "schema": {"type": "string"}},
+                    }
+                }
                 if s == 401
-                else {"headers": {"Retry-After": {"schema": {"type": "string"}}}}
-                if s == 429
                 else {}
             ),
         }
@@ -263,7 +284,7 @@ def _operation(
     example: Any,
     *,
     public: bool = False,
-    statuses: tuple[int, ...] = (401, 429),
+    statuses: tuple[int, ...] = (401,),
     parameters: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     return {
@@ -301,7 +322,11 @@ def _log_operation() -> dict[str, Any]:
     }
     parameters = [
         _query("since", "Only the events after this one (its id or ref, or a unique start of it, as `cok log` shows)."),
-        _query("limit", "At most this many events (1 to 1000; 100 when not given).", {"type": "string"}),
+        _query(
+            "limit",
+            "At most this many events (100 when not given).",
+            {"type": "integer", "minimum": 1, "maximum": 1000},
+        ),
         _query("player", "Only the events about this player (as `cok log --player`)."),
     ]
     return _operation(
@@ -310,7 +335,7 @@ def _log_operation() -> dict[str, Any]:
         "and its dice' verdict. A bot polls with `since` = the last `last` it read.",
         "LogPage",
         {"events": [entry], "more": False, "last": "cb651feffc15"},
-        statuses=(400, 401, 422, 429),
+        statuses=(400, 401, 422),
         parameters=parameters,
     )
 
@@ -325,7 +350,7 @@ def _query(name: str, description: str, schema: dict[str, Any] | None = None, re
     }
 
 
-def _read_operation(name: str, options: list[tuple[str, bool]], *, public: bool) -> dict[str, Any]:
+def _read_operation(name: str, options: list[Option], *, public: bool) -> dict[str, Any]:
     said = "`cok standings --json`" if name == "standings" else f"the game's read `{name}`, as its command's `--json`"
     return _operation(
         name,
@@ -333,10 +358,10 @@ def _read_operation(name: str, options: list[tuple[str, bool]], *, public: bool)
         {"type": "object"},
         None,
         public=public,
-        statuses=(400, 401, 422, 429),
+        statuses=(400, 401, 422),
         parameters=[
-            _query(option, f"`{option}`, as the command's option of that name (a list: comma-separated).", None, must)
-            for option, must in options
+            _query(option, f"`{option}`, as the command's option of that name (a list: comma-separated).", shape, must)
+            for option, must, shape in options
         ],
     )
 
@@ -393,7 +418,7 @@ def _events_operation(ruleset: Ruleset) -> dict[str, Any]:
                     },
                 ),
             },
-            **_refusals((400, 401, 403, 413, 422, 429)),
+            **_refusals((400, 401, 403, 413, 422)),
         },
     }
 

@@ -18,7 +18,7 @@ from cok.serve.warm import Asked
 
 class Problem(Exception):
     """A refusal an endpoint raises: its status, its messages, and what the document carries
-    besides (`names` of a 404, `retry_after` of a 429) or the headers it needs."""
+    besides (`names` of a 404, `retry_after` of a 401 to wait) or the headers it needs."""
 
     def __init__(self, status: int, *messages: str, headers: Mapping[str, str] | None = None, **more: Any) -> None:
         super().__init__(messages[0] if messages else "")

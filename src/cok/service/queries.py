@@ -252,12 +252,16 @@ def read(folder_or_campaign: Path | str | Campaign, name: str, **args: Any) -> d
         known = ", ".join(names(campaign))
         said = f"no read {name!r} in {campaign.ruleset.title}; its reads: {known}"
         raise Refused(Problem(campaign.shown, None, said))
-    takes = list(inspect.signature(query).parameters)[1:]
+    options = list(inspect.signature(query).parameters.values())[1:]
+    takes = [o.name for o in options]
     unknown = sorted(set(args) - set(takes))
     if unknown:
         given = ", ".join(f"`{a}`" for a in unknown)
         allowed = f"it takes {', '.join(f'`{a}`' for a in takes)}" if takes else "it takes none"
         raise Refused(Problem(campaign.shown, None, f"{name} takes no {given}: {allowed}"))
+    missing = [o.name for o in options if o.default is inspect.Parameter.empty and o.name not in args]
+    if missing:
+        raise Refused(Problem(campaign.shown, None, f"{name} needs {', '.join(f'`{m}`' for m in missing)}"))
     document: dict[str, Any] = jsonable(query(campaign, **args))
     return document
 

@@ -8,6 +8,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from cok.core.errors import RuleError
+
 if TYPE_CHECKING:
     from cok.core.ruleset import Campaign, Query
 
@@ -26,7 +28,7 @@ def flag(value: object) -> bool:
 
 
 def where(
-    campaign: Campaign, players: Sequence[str] | str = (), attacker: str | None = None, brotherhood: Sequence[str] = ()
+    campaign: Campaign, players: Sequence[str] | str, attacker: str | None = None, brotherhood: Sequence[str] = ()
 ) -> dict[str, Any]:
     """`cok where P1 P2 --json`: who attacks, who chooses, and the legal locations."""
     from cok.rulesets.clash_of_kings.documents import where_doc
@@ -36,8 +38,8 @@ def where(
         players = [p.strip() for p in players.split(",") if p.strip()]
     if isinstance(brotherhood, str):
         brotherhood = [p.strip() for p in brotherhood.split(",") if p.strip()]
-    if len(players) != 2:  # an argument missing (a 400 at the API), not a rule
-        raise ValueError("where needs two players: players=P1,P2")
+    if len(players) != 2:
+        raise RuleError("where needs two players: `players` P1 P2")
     state = campaign.state
     return where_doc(state, plan(state, players[0], players[1], attacker, list(brotherhood)))
 
