@@ -7,6 +7,7 @@ Bounded and deterministic: MAX_EXAMPLES per operation and generation mode, deran
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -21,8 +22,15 @@ from cok.rulesets import install
 from cok.serve.app import create_app
 from cok.serve.openapi import document
 from cok.service.queries import check
+from tests.conftest import ROOT
+
+CAMPAIGNS = ROOT / "campaigns"
 
 MAX_EXAMPLES = 15
+#: No True King's pages' reads whose options are the page's actions as JSON text (`before`,
+#: `actions`), which the document can only call a string: any other string is refused (400),
+#: and only that check, whether a string valid by the document is taken, is left out for them.
+JSON_TEXT_OPTIONS = ("/api/combat", "/api/opening")
 
 
 def config(token: str) -> schemathesis.Config:
@@ -36,36 +44,49 @@ def config(token: str) -> schemathesis.Config:
             "checks": {
                 "positive_data_acceptance": {"expected-statuses": ["2xx", "401", "403", "404", "409", "422", "429"]}
             },
+            "operations": [
+                {"include-path": path, "checks": {"positive_data_acceptance": {"enabled": False}}}
+                for path in JSON_TEXT_OPTIONS
+            ],
         }
     )
 
 
 install()
-#: Every operation the example campaign's game publishes (the served document is this one).
+#: Each game's example campaign, a player of it, and how many examples per operation and mode:
+#: Clash of Kings' (the served example of issue 50) the most, the others' fewer (CI's time).
+GAMES = {
+    "clash-of-kings": ("example", "tim", MAX_EXAMPLES),
+    "mighty-kingdoms": ("mighty-kingdoms", "ana", 4),
+    "no-true-king": ("no-true-king-example", "ana", 4),
+}
+#: Every operation each game's example publishes (the served document is this one).
 OPERATIONS = [
-    (path, method.upper())
-    for path, item in document(registry.get("clash-of-kings"))["paths"].items()
+    (game, path, method.upper())
+    for game in GAMES
+    for path, item in document(registry.get(game))["paths"].items()
     for method in item
 ]
 
 
-@pytest.mark.parametrize(("path", "method"), OPERATIONS, ids=[f"{m} {p}" for p, m in OPERATIONS])
-def test_every_operation_answers_as_its_document_says(example: Path, path: str, method: str) -> None:
-    for name, organiser in (("Ann", True), ("tim", False)):  # an organiser, then a player
-        token = invites.invite(example, name, organiser=organiser)
-        schema = schemathesis.openapi.from_asgi("/api/openapi.json", create_app(example), config=config(token))
+@pytest.mark.parametrize(("game", "path", "method"), OPERATIONS, ids=[f"{g} {m} {p}" for g, p, m in OPERATIONS])
+def test_every_operation_answers_as_its_document_says(tmp_path: Path, game: str, path: str, method: str) -> None:
+    folder, player, examples = GAMES[game]
+    served = tmp_path / folder
+    shutil.copytree(CAMPAIGNS / folder, served)
+    for name, organiser in (("Ann", True), (player, False)):  # an organiser, then a player
+        token = invites.invite(served, name, organiser=organiser)
+        schema = schemathesis.openapi.from_asgi("/api/openapi.json", create_app(served), config=config(token))
         operation = schema[path][method]
         cases = st.one_of(
             operation.as_strategy(generation_mode=GenerationMode.POSITIVE),
             operation.as_strategy(generation_mode=GenerationMode.NEGATIVE),
         )
 
-        @settings(
-            max_examples=MAX_EXAMPLES * 2, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck)
-        )
+        @settings(max_examples=examples * 2, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
         @given(case=cases)
         def answered_as_documented(case: schemathesis.Case) -> None:
             case.call_and_validate()
 
         answered_as_documented()
-    assert [str(p) for p in check(example, use_cache=False)] == []
+    assert [str(p) for p in check(served, use_cache=False)] == []

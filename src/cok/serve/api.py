@@ -206,7 +206,16 @@ def _answers(given: dict[str, Any]) -> dict[str, Any]:
 
 
 async def one_event(request: Request, who: Who, given: dict[str, Any]) -> Response:
+    from cok.serve.openapi import DICE_OWN
+
     warm = server_of(request).warm
+    if given["type"] in DICE_OWN:
+        raise Problem(
+            422,
+            f"a {given['type']} is written by cok itself (docs/dice.md): it commits a period's dice before their first "
+            "roll and reveals the seed when the period ends; an organiser's `cok dice reveal` and `cok dice lost` "
+            "are at a terminal",
+        )
     answers = _answers(given)
     fields = {k: v for k, v in given.items() if k != "type" and k not in BESIDES}
     draft = Draft(given["type"], fields)
