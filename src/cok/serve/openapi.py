@@ -223,6 +223,15 @@ FLAG = {"type": "string", "enum": ["1", "0", "true", "false", "yes", "no", "on",
 Option = tuple[str, bool, dict[str, Any]]
 
 
+def _option(parameter: inspect.Parameter) -> dict[str, Any]:
+    """What one option of a read takes: a yes-or-no, JSON text (a page's actions), or text."""
+    if "bool" in str(parameter.annotation):
+        return FLAG
+    if isinstance(parameter.default, str) and parameter.default.startswith("["):
+        return {"type": "string", "contentMediaType": "application/json"}
+    return {"type": "string"}
+
+
 def _reads(ruleset: Ruleset) -> list[tuple[str, list[Option]]]:
     """Each read the game answers at `GET /api/<name>`, with its options (whether each must
     be given, what it takes: a yes-or-no or text), from the read's own signature."""
@@ -236,7 +245,7 @@ def _reads(ruleset: Ruleset) -> list[tuple[str, list[Option]]]:
                     (
                         p.name,
                         p.default is inspect.Parameter.empty,
-                        FLAG if "bool" in str(p.annotation) else {"type": "string"},
+                        _option(p),
                     )
                     for p in options
                 ],
