@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
+from cok.contract.openapi import document
 from cok.core import ruleset as registry
 from cok.links import invites
 from cok.rulesets import install
 from cok.serve.app import create_app
-from cok.serve.openapi import document
 from cok.service.queries import check
 from tests.conftest import ROOT
 

@@ -406,7 +406,7 @@ def schema_(
 
     kind = chosen(kind, (*KINDS, "api"), "KIND")
     if kind == "api" and ruleset is None and campaign is not None and _club(campaign):
-        from cok.serve.openapi import club_document
+        from cok.contract.openapi import club_document
 
         emit_json(club_document())  # a club's own API: each campaign publishes its own
         return
@@ -426,7 +426,7 @@ def schema_(
     else:
         raise registry.refuse_unknown(ruleset, "--ruleset", None)
     if kind == "api":
-        from cok.serve.openapi import document
+        from cok.contract.openapi import document
 
         emit_json(document(game))  # what GET /api/openapi.json answers
         return
@@ -434,6 +434,8 @@ def schema_(
 
 
 def _club(folder: Path | str) -> bool:
-    from cok.serve.club import is_club
+    """A club's folder, as `cok serve` serves one: no campaign itself, but one in a folder of it."""
+    from cok.core.folders import SETTINGS_FILE
 
-    return is_club(Path(folder))
+    found = Path(folder)
+    return not (found / SETTINGS_FILE).is_file() and any(found.glob(f"*/{SETTINGS_FILE}"))

@@ -2,7 +2,7 @@
 and one event recorded per POST with a personal link's token (`Authorization: Bearer TOKEN`),
 as a phone's form records it. Who asks is found by one door (`bearer.py`); every refusal is
 the one error document (`problems.py`); what it accepts and answers is published at
-`/api/openapi.json` (`openapi.py`). Nothing is written on any answer but 201."""
+`/api/openapi.json` (`cok.contract.openapi`). Nothing is written on any answer but 201."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from cok.contract import documents
 from cok.core.dice import ENTROPY, ROLL
 from cok.core.errors import Refused
 from cok.core.write import not_text
-from cok.serve import documents
 from cok.serve.bearer import Caller, bearer
 from cok.serve.problems import Problem
 from cok.serve.server import server_of, version_of
@@ -57,7 +57,7 @@ def _deeper_than(value: Any, limit: int) -> bool:
 
 async def openapi(request: Request) -> Response:
     """`GET /api/openapi.json`: what this API accepts and answers (no campaign data in it)."""
-    from cok.serve.openapi import document
+    from cok.contract.openapi import document
 
     view = await in_thread(server_of(request).warm.view)
     return JSONResponse(await in_thread(document, view.ruleset))
@@ -104,8 +104,6 @@ async def read(request: Request, caller: Caller) -> Response:
 async def log(request: Request, caller: Caller) -> Response:
     """`GET /api/log`: `cok log --json` a page at a time — the events after `since` (an
     event's id), at most `limit` of them — so a bot asks only for what is new."""
-    from cok.service import queries
-
     since = request.query_params.get("since") or None
     limit = _whole(request.query_params.get("limit"), "limit", 1, MAX_PAGE, PAGE)
     player = request.query_params.get("player") or None
@@ -113,25 +111,17 @@ async def log(request: Request, caller: Caller) -> Response:
     if unknown:
         raise Problem(400, f"log takes no {', '.join(f'`{u}`' for u in unknown)}: it takes `since`, `limit`, `player`")
     view = await in_thread(server_of(request).warm.view)
-
-    def page() -> dict[str, Any]:
-        campaign = view.campaign
-        return documents.written(
-            documents.LogPage, **queries.after(campaign, queries.history(campaign, player), since, limit)
-        )
-
-    return JSONResponse(await in_thread(page))
+    page = await in_thread(view.history, since, limit, player)
+    return JSONResponse(documents.written(documents.LogPage, **page))
 
 
 @bearer(cookie=True)
 async def dice(request: Request, caller: Caller) -> Response:
     """`GET /api/dice`: `cok dice --json`, every die cok rolled and whether it is verified."""
-    from cok.service import queries
-
     if request.query_params:
         raise Problem(400, "dice takes no arguments")
     view = await in_thread(server_of(request).warm.view)
-    found = await in_thread(queries.dice_document, view.campaign)
+    found = await in_thread(view.dice)
     return JSONResponse(documents.written(documents.Dice, **found))
 
 
@@ -206,7 +196,7 @@ def _answers(given: dict[str, Any]) -> dict[str, Any]:
 
 
 async def one_event(request: Request, who: Who, given: dict[str, Any]) -> Response:
-    from cok.serve.openapi import DICE_OWN
+    from cok.contract.openapi import DICE_OWN
 
     warm = server_of(request).warm
     if given["type"] in DICE_OWN:

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from cok.serve import documents
+from cok.contract import documents
 from cok.serve.threads import in_thread
 
 
@@ -35,7 +35,7 @@ def routes(lines: Callable[[], Sequence[Any]], headers: Mapping[str, str]) -> li
         return JSONResponse(documents.written(documents.Campaigns, campaigns=rows), headers=dict(headers))
 
     async def openapi(request: Request) -> Response:
-        from cok.serve.openapi import club_document
+        from cok.contract.openapi import club_document
 
         return JSONResponse(club_document(), headers=dict(headers))
 

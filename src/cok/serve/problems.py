@@ -10,9 +10,9 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
+from cok.contract.documents import Asked as AskedDocument
+from cok.contract.documents import Problems, Question
 from cok.core.errors import Refused, RuleError
-from cok.serve.documents import Asked as AskedDocument
-from cok.serve.documents import Problems, Question
 from cok.serve.warm import Asked
 
 

@@ -100,6 +100,16 @@ class Version:
                     self._read[key] = found
             return found
 
+    def history(self, since: str | None, limit: int, player: str | None = None) -> dict[str, Any]:
+        """A page of `cok log --json` (`service.queries.after`): the events after `since`."""
+        with self._lock:
+            return queries.after(self.campaign, queries.history(self.campaign, player), since, limit)
+
+    def dice(self) -> dict[str, Any]:
+        """`cok dice --json` (`service.queries.dice_document`)."""
+        with self._lock:
+            return queries.dice_document(self.campaign)
+
     def activity(self) -> list[Told]:
         """The latest events, newest first, with who recorded each (`by`)."""
         with self._lock:

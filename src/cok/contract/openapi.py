@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from cok.serve import documents
+from cok.contract import documents
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
