@@ -131,6 +131,13 @@ def test_the_log_since_an_event_it_does_not_hold_is_422(table: Table) -> None:
     assert "nosuchevent" in answer.json()["problems"][0]["message"]
 
 
+def test_the_log_of_an_unknown_player_is_refused_before_a_line_is_written(table: Table) -> None:
+    answer = table.client.get("/api/log", params={"player": "nobody"}, headers=table.bearer(table.tim))
+    assert answer.status_code == 422 and "nobody" in answer.json()["problems"][0]["message"]
+    printed = Cok(table.folder)("log", "--player", "nobody", "--json")
+    assert printed.exit_code == 1 and printed.stdout == ""
+
+
 def test_the_log_without_a_link_is_401(table: Table) -> None:
     answer = table.client.get("/api/log")
     assert answer.status_code == 401 and answer.headers["www-authenticate"] == "Bearer"

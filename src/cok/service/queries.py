@@ -104,23 +104,25 @@ def history(campaign: Campaign, player: str | None = None) -> Iterator[dict[str,
     (docs/dice.md); `player`: only the events about them."""
     from cok.service.confirming import confirmation_of
 
-    pid = campaign.ruleset.player(campaign.state, player) if player else None
+    pid = campaign.ruleset.player(campaign.state, player) if player else None  # refused before a line is written
     confirmation = confirmation_of(campaign)
     verdict = verdicts(campaign)
-    for t in campaign.told():
-        if pid is not None and pid not in t.players:
-            continue
-        yield {
-            "line": t.line,
-            "id": t.id,
-            "ref": t.ref,
-            "type": t.type,
-            "summary": t.text,
-            "voided": t.voided,
-            "event": t.event,
-            **({"confirmation": c} if (c := confirmation(t)) is not None else {}),
-            **({"dice": d} if (d := verdict.get(str(t.ref))) is not None else {}),
-        }
+    return (_entry(t, confirmation, verdict) for t in campaign.told() if pid is None or pid in t.players)
+
+
+def _entry(t: Told, confirmation: Any, verdict: dict[str, str]) -> dict[str, Any]:
+    """One event as `cok log --json` and `GET /api/log` show it."""
+    return {
+        "line": t.line,
+        "id": t.id,
+        "ref": t.ref,
+        "type": t.type,
+        "summary": t.text,
+        "voided": t.voided,
+        "event": t.event,
+        **({"confirmation": c} if (c := confirmation(t)) is not None else {}),
+        **({"dice": d} if (d := verdict.get(str(t.ref))) is not None else {}),
+    }
 
 
 def after(campaign: Campaign, entries: Iterable[dict[str, Any]], since: str | None, limit: int) -> dict[str, Any]:
