@@ -138,6 +138,12 @@ def test_the_log_of_an_unknown_player_is_refused_before_a_line_is_written(table:
     assert printed.exit_code == 1 and printed.stdout == ""
 
 
+@pytest.mark.parametrize("limit", ["", "0", "1001", "ten"])
+def test_a_page_size_that_is_no_whole_number_from_1_to_1000_is_400(table: Table, limit: str) -> None:
+    answer = table.client.get("/api/log", params={"limit": limit}, headers=table.bearer(table.tim))
+    assert answer.status_code == 400 and "`limit`" in answer.json()["problems"][0]["message"]
+
+
 def test_the_log_without_a_link_is_401(table: Table) -> None:
     answer = table.client.get("/api/log")
     assert answer.status_code == 401 and answer.headers["www-authenticate"] == "Bearer"

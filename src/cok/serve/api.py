@@ -126,7 +126,7 @@ async def dice(request: Request, caller: Caller) -> Response:
 
 
 def _whole(given: str | None, name: str, least: int, most: int, default: int) -> int:
-    if given is None or given == "":
+    if given is None:
         return default
     if not (given.isascii() and given.isdigit()) or not least <= int(given) <= most:
         raise Problem(400, f"`{name}` is a whole number from {least} to {most} (got {given[:20]!r})")
