@@ -26,7 +26,7 @@ from tests.conftest import ROOT
 
 CAMPAIGNS = ROOT / "campaigns"
 
-MAX_EXAMPLES = 15
+MAX_EXAMPLES = 10
 #: No True King's pages' reads whose options are the page's actions as JSON text (`before`,
 #: `actions`), which the document can only call a string: any other string is refused (400),
 #: and only that check, whether a string valid by the document is taken, is left out for them.
@@ -57,8 +57,8 @@ install()
 #: Clash of Kings' (the served example of issue 50) the most, the others' fewer (CI's time).
 GAMES = {
     "clash-of-kings": ("example", "tim", MAX_EXAMPLES),
-    "mighty-kingdoms": ("mighty-kingdoms", "ana", 4),
-    "no-true-king": ("no-true-king-example", "ana", 4),
+    "mighty-kingdoms": ("mighty-kingdoms", "ana", 3),
+    "no-true-king": ("no-true-king-example", "ana", 3),
 }
 #: Every operation each game's example publishes (the served document is this one).
 OPERATIONS = [
