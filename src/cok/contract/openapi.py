@@ -48,7 +48,8 @@ _SAID = {
     "from one address, with `Retry-After` (and `retry_after`): wait before sending another.",
     403: "This link may not do this: the message says who may.",
     404: "Nothing of that name.",
-    409: "The rules ask a question first: send the event again with `answers` (nothing was written).",
+    409: "The rules ask a question first: send the event again with `answers` (nothing was written); "
+    "or a request with the same Idempotency-Key is being recorded: send it again in a moment.",
     413: "The body is over 1 MiB.",
     422: "Refused by the rules or the event's schema, in `cok check`'s words (nothing was written).",
 }
@@ -414,7 +415,7 @@ def _events_operation(ruleset: Ruleset) -> dict[str, Any]:
             "409": {
                 "description": _SAID[409],
                 "content": _json(
-                    "Asked",
+                    {"oneOf": [{"$ref": _REF + "Asked"}, {"$ref": _REF + "Problems"}]},
                     {
                         "question": {
                             "kind": "choice",
