@@ -73,7 +73,7 @@ def test_every_operation_names_the_bearer_scheme_and_the_one_error_document() ->
             for status, said in refusals.items():
                 shape = said["content"]["application/json"]
                 problems = {"$ref": "#/components/schemas/Problems"}
-                assert shape["schema"] == problems or status == "409" and problems in shape["schema"]["oneOf"]
+                assert shape["schema"] == problems or (status == "409" and problems in shape["schema"]["oneOf"])
                 assert "example" in shape, (path, status)
             if path not in ("/api/openapi.json", "/api/version"):
                 assert "401" in refusals and {"link": []} in operation["security"], path
@@ -258,17 +258,22 @@ def bot() -> ModuleType:
 
 
 def test_the_example_bot_says_the_latest_and_answers_standings_on_a_served_example(
-    example: Path, capsys: pytest.CaptureFixture[str]
+    example: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The bot as it runs (`main`), its client served the example in-process."""
     from cok.links import invites
-    from tests.serve.process import serving
+    from cok.serve.app import create_app
 
     token = invites.invite(example, "tim")
-    with serving(example) as served:
-        bot().main(served.url, token, rounds=0)
-        latest = capsys.readouterr().out.splitlines()
-        bot().main(served.url, token, "!standings")
-        standings = capsys.readouterr().out.splitlines()
+    app = create_app(example)
+    module = bot()
+    monkeypatch.setattr(
+        module.httpx, "Client", lambda base_url, headers, timeout: TestClient(app, base_url=base_url, headers=headers)
+    )
+    module.main("http://club.example", token, rounds=0)
+    latest = capsys.readouterr().out.splitlines()
+    module.main("http://club.example", token, "!standings")
+    standings = capsys.readouterr().out.splitlines()
     whole = Cok(example)("log").stdout.splitlines()
     assert len(latest) == 5 and all(any(said.split(" (")[0] in line for line in whole) for said in latest)
     assert standings[0] == "1. Dany — 37" and len(standings) == 6
