@@ -4,7 +4,7 @@ seed was not at hand) and `lost` (the seed's data folder is gone)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -24,40 +24,13 @@ def dice(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from cok.service.queries import dice as audited
+    from cok.service.queries import dice_document
 
     opened = open_valid(campaign, no_cache)
-    done = audited(opened)
-    refused = {p.line: p.message for p in done.problems}
-    rows: list[dict[str, Any]] = []
-    for c in done.commitments.values():
-        state = {"revealed": "revealed", "lost": "lost: never verifiable"}.get(c.closed, "not revealed yet")
-        rolls = []
-        for row in c.rolls:
-            rolled = row.event["rolled"]
-            verdict = (
-                "refused"
-                if row.line in refused
-                else "verified"
-                if str(row.ref) in done.verified
-                else "not verified yet"
-            )
-            rolls.append(
-                {
-                    "line": row.line,
-                    "id": row.id,
-                    "what": rolled["what"],
-                    "dice": rolled["dice"],
-                    "sides": rolled["sides"],
-                    "entropy": rolled["entropy"],
-                    "verified": verdict,
-                }
-            )
-        rows.append(
-            {"period": c.period, "commit": c.id, "line": c.line, "sha256": c.sha256, "seed": state, "rolls": rolls}
-        )
+    document = dice_document(opened)  # the document GET /api/dice answers
+    rows, problems = document["commitments"], document["problems"]
     if as_json:
-        emit_json({"commitments": rows, "problems": [{"line": p.line, "message": p.message} for p in done.problems]})
+        emit_json(document)
         return
     if not rows:
         typer.echo("cok has rolled no dice in this campaign (dice typed at the table are in their events)")
@@ -67,9 +40,9 @@ def dice(
         for r in shown["rolls"]:
             faces = " ".join(f"{d}/d{s}" for d, s in zip(r["dice"], r["sides"], strict=False))
             typer.echo(f"  line {r['line']:>4}  {r['what']}: {faces}  — {r['verified']}")
-    for p in done.problems:
-        typer.echo(f"{p.file}:{p.line}: {p.message}", err=True)
-    if done.problems:
+    for p in problems:
+        typer.echo(f"{opened.shown}:{p['line']}: {p['message']}", err=True)
+    if problems:
         raise typer.Exit(1)
 
 

@@ -99,22 +99,9 @@ def log(
     if as_json:
         from cok.render.documents import dumps_list
         from cok.render.output import write
-        from cok.service.confirming import confirmation_of
+        from cok.service.queries import history as entries
 
-        confirmation = confirmation_of(found)  # docs/confirm.md: each result's standing
-        events = (
-            {
-                "line": t.line,
-                "id": t.id,
-                "ref": t.ref,
-                "type": t.type,
-                "summary": t.text,
-                "voided": t.voided,
-                "event": t.event,
-                **({"confirmation": c} if (c := confirmation(t)) is not None else {}),
-            }
-            for t in history
-        )
+        events = entries(found, player)  # the document GET /api/log pages through
         for piece in dumps_list("events", events):
             write(piece)
         write("\n")
@@ -401,7 +388,9 @@ def merge_driver(
 @app.command("schema")
 @refusals
 def schema_(
-    kind: Annotated[str, typer.Argument(metavar="KIND", help="map, campaign or events.")] = "events",
+    kind: Annotated[
+        str, typer.Argument(metavar="KIND", help="map, campaign, events, or api (the served API's OpenAPI document).")
+    ] = "events",
     ruleset: Annotated[
         str | None,
         typer.Option("--ruleset", metavar="ID", help="The game (default: the campaign's, else clash-of-kings)."),
@@ -410,12 +399,17 @@ def schema_(
 ) -> None:
     """Print the JSON Schema of a campaign file, for editors.
 
-    Example: cok schema events > events.schema.json
+    Example: cok schema events > events.schema.json  (cok schema api: the served API's OpenAPI document)
     """
     from cok.core import ruleset as registry
     from cok.core.schemas import KINDS, schema
 
-    kind = chosen(kind, KINDS, "KIND")
+    kind = chosen(kind, (*KINDS, "api"), "KIND")
+    if kind == "api" and ruleset is None and campaign is not None and _club(campaign):
+        from cok.contract.openapi import club_document
+
+        emit_json(club_document())  # a club's own API: each campaign publishes its own
+        return
     if ruleset is None:
         from cok.core.campaign import read, set_up
 
@@ -431,4 +425,17 @@ def schema_(
         game = registry.get(ruleset)
     else:
         raise registry.refuse_unknown(ruleset, "--ruleset", None)
+    if kind == "api":
+        from cok.contract.openapi import document
+
+        emit_json(document(game))  # what GET /api/openapi.json answers
+        return
     emit_json(schema(kind, game))
+
+
+def _club(folder: Path | str) -> bool:
+    """A club's folder, as `cok serve` serves one: no campaign itself, but one in a folder of it."""
+    from cok.core.folders import SETTINGS_FILE
+
+    found = Path(folder)
+    return not (found / SETTINGS_FILE).is_file() and any(found.glob(f"*/{SETTINGS_FILE}"))

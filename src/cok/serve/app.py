@@ -19,10 +19,10 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from cok.serve import api, forms, join, links, play, public, verdicts, void
+from cok.serve import api, forms, join, links, play, problems, public, verdicts, void
 from cok.serve.guards import Guard
 from cok.serve.server import Server, ended, page, root, server_of
 from cok.serve.sessions import NoStore
@@ -56,7 +56,7 @@ async def problem(request: Request, exc: Exception) -> Response:
     shown how to sign in; one whose session ended, to open the same link again)."""
     assert isinstance(exc, HTTPException)
     if request.url.path.startswith(f"{root(request)}/api/") or request.url.path.startswith("/api/"):
-        return JSONResponse({"problems": [{"message": exc.detail}]}, exc.status_code, headers=exc.headers)
+        return problems.problem(exc.status_code, exc.detail, headers=exc.headers)
     if exc.status_code == 401 and server_of(request).session(request) is None:
         detail = ended(request)
         if detail is None and request.method in ("GET", "HEAD"):

@@ -211,7 +211,10 @@ class Club:
             css = resources.files("cok.serve").joinpath("templates/serve.css").read_text(encoding="utf-8")
             return Response(css, media_type="text/css")
 
+        from cok.serve import campaigns  # the club's API: its campaigns as this page lists them
+
         routes: list[BaseRoute] = [Route("/", club_page), Route("/_cok/serve.css", serve_css)]
+        routes += campaigns.routes(lambda: [_line(m) for m in self.members], _HEADERS)
         for member in self.members:
             if member.app is not None:
                 routes.append(Mount(f"/{member.slug}", app=member.app))

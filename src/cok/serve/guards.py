@@ -8,6 +8,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 1024 * 1024  # 1 MiB: an event is a few hundred bytes
+TOO_LARGE = "the request's body is over 1 MiB"
 
 HEADERS = [
     (b"x-content-type-options", b"nosniff"),
@@ -23,7 +24,7 @@ HEADERS = [
 
 class TooLarge(HTTPException):
     def __init__(self) -> None:
-        super().__init__(413, "the request's body is over 1 MiB")
+        super().__init__(413, TOO_LARGE)
 
 
 class Guard:
@@ -63,7 +64,9 @@ class Guard:
 
 
 async def _too_large(send: Send) -> None:
-    body = b'{"problems": [{"message": "the request\'s body is over 1 MiB"}]}'
+    from cok.serve.problems import envelope_bytes
+
+    body = envelope_bytes(TOO_LARGE)
     await send(
         {
             "type": "http.response.start",

@@ -46,8 +46,7 @@ class Web:
     actions: Sequence[Action] = ()
     forms: Sequence[Form] = ()
     templates: str | None = None  # the package holding its templates (they may extend "frame.html")
-    status: str = "status"  # the API's path for the game's status: /api/<status>
-    status_args: Callable[[Mapping[str, str]], dict[str, Any]] = field(default=lambda query: {})
+    status: str = "status"  # which of its reads is its status, open to all as the standings are
     #: an event's fields in the words its forms use, for the rules' messages on a page
     words: Mapping[str, str] = field(default_factory=dict)
 
@@ -68,10 +67,6 @@ class Visit:
     async def campaign(self) -> Campaign:
         view = await in_thread(self.warm.view)
         return view.campaign
-
-    async def status(self, **args: Any) -> dict[str, Any]:
-        view = await in_thread(self.warm.view)
-        return await in_thread(view.status, **args)
 
     async def trial(self, drafts: list[Draft]) -> None:
         """The drafts recorded as a dry run by this visitor, nothing written: Refused or

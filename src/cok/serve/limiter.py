@@ -1,8 +1,9 @@
 """A burst of bad tokens from one address is slowed down: after `allowed` failures within
-`window` seconds, a wrong token from that address is answered 429 (with Retry-After) until
-the window passes, so that guessing a link costs time. Only failures count, and a right link
-or token is never made to wait: a dozen phones behind one club address (NAT) share it, and
-one player's stale link must not lock out everyone's. Kept in the process, per address."""
+`window` seconds, a wrong link from that address is answered 429 (a wrong API token: 401, both
+with Retry-After; serve/bearer.py) until the window passes, so that guessing a link costs
+time. Only failures count, and a right link or token is never made to wait: a dozen phones
+behind one club address (NAT) share it, and one player's stale link must not lock out
+everyone's. Kept in the process, per address."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 #: How many of each the server remembers: far more than a club's night of recordings.
 KEPT = 4096
@@ -131,13 +131,15 @@ class Replies:
         kept = self._kept.claim((who, key), _PENDING)
         if kept is None:
             return None
+        from cok.serve.problems import problem  # the one error document
+
         digest, status, answer = kept
         if kept is _PENDING:
             message = "a request with this Idempotency-Key is being recorded: send it again in a moment"
-            return JSONResponse({"problems": [{"message": message}]}, 409)
+            return problem(409, message)
         if digest != _digest(body):
             message = "this Idempotency-Key was sent with another event: use a new key for each event"
-            return JSONResponse({"problems": [{"message": message}]}, 422)
+            return problem(422, message)
         return Response(answer, status, media_type="application/json", headers={"idempotent-replayed": "true"})
 
     def keep(self, who: str, key: str, body: bytes, answer: Response) -> None:

@@ -68,7 +68,6 @@ class Version:
         self.lock = threading.RLock()
         self._standings: dict[str, Any] | None = None
         self._standings_json: bytes | None = None
-        self._status: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
         self._read: dict[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Any]] = {}
         self._activity: list[Told] | None = None
         self._results: tuple[dict[str, Any], bool] | None = None
@@ -103,16 +102,6 @@ class Version:
                 self._standings_json = json.dumps(self.standings(), ensure_ascii=False).encode()
             return self._standings_json
 
-    def status(self, **args: Any) -> dict[str, Any]:
-        key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in args.items()))
-        with self.lock:
-            found = self._status.get(key)
-            if found is None:
-                found = queries.status(self.campaign, **args)
-                if len(self._status) < 256:
-                    self._status[key] = found
-            return found
-
     def names(self) -> list[str]:
         """The reads the game answers (`GET /api/<name>`): the standings and its own queries."""
         return queries.names(self.campaign)
@@ -128,6 +117,16 @@ class Version:
                 if len(self._read) < 256:
                     self._read[key] = found
             return found
+
+    def history(self, since: str | None, limit: int, player: str | None = None) -> dict[str, Any]:
+        """A page of `cok log --json` (`service.queries.after`): the events after `since`."""
+        with self.lock:
+            return queries.after(self.campaign, queries.history(self.campaign, player), since, limit)
+
+    def dice(self) -> dict[str, Any]:
+        """`cok dice --json` (`service.queries.dice_document`)."""
+        with self.lock:
+            return queries.dice_document(self.campaign)
 
     def activity(self) -> list[Told]:
         """The latest events, newest first, with who recorded each (`by`)."""

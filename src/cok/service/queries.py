@@ -83,6 +83,11 @@ def dice(campaign: Campaign) -> Audit:
 def rolled_words(campaign: Campaign) -> dict[str, str]:
     """Whether the dice cok rolled for each event are verified yet, by the event's ref
     (`cok log`, the Activity page; the history itself says which dice cok rolled)."""
+    return {ref: f"({verdict})" for ref, verdict in verdicts(campaign).items()}
+
+
+def verdicts(campaign: Campaign) -> dict[str, str]:
+    """Each event's dice verdict by its ref, in words: verified, or why not (yet)."""
     done = dice(campaign)
     refused = {p.line for p in done.problems}
     said = {}
@@ -96,7 +101,7 @@ def rolled_words(campaign: Campaign) -> dict[str, str]:
                 verdict = "never verifiable: the seed is lost"
             else:
                 verdict = f"not verified yet: the seed is revealed when {committed.period} ends"
-            said[str(row.ref)] = f"({verdict})"
+            said[str(row.ref)] = verdict
     return said
 
 
@@ -108,6 +113,95 @@ def with_verdicts(campaign: Campaign, rows: Iterable[Told]) -> Iterator[Told]:
     for row in rows:
         verdict = said.get(str(row.ref))
         yield replace(row, text=f"{row.text} {verdict}") if verdict else row
+
+
+def history(campaign: Campaign, player: str | None = None) -> Iterator[dict[str, Any]]:
+    """`cok log --json`'s events, oldest first (never held whole): each with its sentence in
+    the log's words, a result's confirmation (docs/confirm.md) and its dice' verdict
+    (docs/dice.md); `player`: only the events about them."""
+    from cok.service.confirming import confirmation_of
+
+    pid = campaign.ruleset.player(campaign.state, player) if player else None  # refused before a line is written
+    confirmation = confirmation_of(campaign)
+    verdict = verdicts(campaign)
+    return (_entry(t, confirmation, verdict) for t in campaign.told() if pid is None or pid in t.players)
+
+
+def _entry(t: Told, confirmation: Any, verdict: dict[str, str]) -> dict[str, Any]:
+    """One event as `cok log --json` and `GET /api/log` show it."""
+    return {
+        "line": t.line,
+        "id": t.id,
+        "ref": t.ref,
+        "type": t.type,
+        "summary": t.text,
+        "voided": t.voided,
+        "event": t.event,
+        **({"confirmation": c} if (c := confirmation(t)) is not None else {}),
+        **({"dice": d} if (d := verdict.get(str(t.ref))) is not None else {}),
+    }
+
+
+def after(campaign: Campaign, entries: Iterable[dict[str, Any]], since: str | None, limit: int) -> dict[str, Any]:
+    """A page of the history: at most `limit` events after the one `since` names (its id or
+    ref, or a unique start of one, as `cok void` takes it; none: from the first), and whether
+    more follow. An event `since` does not name is refused, saying so."""
+    from itertools import islice
+
+    rows = iter(entries)
+    if since:
+        target = _event_named(campaign, since)
+        for row in rows:
+            if row["ref"] == target:
+                break
+    page = list(islice(rows, limit + 1))
+    more = len(page) > limit
+    page = page[:limit]
+    return {"events": page, "more": more, "last": page[-1]["ref"] if page else (since or None)}
+
+
+def _event_named(campaign: Campaign, named: str) -> str:
+    """The ref of the event `named` (its id, its ref, a unique start of one), refused when
+    the log holds none or several."""
+    from cok.core.errors import RuleError
+
+    found = [t.ref for t in campaign.told() if t.ref is not None and (t.ref == named or t.id == named)]
+    if not found:
+        found = [t.ref for t in campaign.told() if t.ref is not None and t.ref.startswith(named)]
+    if len(found) != 1:
+        said = "no event" if not found else f"{len(found)} events"
+        raise RuleError(f"{said} in the log is named {named!r}: give an event's id as `cok log` shows it")
+    return str(found[0])
+
+
+def dice_document(campaign: Campaign) -> dict[str, Any]:
+    """`cok dice --json`: every die cok rolled, with its period's commitment and whether it
+    is verified from the revealed seed, and the log's dice problems."""
+    done = dice(campaign)
+    refused = {p.line: p.message for p in done.problems}
+    rows: list[dict[str, Any]] = []
+    for c in done.commitments.values():
+        state = {"revealed": "revealed", "lost": "lost: never verifiable"}.get(c.closed, "not revealed yet")
+        rolls = []
+        for row in c.rolls:
+            rolled = row.event["rolled"]
+            verified = "verified" if str(row.ref) in done.verified else "not verified yet"
+            verdict = "refused" if row.line in refused else verified
+            rolls.append(
+                {
+                    "line": row.line,
+                    "id": row.id,
+                    "what": rolled["what"],
+                    "dice": rolled["dice"],
+                    "sides": rolled["sides"],
+                    "entropy": rolled["entropy"],
+                    "verified": verdict,
+                }
+            )
+        rows.append(
+            {"period": c.period, "commit": c.id, "line": c.line, "sha256": c.sha256, "seed": state, "rolls": rolls}
+        )
+    return {"commitments": rows, "problems": [{"line": p.line, "message": p.message} for p in done.problems]}
 
 
 def _mentions_dice(campaign: Campaign) -> bool:
@@ -169,12 +263,16 @@ def read(folder_or_campaign: Path | str | Campaign, name: str, **args: Any) -> d
         known = ", ".join(names(campaign))
         said = f"no read {name!r} in {campaign.ruleset.title}; its reads: {known}"
         raise Refused(Problem(campaign.shown, None, said))
-    takes = list(inspect.signature(query).parameters)[1:]
+    options = list(inspect.signature(query).parameters.values())[1:]
+    takes = [o.name for o in options]
     unknown = sorted(set(args) - set(takes))
     if unknown:
         given = ", ".join(f"`{a}`" for a in unknown)
         allowed = f"it takes {', '.join(f'`{a}`' for a in takes)}" if takes else "it takes none"
         raise Refused(Problem(campaign.shown, None, f"{name} takes no {given}: {allowed}"))
+    missing = [o.name for o in options if o.default is inspect.Parameter.empty and o.name not in args]
+    if missing:
+        raise Refused(Problem(campaign.shown, None, f"{name} needs {', '.join(f'`{m}`' for m in missing)}"))
     document: dict[str, Any] = jsonable(query(campaign, **args))
     return document
 

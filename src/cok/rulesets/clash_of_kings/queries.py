@@ -28,7 +28,7 @@ def flag(value: object) -> bool:
 
 
 def where(
-    campaign: Campaign, players: Sequence[str] | str = (), attacker: str | None = None, brotherhood: Sequence[str] = ()
+    campaign: Campaign, players: Sequence[str] | str, attacker: str | None = None, brotherhood: Sequence[str] = ()
 ) -> dict[str, Any]:
     """`cok where P1 P2 --json`: who attacks, who chooses, and the legal locations."""
     from cok.rulesets.clash_of_kings.documents import where_doc

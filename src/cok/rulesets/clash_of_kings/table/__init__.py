@@ -31,7 +31,6 @@ def web() -> Web:
         ),
         templates="cok.rulesets.clash_of_kings.table",
         status="where",
-        status_args=where_args,
         words={
             "remaining": "the points remaining",
             "winner": "who won",
@@ -49,14 +48,6 @@ def web() -> Web:
             "points": "the army points",
         },
     )
-
-
-def where_args(query: Mapping[str, str]) -> dict[str, Any]:
-    """`/api/where?players=tim,matt`, as `cok where tim matt`."""
-    players = [p.strip() for p in query.get("players", "").split(",") if p.strip()]
-    if len(players) != 2:
-        raise ValueError("give two players: /api/where?players=tim,matt")
-    return {"players": players}
 
 
 async def _players(visit: Visit) -> list[tuple[str, str]]:
@@ -84,7 +75,7 @@ async def plan_battle(visit: Visit) -> Any:
     asked = {"me": me, "them": them}
     said = {asked[k] for k in ("me", "them") if query.get(f"bwb_{k}")} | set(query.get("brotherhood", "").split(","))
     brotherhood = [p for p in (me, them) if p in said]
-    found = await visit.status(players=[me, them], brotherhood=brotherhood)
+    found = await visit.read("where", players=[me, them], brotherhood=brotherhood)
     chosen = query.get("attacker")
     rolled = found["decided_by"] == "roll-needed"
     if rolled and chosen in (me, them):
