@@ -220,6 +220,7 @@ def serve(
     from cok.serve.deadline import CONNECTIONS, KEEP_ALIVE, Deadline
     from cok.serve.forwarded import Untrusted
     from cok.serve.prefix import Prefix
+    from cok.serve.reach import Listen, Listening
 
     if root_path and not root_path.startswith("/"):
         raise RuleError(f"--root-path is a path that starts with /, like /cok (got {root_path!r})")
@@ -245,21 +246,27 @@ def serve(
         _need_port(host, port)
         _served_alone(folder, public)
         inner: Any = Prefix(_campaign_app(folder, after, couriers), root)
+        here: list[tuple[Path, str | None]] = [(folder, None)]
     else:
         members = club.gathered(gathering)
         hooks = {m.folder: _backed_up(m.folder, commit, pushing, pushers) for m in members if _opens(m)}
         _need_port(host, port)
         title = f"the {len(members)} campaigns of {gathering.resolve().name}"
-        built = club.club_app(gathering, members, lambda f: _campaign_app(f, hooks[f], couriers))
+        built = club.club_app(  # a campaign added while serving is backed up as the others
+            gathering,
+            members,
+            lambda f: _campaign_app(f, hooks[f] if f in hooks else _backed_up(f, commit, pushing, pushers), couriers),
+        )
         for m in members:
             served.remember(m.folder, m.slug)
-            kept = public if public is not None else addresses.remembered(m.folder)
+            kept = public if public is not None else addresses.public(m.folder)
             if kept:
                 addresses.remember(m.folder, served.under(kept, m.slug))
         inner = Prefix(built, root)
         folder = gathering
+        here = [(m.folder, m.slug) for m in members]
     proxied: Any = ProxyHeadersMiddleware(inner, trusted_hosts=forwarded_allow_ips)
-    app = Untrusted(proxied, forwarded_allow_ips)
+    app = Listen(Untrusted(proxied, forwarded_allow_ips), Listening(host, port, "https" if https else "http"))
     shown = addresses.served_at(host, port, root)
     tls: dict[str, str] = {}
     if https:
@@ -269,6 +276,8 @@ def serve(
         cert, private = certificate.made_for(folder, hosts)
         tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(private)}
         shown = [s.replace("http://", "https://", 1) for s in shown]
+    for where, path in here:
+        addresses.served_now(where, served.under(shown[0], path))  # this run's address, not an old --url's
     typer.echo(f"Serving {title} at {shown[0]}  (Ctrl+C stops it)")
     for more in shown[1:]:
         typer.echo(f"  also at {more}")
@@ -392,8 +401,8 @@ def _served_alone(folder: Path, public: str | None) -> None:
     from cok.links import addresses, served
 
     was = served.served_as(folder)
+    served.remember(folder, None)  # links at / (one under a club's path is sent on: serve/moved.py)
     if was is not None:
-        served.remember(folder, None)
         kept = addresses.remembered(folder)
         if public is None and kept and kept.endswith(f"/{was}"):
             addresses.remember(folder, kept[: -len(was) - 1])
@@ -404,9 +413,9 @@ def _served_alone(folder: Path, public: str | None) -> None:
 def _said_alone(folder: Path) -> None:
     from cok.links import addresses, invites
 
-    remembered = addresses.remembered(folder)
-    if remembered:
-        typer.echo(f"  players open {remembered}/ (the public address, as cok invite gives it)")
+    given = addresses.public(folder)
+    if given:
+        typer.echo(f"  players open {given}/ (the public address, as cok invite gives it)")
     known = len(invites.links(folder))
     typer.echo(f"{_links_said(known)}{'' if known else ': cok invite PLAYER'} (kept in {invites.store(folder)})")
 
@@ -416,7 +425,7 @@ def _said_club(members: list[Any], shown: str) -> None:
     from cok.links import addresses, invites, served
 
     for m in members:
-        address = f"{addresses.remembered(m.folder) or served.under(shown, m.slug)}/"
+        address = f"{addresses.public(m.folder) or served.under(shown, m.slug)}/"
         if m.problems:
             typer.echo(f"  {address}  {m.folder.name}: cannot be opened, listed with its problems:", err=True)
             for problem in m.problems:
@@ -437,7 +446,7 @@ def _base_url(folder: Path, url: str | None) -> tuple[str, str | None]:
     when it is served in a club (`cok serve` of a folder of campaigns)."""
     from cok.links import addresses, served
 
-    path = served.served_as(folder)
+    path = served.path_of(folder)
     if url is not None:
         base, warning = addresses.checked_url(url)
         return served.under(base, path), warning
