@@ -191,9 +191,7 @@ def test_item2_the_links_page_uses_the_public_address_the_organiser_gave(example
 # --- item 3: printed addresses are this run's -----------------------------------------------------------
 
 
-def test_item3_serve_prints_this_runs_scheme_and_port_not_an_earlier_invite_url(
-    folder: Path, tmp_path: Path
-) -> None:
+def test_item3_serve_prints_this_runs_scheme_and_port_not_an_earlier_invite_url(folder: Path, tmp_path: Path) -> None:
     if shutil.which("openssl") is None:
         pytest.skip("--https makes its certificate with openssl")
     Cok(tmp_path)("invite", "matt", "-C", str(folder / "example"), "--url", "http://127.0.0.1:8750")

@@ -268,13 +268,15 @@ def serve(
     proxied: Any = ProxyHeadersMiddleware(inner, trusted_hosts=forwarded_allow_ips)
     app = Listen(Untrusted(proxied, forwarded_allow_ips), Listening(host, port, "https" if https else "http"))
     shown = addresses.served_at(host, port, root)
-    tls: dict[str, str] = {}
+    tls: dict[str, Any] = {"http": Deadline}
     if https:
         from cok.serve import certificate
 
         hosts = addresses.network_addresses() if host in addresses.EVERY else [host]
         cert, private = certificate.made_for(folder, hosts)
-        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(private)}
+        from cok.serve.tls import context, one_port
+
+        tls = {"http": one_port(context(cert, private)), "loop": "asyncio"}  # http:// answered with a redirect
         shown = [s.replace("http://", "https://", 1) for s in shown]
     for where, path in here:
         addresses.served_now(where, served.under(shown[0], path))  # this run's address, not an old --url's
@@ -307,12 +309,11 @@ def serve(
             port=port,
             root_path=root,
             proxy_headers=False,  # applied above, inside the warning about untrusted ones
-            http=Deadline,
             timeout_keep_alive=KEEP_ALIVE,
             limit_concurrency=CONNECTIONS,
             log_level="warning",
             server_header=False,
-            **tls,  # type: ignore[arg-type]
+            **tls,
         )
     except OSError as failed:
         raise Refused(f"cannot listen on {host}:{port}: {failed.strerror or failed}") from None
