@@ -316,3 +316,22 @@ def test_item5_a_removed_campaign_says_no_traceback_on_the_real_server(folder: P
         process.terminate()
         _, err = process.communicate(timeout=10)
     assert "Traceback" not in err, err
+
+
+def test_item3_a_campaign_added_to_a_served_club_gets_links_at_this_runs_address(folder: Path, tmp_path: Path) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [*COK, "serve", "-C", str(folder), "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        _wait_for(f"http://127.0.0.1:{port}/")
+        assert Cok(tmp_path)("init", str(folder / "friday")).exit_code == 0
+        Cok(tmp_path)("join", "tim", "--faction", "stark", "-C", str(folder / "friday"))
+        link = _printed(Cok(tmp_path)("invite", "tim", "-C", str(folder / "friday")).stdout)
+        assert link.startswith(f"http://localhost:{port}/friday/join/"), link
+        with httpx.Client(follow_redirects=True) as phone:
+            opened = phone.get(link.replace("localhost", "127.0.0.1"))
+            assert opened.status_code == 200 and opened.url.path == "/friday/"
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -257,6 +257,8 @@ def serve(
             members,
             lambda f: _campaign_app(f, hooks[f] if f in hooks else _backed_up(f, commit, pushing, pushers), couriers),
         )
+        if public is not None:
+            addresses.remember(gathering, public)  # for a campaign added while serving
         for m in members:
             served.remember(m.folder, m.slug)
             kept = public if public is not None else addresses.public(m.folder)
@@ -264,7 +266,7 @@ def serve(
                 addresses.remember(m.folder, served.under(kept, m.slug))
         inner = Prefix(built, root)
         folder = gathering
-        here = [(m.folder, m.slug) for m in members]
+        here = [(gathering, None), *((m.folder, m.slug) for m in members)]  # the club's: for campaigns added later
     proxied: Any = ProxyHeadersMiddleware(inner, trusted_hosts=forwarded_allow_ips)
     app = Listen(Untrusted(proxied, forwarded_allow_ips), Listening(host, port, "https" if https else "http"))
     shown = addresses.served_at(host, port, root)
@@ -454,6 +456,9 @@ def _base_url(folder: Path, url: str | None) -> tuple[str, str | None]:
     remembered = addresses.remembered(folder)
     if remembered:
         return served.under(remembered, path), None
+    club = addresses.remembered(folder.resolve().parent) if path is not None else None
+    if club:  # a campaign added to a club while it is served: the club's address of this run
+        return served.under(club, path), None
     return served.under(addresses.checked_url(URL)[0], path), (
         f"{URL} opens on this machine alone: give the address phones open once, with --url "
         "(cok serve prints it), and later links use it"

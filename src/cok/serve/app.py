@@ -43,7 +43,7 @@ def routes(server: Server) -> list[BaseRoute]:
         Mount("/api", routes=api.routes()),
         Mount("/play", routes=[play.route(form) for form in server.web().forms]),
         Route("/links", links.links_page, methods=["GET", "POST"]),
-        Route("/{club}/join/{token}", moved.join_here, methods=["GET", "POST"]),  # a club's link, served alone
+        Route("/{club}/join/{token}", moved.join_here),  # a club's link, served alone
         Route("/{path:path}", public.site_page),
     ]
 

@@ -246,7 +246,7 @@ class Club:
         routes: list[BaseRoute] = [
             Route("/", club_page),
             Route("/_cok/serve.css", serve_css),
-            Route("/join/{token}", self.join, methods=["GET", "POST"]),
+            Route("/join/{token}", self.join),
         ]
         for member in self.members:
             if member.app is not None:
@@ -254,7 +254,7 @@ class Club:
             else:
                 routes.append(Mount(f"/{member.slug}", app=_unopened(self, member)))
         routes += [
-            Route("/{gone}/join/{token}", self.join, methods=["GET", "POST"]),
+            Route("/{gone}/join/{token}", self.join),
             Route("/{gone}", self.gone, methods=["GET", "HEAD", "POST"]),
             Route("/{gone}/{rest:path}", self.gone, methods=["GET", "HEAD", "POST"]),
         ]
@@ -267,6 +267,9 @@ class Club:
         the link's campaign's own `/join/`; a link of none of them counts as a wrong one."""
         token = request.path_params["token"]
         found = await in_thread(self.holder, token)
+        if found is None:  # perhaps a campaign added a moment ago
+            await self.follow("", now=True)
+            found = await in_thread(self.holder, token)
         address = request.client.host if request.client else "unknown"
         wait = self.limiter.judge(address, found is not None)
         if wait:
@@ -297,18 +300,19 @@ class Club:
 
     # --- the club follows its folder ---------------------------------------------------------------
 
-    async def follow(self, path: str) -> None:
+    async def follow(self, path: str, now: bool = False) -> None:
         """The club's campaigns as its folder holds them now: looked at again at most once a
-        second, and at once when the campaign asked for has lost its campaign.yaml."""
+        second, and at once when the path asked for is no campaign's, or its campaign lost its
+        campaign.yaml (a campaign added or removed a moment ago is seen at its first request)."""
         if self._following is None or self._app is None:
             return
         asked = path.strip("/").split("/", 1)[0]
-        vanished = any(m.slug == asked and not (m.folder / SETTINGS_FILE).is_file() for m in self.members)
-        if not vanished and time.monotonic() - self._scanned < RESCAN:
+        member = next((m for m in self.members if m.slug == asked), None)
+        if asked and asked not in ("_cok", "join"):
+            now = now or member is None or not (member.folder / SETTINGS_FILE).is_file()
+        if not now and time.monotonic() - self._scanned < RESCAN:
             return
         async with self._following:
-            if not vanished and time.monotonic() - self._scanned < RESCAN:
-                return  # another request looked meanwhile
             if await in_thread(self._gather):
                 self._app.router.routes[:] = self._routes()
             self._scanned = time.monotonic()

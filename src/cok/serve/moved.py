@@ -1,6 +1,6 @@
 """A personal link is the campaign's, not the path's (issue 47): a link printed under a club's
 path (`/<folder-name>/join/…`) still opens its campaign when the campaign is served alone, sent
-on to this server's own `/join/…` with its method kept (307)."""
+on to this server's own `/join/…` (307)."""
 
 from __future__ import annotations
 
