@@ -335,3 +335,18 @@ def test_item3_a_campaign_added_to_a_served_club_gets_links_at_this_runs_address
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_item5_a_campaigns_path_without_its_slash_is_sent_to_it_not_called_gone(served: TestClient) -> None:
+    sent = served.get("/example", follow_redirects=False)
+    assert sent.status_code == 308 and sent.headers["location"] == "/example/"
+
+
+def test_item4_the_https_certificate_made_before_the_id_serves_on_after_it(example: Path, tmp_path: Path) -> None:
+    from cok.serve import certificate
+
+    if shutil.which("openssl") is None:
+        pytest.skip("--https makes its certificate with openssl")
+    before = certificate.made_for(example, [])
+    invites.invite(example, "tim")  # the campaign's id made
+    assert certificate.made_for(example, []) == before  # phones accepted it once: not made again

@@ -280,7 +280,7 @@ def serve(
 
         tls = {"http": one_port(context(cert, private)), "loop": "asyncio"}  # http:// answered with a redirect
         shown = [s.replace("http://", "https://", 1) for s in shown]
-    for where, path in here:
+    for where, path in here if public is None else []:
         addresses.served_now(where, served.under(shown[0], path))  # this run's address, not an old --url's
     typer.echo(f"Serving {title} at {shown[0]}  (Ctrl+C stops it)")
     for more in shown[1:]:

@@ -291,7 +291,10 @@ class Club:
         return None
 
     async def gone(self, request: Request) -> Response:
-        """A path no campaign of the club is served at (any more): the club's page, 404."""
+        """A path no campaign of the club is served at (any more): the club's page, 404; a
+        campaign's own path without its slash: sent to it (its links are relative to it)."""
+        if request.path_params["gone"] in {m.slug for m in self.members} and "rest" not in request.path_params:
+            return RedirectResponse(f"{root(request)}/{request.path_params['gone']}/", 308, headers=_HEADERS)
         said = (
             f"No campaign is served at /{request.path_params['gone']}/: its folder was removed or renamed, "
             "or the address is mistyped. The club's campaigns are listed below."
