@@ -350,3 +350,14 @@ def test_item4_the_https_certificate_made_before_the_id_serves_on_after_it(examp
     before = certificate.made_for(example, [])
     invites.invite(example, "tim")  # the campaign's id made
     assert certificate.made_for(example, []) == before  # phones accepted it once: not made again
+
+
+def test_item3_an_address_of_this_machine_the_organiser_named_is_kept_at_this_runs_port(example: Path) -> None:
+    addresses.remember(example, "http://127.0.0.1:8750")
+    addresses.served_now(example, "http://localhost:8750/")  # the same scheme and port: their name kept
+    assert addresses.remembered(example) == "http://127.0.0.1:8750"
+    addresses.served_now(example, "https://localhost:8755/")  # another run: its own
+    assert addresses.remembered(example) == "https://localhost:8755"
+    addresses.remember(example, "https://club.example/cok")
+    addresses.served_now(example, "http://localhost:8000/")  # a public address is the organiser's
+    assert addresses.remembered(example) == "https://club.example/cok"

@@ -85,8 +85,14 @@ def served_now(folder: Path, address: str) -> None:
     """`cok serve` is serving the campaign at `address` (its path included): kept as the address
     links start with, unless the organiser gave a public one (`cok invite` then prints the
     address of this run, and the run's scheme and port, not those of an earlier `--url`)."""
-    if public(folder) is None:
-        remember(folder, address.rstrip("/"))
+    kept, now = remembered(folder), urlsplit(address.rstrip("/"))
+    if kept is not None and not this_machine(kept):
+        return  # the public address given
+    if kept is not None:
+        was = urlsplit(kept)
+        if (was.scheme, was.port, was.path.rstrip("/")) == (now.scheme, now.port, now.path.rstrip("/")):
+            return  # this machine under a name the organiser chose, at this run's scheme and port
+    remember(folder, address.rstrip("/"))
 
 
 def store_address() -> str | None:
