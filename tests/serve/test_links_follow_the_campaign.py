@@ -361,3 +361,14 @@ def test_item3_an_address_of_this_machine_the_organiser_named_is_kept_at_this_ru
     addresses.remember(example, "https://club.example/cok")
     addresses.served_now(example, "http://localhost:8000/")  # a public address is the organiser's
     assert addresses.remembered(example) == "https://club.example/cok"
+
+
+def test_item5_a_campaign_caught_half_copied_in_is_served_once_whole(
+    folder: Path, served: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(club, "RETRY", 0.0)
+    (folder / "pyke").mkdir()
+    shutil.copy(ROOT / "campaigns" / "no-true-king-example" / "campaign.yaml", folder / "pyke")
+    assert served.get("/pyke/").status_code == 503  # listed with what it lacks
+    shutil.copytree(ROOT / "campaigns" / "no-true-king-example", folder / "pyke", dirs_exist_ok=True)
+    assert served.get("/pyke/").status_code == 200

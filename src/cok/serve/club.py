@@ -37,6 +37,8 @@ from cok.serve.threads import in_thread
 _HEADERS = {"cache-control": "no-cache", **{k.decode(): v.decode() for k, v in HEADERS}}
 #: Seconds between two looks at the club's folder for campaigns added or removed.
 RESCAN = 1.0
+#: Seconds before a campaign that could not be opened is tried again.
+RETRY = 5.0
 
 
 def is_club(folder: Path) -> bool:
@@ -65,6 +67,7 @@ class Member:
     problems: list[str]
     app: ASGIApp | None = None
     links: int = 0
+    tried: float = 0.0  # when the club last tried to open it (time.monotonic), if it could not
 
 
 def gathered(folder: Path) -> list[Member]:
@@ -321,9 +324,13 @@ class Club:
             self._scanned = time.monotonic()
 
     def _gather(self) -> bool:
-        """The members brought in line with the folder; whether any came or went."""
+        """The members brought in line with the folder; whether any came or went. One that could
+        not be opened is tried again every few seconds (a campaign still being copied in, a log
+        fixed since), so that it is served once it opens, without a restart."""
         here = set(campaigns_in(self.folder))
-        kept = [m for m in self.members if m.folder in here and (m.folder / SETTINGS_FILE).is_file()]
+        now = time.monotonic()
+        standing = [m for m in self.members if m.folder in here and (m.folder / SETTINGS_FILE).is_file()]
+        kept = [m for m in standing if m.app is not None or now - m.tried < RETRY]
         changed = len(kept) != len(self.members)
         for gone in self.members:
             if gone not in kept:
@@ -357,6 +364,7 @@ class Club:
                 f"{twin.folder.name} and {folder.name} are one campaign (both have id: {ident}): "
                 f"remove the line `id:` from the copy's {SETTINGS_FILE}"
             ]
+        member.tried = time.monotonic()
         if member.problems:
             member.slug = f"{name or 'campaign'}-{len(members)}"  # listed, never served
             return member
