@@ -9,12 +9,17 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import typer
 
 from cok.cli.serving import app
+from tests.conftest import EXAMPLE
+from tests.serve.process import free_port
 from tests.tools import missing
 
 DEPLOY = Path(__file__).parents[2] / "deploy"
@@ -64,8 +69,10 @@ def test_the_service_and_the_image_keep_data_apart_and_trust_their_proxy() -> No
         assert key in unit, key
     image = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
     assert "VOLUME /data" in image and "COK_DATA_DIR=/data/" in image and "USER cok" in image
-    assert '--forwarded-allow-ips \\"$COK_PROXY\\"' in image and "COK_PROXY=172.17.0.1" in image
-    assert "--host 0.0.0.0" in image  # in a container, the published port is the boundary
+    assert "COK_PROXY=172.17.0.1" in image and 'ENTRYPOINT ["cok-entrypoint"]' in image
+    entry = (DEPLOY / "entrypoint.sh").read_text(encoding="utf-8")
+    assert '--forwarded-allow-ips "${COK_PROXY:-127.0.0.1}"' in entry
+    assert '--host "${COK_HOST:-0.0.0.0}"' in entry  # in a container, the published port is the boundary
 
 
 def test_nginx_reads_the_shipped_config(tmp_path: Path) -> None:
@@ -108,8 +115,152 @@ def test_systemd_reads_the_shipped_unit(tmp_path: Path) -> None:
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         missing("systemd-analyze", "apt-get install systemd")
-    unit = tmp_path / "cok.service"  # its program must exist to be verified: /bin/true stands in
-    unit.write_text((DEPLOY / "cok.service").read_text(encoding="utf-8").replace("/usr/local/bin/cok", "/bin/true"))
+    unit = tmp_path / "cok.service"  # its program must exist: /opt/cok is this venv, made as its comments say
+    unit.write_text((DEPLOY / "cok.service").read_text(encoding="utf-8").replace("/opt/cok", sys.prefix))
     checked = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True)
     said = [line for line in checked.stderr.splitlines() if str(unit) in line]
     assert checked.returncode == 0 and not said, checked.stderr
+
+
+# --- issue 47, item 7: each file works on a clean Debian 12 from its own comments -------------------
+
+
+def _comment_commands(name: str, needle: str) -> list[str]:
+    """The shell commands a deploy file's comments give (`#   command`) that hold `needle`."""
+    text = (DEPLOY / name).read_text(encoding="utf-8")
+    return [line[1:].strip() for line in text.splitlines() if line.startswith("#   ") and needle in line]
+
+
+def test_item7_the_unit_runs_the_cok_its_comments_install_in_a_venv() -> None:
+    unit = (DEPLOY / "cok.service").read_text(encoding="utf-8")
+    start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    assert start.startswith("ExecStart=/opt/cok/bin/cok serve ") and "/usr/local/bin/cok" not in unit
+    installs = " ; ".join(_comment_commands("cok.service", "/opt/cok"))
+    assert "python3 -m venv /opt/cok" in installs and "/opt/cok/bin/pip install" in installs
+    assert "apt-get install python3-venv git openssl" in unit and "pipx" in unit  # why not a plain pip
+
+
+def test_item7_the_units_campaign_and_links_made_from_its_comments_are_served(tmp_path: Path) -> None:
+    """The unit's comments followed (the campaign made, put in git, the organiser's link made) with
+    /var/lib/cok a folder of the test's and /opt/cok this venv; then its ExecStart serves it."""
+    if shutil.which("git") is None:
+        missing("git", "apt-get install git")
+    home = tmp_path / "var-lib-cok"
+    home.mkdir()
+
+    def mapped(command: str) -> str:
+        command = command.replace("sudo -u cok ", "").replace("/opt/cok", sys.prefix)
+        return command.replace("/var/lib/cok", str(home))
+
+    env = {**os.environ, "COK_DATA_DIR": str(home / "data"), "COK_CACHE_DIR": str(home / "cache")}
+    for needle in ("cok init", "git -C", "invite --organiser"):
+        for command in _comment_commands("cok.service", needle):
+            done = subprocess.run(mapped(command), shell=True, capture_output=True, text=True, env=env)
+            assert done.returncode == 0, (command, done.stderr)
+            said = done.stdout
+    link = re.search(r"https://club\.example/cok/join/(\S+)", said)
+    assert link, said
+    unit = (DEPLOY / "cok.service").read_text(encoding="utf-8")
+    start = mapped(next(line for line in unit.splitlines() if line.startswith("ExecStart=")).split("=", 1)[1])
+    port = free_port()
+    process = subprocess.Popen(shlex.split(start.replace("--port 8000", f"--port {port}")), env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        _answers(f"http://127.0.0.1:{port}/cok/api/standings", process)
+        with httpx.Client() as phone:  # the proxy's address, as the proxy forwards it: the prefix kept
+            signed = phone.get(f"http://127.0.0.1:{port}/cok/join/{link[1]}", follow_redirects=False)
+            assert signed.status_code == 303 and signed.headers["location"] == "/cok/"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def _answers(url: str, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        if process.poll() is not None:
+            raise AssertionError(process.stderr.read() if process.stderr else "stopped")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, f"{url} did not answer"
+        time.sleep(0.1)
+
+
+def _entrypoint(volume: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """The image's entrypoint, run as the image runs it, with `volume` standing for /data."""
+    return subprocess.run(["sh", str(DEPLOY / "entrypoint.sh"), *args], capture_output=True, text=True,
+                          env=_entry_env(volume, **env), timeout=120)  # fmt: skip
+
+
+def _entry_env(volume: Path, **more: str) -> dict[str, str]:
+    bin_dir = str(Path(sys.executable).parent)
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("COK_")}
+    return {**kept, "PATH": f"{bin_dir}:{os.environ['PATH']}", "COK_VOLUME": str(volume),
+            "COK_CACHE_DIR": str(volume / "cache"), **more}  # fmt: skip
+
+
+def test_item7_the_container_on_an_empty_volume_says_how_to_put_a_campaign_and_links_in_it(tmp_path: Path) -> None:
+    volume = tmp_path / "data"
+    volume.mkdir()
+    empty = _entrypoint(volume)
+    assert empty.returncode == 1 and "Traceback" not in empty.stderr
+    said = empty.stderr
+    assert "no campaign in the volume yet" in said, said
+    for shown in ("cok init", "git clone", "cp -r", "cok invite tim", "docker exec cok cok invite"):
+        assert shown in said, shown
+    assert list(volume.iterdir()) == []  # nothing written
+
+
+def test_item7_the_container_serves_a_volume_filled_with_the_commands_it_gives(tmp_path: Path) -> None:
+    volume = tmp_path / "data"
+    volume.mkdir()
+    said = _entrypoint(volume).stderr
+    for line in said.splitlines():  # each `docker run --rm -v cok-data:/data cok ARGS` shown, for a new campaign
+        words = shlex.split(line.strip()) if line.strip().startswith("docker run --rm -v cok-data:/data cok ") else []
+        if words and words[6] in ("init", "join"):
+            done = _entrypoint(volume, *words[6:])
+            assert done.returncode == 0, (line, done.stderr)
+    invited = _entrypoint(volume, "invite", "tim", "--url", "https://club.example/cok")
+    link = re.search(r"https://club\.example/cok/join/(\S+)", invited.stdout)
+    assert invited.returncode == 0 and link, invited.stderr
+    assert (volume / "campaign" / "campaign.yaml").is_file() and list((volume / "cok-data").rglob("*.json"))
+    port = free_port()
+    process = subprocess.Popen(["sh", str(DEPLOY / "entrypoint.sh")], text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=_entry_env(volume, COK_HOST="127.0.0.1",
+                                                                      COK_PORT=str(port)))  # fmt: skip
+    try:
+        _answers(f"http://127.0.0.1:{port}/cok/api/standings", process)
+        signed = httpx.get(f"http://127.0.0.1:{port}/cok/join/{link[1]}", follow_redirects=False)
+        assert signed.status_code == 303  # tim's link, made in the volume, signs in
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_item7_the_container_copies_a_campaign_folder_into_its_volume_as_it_says(tmp_path: Path) -> None:
+    volume = tmp_path / "data"
+    volume.mkdir()
+    copied = _entrypoint(volume, "cp", "-r", str(EXAMPLE), str(volume / "campaign"))
+    assert copied.returncode == 0, copied.stderr
+    checked = _entrypoint(volume, "check")  # a cok command finds the volume's campaign
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_item7_the_readmes_caddy_block_is_the_shipped_caddyfiles(tmp_path: Path) -> None:
+    readme = (DEPLOY.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("with Caddy", 1)[1].split("```", 2)[1].strip()
+    shipped = "\n".join(
+        line
+        for line in (DEPLOY / "Caddyfile").read_text(encoding="utf-8").splitlines()
+        if not line.strip().startswith("#")
+    ).strip()
+    assert block == shipped and "handle_path" not in block
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        missing("caddy", "apt-get install caddy")
+    (tmp_path / "Caddyfile").write_text(block + "\n")
+    adapted = subprocess.run([caddy, "adapt", "--config", str(tmp_path / "Caddyfile")], capture_output=True, text=True)
+    assert adapted.returncode == 0, adapted.stderr

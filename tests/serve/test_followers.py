@@ -212,3 +212,23 @@ def test_a_follower_that_fails_is_said_on_the_organisers_page_and_the_event_stay
     event = answer.json()["id"]
     assert event in (example / "events.yaml").read_text()
     assert f"recorded as {event}, but its git commit failed" in page
+
+
+def test_a_campaign_added_to_a_served_club_starts_its_background_work_and_one_removed_stops_it(
+    example: Path,
+) -> None:
+    import shutil
+
+    from cok.serve import club
+
+    folder = example.parent
+    app = club.club_app(folder, club.gathered(folder), lambda f: create_app(f))
+    with TestClient(app) as client:
+        shutil.copytree(example, folder / "friday")
+        assert client.get("/friday/").status_code == 200
+        served = next(m for m in app.state.club.members if m.folder.name == "friday")
+        followers = served.app.warm.followers  # type: ignore[union-attr]
+        assert followers._worker is not None and followers._worker.is_alive()
+        shutil.rmtree(folder / "friday")
+        assert client.get("/friday/").status_code == 404
+        assert followers._worker is None

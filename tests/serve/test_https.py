@@ -96,3 +96,19 @@ def test_https_serves_a_certificate_made_for_this_machine_and_chromium_seals_onc
         accepted.close()
     log = yaml.safe_load((game / "events.yaml").read_text(encoding="utf-8"))
     assert [e["player"] for e in log if e.get("seal")] == ["ana"]
+
+
+def test_item6_plain_http_to_the_https_port_is_redirected_to_https_never_closed_silently(
+    example: Path, tmp_path: Path
+) -> None:
+    """Issue 47, item 6: `http://` typed for an `--https` server answers 308 to the same host,
+    port and path over https; https itself is served on that port as before."""
+    with serving_https(example) as (url, _):
+        port = url.rsplit(":", 1)[1]
+        plain = httpx.get(f"http://127.0.0.1:{port}/api/standings?x=1", timeout=5, follow_redirects=False)
+        assert plain.status_code == 308 and plain.headers["location"] == f"https://127.0.0.1:{port}/api/standings?x=1"
+        followed = httpx.get(f"http://localhost:{port}/", verify=False, timeout=5, follow_redirects=True)
+        assert followed.status_code == 200 and str(followed.url) == f"https://localhost:{port}/"
+        posted = httpx.post(f"http://127.0.0.1:{port}/api/events", json={}, timeout=5, follow_redirects=False)
+        assert posted.status_code == 308  # the method kept: the client sends its body again over https
+        assert httpx.get(f"{url}/api/standings", verify=False, timeout=5).json()["campaign"]

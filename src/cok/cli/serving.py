@@ -221,6 +221,7 @@ def serve(
     from cok.serve.deadline import CONNECTIONS, KEEP_ALIVE, Deadline
     from cok.serve.forwarded import Untrusted
     from cok.serve.prefix import Prefix
+    from cok.serve.reach import Listen, Listening
     from cok.service.followers import Backup
 
     if root_path and not root_path.startswith("/"):
@@ -244,6 +245,7 @@ def serve(
         _need_port(host, port)
         _served_alone(folder, public)
         inner: Any = Prefix(create_app(folder, backup=backup), root)
+        here: list[tuple[Path, str | None]] = [(folder, None)]
     else:
         members = club.gathered(gathering)
         backed = [m.folder for m in members if _opens(m)]
@@ -252,24 +254,31 @@ def serve(
         _need_port(host, port)
         title = f"the {len(members)} campaigns of {gathering.resolve().name}"
         built = club.club_app(gathering, members, lambda f: create_app(f, backup=backup))
+        if public is not None:
+            addresses.remember(gathering, public)  # for a campaign added while serving
         for m in members:
             served.remember(m.folder, m.slug)
-            kept = public if public is not None else addresses.remembered(m.folder)
+            kept = public if public is not None else addresses.public(m.folder)
             if kept:
                 addresses.remember(m.folder, served.under(kept, m.slug))
         inner = Prefix(built, root)
         folder = gathering
+        here = [(gathering, None), *((m.folder, m.slug) for m in members)]  # the club's: for campaigns added later
     proxied: Any = ProxyHeadersMiddleware(inner, trusted_hosts=forwarded_allow_ips)
-    app = Untrusted(proxied, forwarded_allow_ips)
+    app = Listen(Untrusted(proxied, forwarded_allow_ips), Listening(host, port, "https" if https else "http"))
     shown = addresses.served_at(host, port, root)
-    tls: dict[str, str] = {}
+    tls: dict[str, Any] = {"http": Deadline}
     if https:
         from cok.serve import certificate
 
         hosts = addresses.network_addresses() if host in addresses.EVERY else [host]
         cert, private = certificate.made_for(folder, hosts)
-        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(private)}
+        from cok.serve.tls import context, one_port
+
+        tls = {"http": one_port(context(cert, private)), "loop": "asyncio"}  # http:// answered with a redirect
         shown = [s.replace("http://", "https://", 1) for s in shown]
+    for where, path in here if public is None else []:
+        addresses.served_now(where, served.under(shown[0], path))  # this run's address, not an old --url's
     typer.echo(f"Serving {title} at {shown[0]}  (Ctrl+C stops it)")
     for more in shown[1:]:
         typer.echo(f"  also at {more}")
@@ -295,12 +304,11 @@ def serve(
             port=port,
             root_path=root,
             proxy_headers=False,  # applied above, inside the warning about untrusted ones
-            http=Deadline,
             timeout_keep_alive=KEEP_ALIVE,
             limit_concurrency=CONNECTIONS,
             log_level="warning",
             server_header=False,
-            **tls,  # type: ignore[arg-type]
+            **tls,
         )
     except OSError as failed:
         raise Refused(f"cannot listen on {host}:{port}: {failed.strerror or failed}") from None
@@ -359,8 +367,8 @@ def _served_alone(folder: Path, public: str | None) -> None:
     from cok.links import addresses, served
 
     was = served.served_as(folder)
+    served.remember(folder, None)  # links at / (one under a club's path is sent on: serve/moved.py)
     if was is not None:
-        served.remember(folder, None)
         kept = addresses.remembered(folder)
         if public is None and kept and kept.endswith(f"/{was}"):
             addresses.remember(folder, kept[: -len(was) - 1])
@@ -371,9 +379,9 @@ def _served_alone(folder: Path, public: str | None) -> None:
 def _said_alone(folder: Path) -> None:
     from cok.links import addresses, invites
 
-    remembered = addresses.remembered(folder)
-    if remembered:
-        typer.echo(f"  players open {remembered}/ (the public address, as cok invite gives it)")
+    given = addresses.public(folder)
+    if given:
+        typer.echo(f"  players open {given}/ (the public address, as cok invite gives it)")
     known = len(invites.links(folder))
     typer.echo(f"{_links_said(known)}{'' if known else ': cok invite PLAYER'} (kept in {invites.store(folder)})")
 
@@ -383,7 +391,7 @@ def _said_club(members: list[Any], shown: str) -> None:
     from cok.links import addresses, invites, served
 
     for m in members:
-        address = f"{addresses.remembered(m.folder) or served.under(shown, m.slug)}/"
+        address = f"{addresses.public(m.folder) or served.under(shown, m.slug)}/"
         if m.problems:
             typer.echo(f"  {address}  {m.folder.name}: cannot be opened, listed with its problems:", err=True)
             for problem in m.problems:
@@ -404,13 +412,16 @@ def _base_url(folder: Path, url: str | None) -> tuple[str, str | None]:
     when it is served in a club (`cok serve` of a folder of campaigns)."""
     from cok.links import addresses, served
 
-    path = served.served_as(folder)
+    path = served.path_of(folder)
     if url is not None:
         base, warning = addresses.checked_url(url)
         return served.under(base, path), warning
     remembered = addresses.remembered(folder)
     if remembered:
         return served.under(remembered, path), None
+    club = addresses.remembered(folder.resolve().parent) if path is not None else None
+    if club:  # a campaign added to a club while it is served: the club's address of this run
+        return served.under(club, path), None
     return served.under(addresses.checked_url(URL)[0], path), (
         f"{URL} opens on this machine alone: give the address phones open once, with --url "
         "(cok serve prints it), and later links use it"

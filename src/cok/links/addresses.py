@@ -1,6 +1,8 @@
 """The addresses a phone can open (issue 38): `--host 0.0.0.0` is no address to give, 127.0.0.1
 works on this machine alone, and the public URL a proxy serves is remembered per campaign (not a
-secret: kept in the user's data folder beside the links, under the campaign's identity)."""
+secret: kept in the user's data folder beside the links, under the campaign's identity). An
+address of this machine itself is the run's, not the organiser's (issue 47): `cok serve` keeps
+the one it serves at now, so a link is never made with last week's scheme, address or port."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from urllib.parse import urlsplit
 
 from cok.core.errors import RuleError
 from cok.core.folders import data_dir
-from cok.links.invites import key
+from cok.links.invites import kept, key
 
 EVERY = ("0.0.0.0", "::", "")
 
@@ -46,7 +48,7 @@ def _file(folder: Path) -> Path:
 def remembered(folder: Path) -> str | None:
     """The public URL the campaign was last given (`--url` or `--public-url`), if any."""
     try:
-        found = _file(folder).read_text(encoding="utf-8").strip()
+        found = kept(folder, "urls").read_text(encoding="utf-8").strip()
     except OSError:
         return None
     return found or None
@@ -56,6 +58,53 @@ def remember(folder: Path, url: str) -> None:
     with contextlib.suppress(OSError):
         _file(folder).parent.mkdir(parents=True, exist_ok=True)
         _file(folder).write_text(url + "\n", encoding="utf-8")
+
+
+def this_machine(url: str) -> bool:
+    """Whether the address names this machine itself (localhost, a loopback address, one of its
+    network addresses, its host name): `cok serve` answers there directly, so the scheme and
+    port are the run's; any other host is a proxy's public address, which the organiser gave."""
+    host = (urlsplit(url).hostname or "").lower()
+    if host in ("localhost", *EVERY) or host.endswith(".localhost"):
+        return True
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(host).is_loopback:
+            return True
+    names = {socket.gethostname().lower(), f"{socket.gethostname().lower()}.local"}
+    return host in names or host in network_addresses()
+
+
+def public(folder: Path) -> str | None:
+    """The public address the organiser gave the campaign (`--public-url`, or `cok invite --url`
+    naming a proxy's address): None when what is remembered is an address of this machine."""
+    found = remembered(folder)
+    return found if found is not None and not this_machine(found) else None
+
+
+def served_now(folder: Path, address: str) -> None:
+    """`cok serve` is serving the campaign at `address` (its path included): kept as the address
+    links start with, unless the organiser gave a public one (`cok invite` then prints the
+    address of this run, and the run's scheme and port, not those of an earlier `--url`)."""
+    kept, now = remembered(folder), urlsplit(address.rstrip("/"))
+    if kept is not None and not this_machine(kept):
+        return  # the public address given
+    if kept is not None:
+        was = urlsplit(kept)
+        if (was.scheme, was.port, was.path.rstrip("/")) == (now.scheme, now.port, now.path.rstrip("/")):
+            return  # this machine under a name the organiser chose, at this run's scheme and port
+    remember(folder, address.rstrip("/"))
+
+
+def store_address() -> str | None:
+    """This machine's address on the store's network: the one its default route leaves by (a
+    UDP socket connected nowhere: no packet is sent), else its first network address."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only the route is looked up
+        found = str(probe.getsockname()[0])
+        if not ipaddress.ip_address(found).is_loopback and found != "0.0.0.0":
+            return found
+    every = network_addresses()
+    return every[0] if every else None
 
 
 def network_addresses() -> list[str]:
@@ -81,6 +130,8 @@ def served_at(host: str, port: int, root: str) -> list[str]:
     """The addresses to print for `cok serve --host HOST --port PORT --root-path ROOT`."""
     tail = f":{port}{root.rstrip('/')}/"
     if host in EVERY:
-        return [f"http://{a}{tail}" for a in network_addresses()] or [f"http://localhost{tail}"]
+        first = store_address()
+        every = sorted(network_addresses(), key=lambda a: a != first)
+        return [f"http://{a}{tail}" for a in every] or [f"http://localhost{tail}"]
     shown = "localhost" if host in ("127.0.0.1", "::1") else (f"[{host}]" if ":" in host else host)
     return [f"http://{shown}{tail}"]

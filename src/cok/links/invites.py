@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import os
 import re
 import secrets
 from dataclasses import dataclass
@@ -54,22 +55,53 @@ _identities: dict[tuple[str, int, int], str | None] = {}
 
 
 def give_identity(folder: Path) -> str:
-    """The campaign's id, written at the end of campaign.yaml the first time (a line added,
-    the rest of the file as it was): not a secret, and it moves with the campaign."""
+    """The campaign's id, made once, with its first link or session: a line added at the end of
+    campaign.yaml (the rest of the file as it was). Not a secret, and it moves with the campaign.
+    campaign.yaml is the organiser's tracked file, so the line is written safely: under the
+    lock of this file (a `cok invite` and a phone's first sign-in never both add one), the new
+    text read back before it replaces the old whole (never half a file), and a file whose `id:`
+    is there but unusable, or cannot take a line, is left as it was."""
     found = identity(folder)
     if found is not None:
         return found
-    made = secrets.token_hex(8)
-    settings = folder / SETTINGS_FILE
-    text = settings.read_text(encoding="utf-8")
-    line = f"id: {made}  # links and sessions are kept under it\n"
-    addition = ("" if text.endswith("\n") or not text else "\n") + line
-    with settings.open("a", encoding="utf-8") as handle:
-        handle.write(addition)
-    if identity(folder) != made:  # a file `id:` cannot be added to (flow style): leave it as it was
-        settings.write_text(text, encoding="utf-8")
-        raise OSError(f"could not add an id to {settings}")
+    from filelock import FileLock
+
+    settings = (folder / SETTINGS_FILE).resolve()
+    lock = _by_path(folder, "locks").with_suffix(".lock")  # in the data folder: none left in the campaign's
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(lock, timeout=60):
+        found = identity(folder)  # another process may have made it while we waited
+        if found is not None:
+            return found
+        text = settings.read_text(encoding="utf-8")
+        made = secrets.token_hex(8)
+        line = f"id: {made}  # links and sessions are kept under it\n"
+        added = text + ("" if text.endswith("\n") or not text else "\n") + line
+        if not _takes_id(text, added, made):
+            raise OSError(f"could not add an id to {settings}: its `id:` is not one cok made, or it is not a mapping")
+        temporary = settings.with_name(f".{settings.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            with open(temporary, "w", encoding="utf-8") as handle:
+                handle.write(added)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, settings.stat().st_mode & 0o7777)
+            os.replace(temporary, settings)
+        finally:
+            temporary.unlink(missing_ok=True)
     return made
+
+
+def _takes_id(before: str, after: str, made: str) -> bool:
+    """Whether the line added gives the campaign exactly this id, and the file had no `id:` key
+    at all (a second one would be a repeated key, which the campaign's reader refuses)."""
+    import yaml
+
+    try:
+        old, new = yaml.safe_load(before), yaml.safe_load(after)
+    except yaml.YAMLError:
+        return False
+    return isinstance(old, dict) and "id" not in old and isinstance(new, dict) and new.get("id") == made
 
 
 def _by_path(folder: Path, kind: str) -> Path:
@@ -83,18 +115,30 @@ def key(folder: Path) -> str:
     return found if found is not None else _by_path(folder, "invites").stem
 
 
+def kept(folder: Path, kind: str, suffix: str = ".txt") -> Path:
+    """A file of the campaign's in the data folder (`kind/NAME.txt`): named by its identity, or
+    the one named by its path while no file is kept under the identity yet (a campaign served
+    before its first link gave it an id keeps what was remembered of it)."""
+    named = data_dir() / kind / f"{key(folder)}{suffix}"
+    by_path = data_dir() / kind / f"{_by_path(folder, kind).stem}{suffix}"
+    return by_path if not named.exists() and by_path.exists() else named
+
+
 def store(folder: Path) -> Path:
     """The file of this campaign's links: named by the campaign's identity."""
     return data_dir() / "invites" / f"{key(folder)}.json"
 
 
 def sessions_store(folder: Path) -> Path:
-    """The file of this campaign's sessions (hashes of their ids), beside its links; the one
-    named by the folder's path while the campaign's own is not made yet (a server started
-    before the first invite gave the campaign its id keeps its phones across a restart)."""
-    named = data_dir() / "sessions" / f"{key(folder)}.json"
-    legacy = _by_path(folder, "sessions")
-    return legacy if not named.exists() and legacy.exists() else named
+    """The file of this campaign's sessions (hashes of their ids), beside its links, named by
+    the campaign's identity (serve/sessions.py gives the campaign one at its first session)."""
+    return data_dir() / "sessions" / f"{key(folder)}.json"
+
+
+def sessions_by_path(folder: Path) -> Path:
+    """Where sessions were kept, named by the folder's path, by a server started before the
+    campaign had an id: read once more, then moved under the id."""
+    return _by_path(folder, "sessions")
 
 
 def hashed(token: str) -> str:

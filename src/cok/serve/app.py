@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from cok.serve import api, forms, join, links, play, problems, public, verdicts, void
+from cok.serve import api, forms, join, links, moved, play, problems, public, verdicts, void
 from cok.serve.guards import Guard
 from cok.serve.server import Server, ended, page, root, server_of
 from cok.serve.sessions import NoStore
@@ -47,6 +47,7 @@ def routes(server: Server) -> list[BaseRoute]:
         Mount("/api", routes=api.routes()),
         Mount("/play", routes=[play.route(form) for form in server.web().forms]),
         Route("/links", links.links_page, methods=["GET", "POST"]),
+        Route("/{club}/join/{token}", moved.join_here),  # a club's link, served alone
         Route("/{path:path}", public.site_page),
     ]
 

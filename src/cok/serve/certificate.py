@@ -11,15 +11,14 @@ import subprocess
 from pathlib import Path
 
 from cok.core.errors import Refused
-from cok.core.folders import data_dir
-from cok.links.invites import key
+from cok.links.invites import kept
 
 DAYS = 397  # the longest a browser accepts for a certificate (Apple's limit)
 
 
 def made_for(folder: Path, hosts: list[str]) -> tuple[Path, Path]:
     """The certificate and key for these hosts, made anew when a host is new to it."""
-    where = data_dir() / "tls" / key(folder)
+    where = kept(folder, "tls", "")  # the one made before the campaign had an id, if that is all there is
     cert, private = where / "cert.pem", where / "key.pem"
     names = sorted(set(hosts) | {"localhost", "127.0.0.1"})
     listed = where / "names.txt"

@@ -6,8 +6,9 @@ signs a phone out of another, nor into it."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import re
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -15,26 +16,29 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cok.core.errors import Problem, Refused, RuleError, told
 from cok.core.folders import SETTINGS_FILE
-from cok.links.invites import identity
+from cok.links import served
+from cok.links.invites import Keys, identity
 from cok.render import markup
 from cok.serve.guards import HEADERS
+from cok.serve.limiter import Limiter
 from cok.serve.server import root
 from cok.serve.sessions import COOKIE
 from cok.serve.threads import in_thread
 
 #: The club's own pages carry the headers every campaign's do (serve/guards.py).
 _HEADERS = {"cache-control": "no-cache", **{k.decode(): v.decode() for k, v in HEADERS}}
-#: An application's lifespan: its background work, started and stopped with it.
-Lifespan = Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]
-#: What a campaign's folder name becomes in its path: lowercase letters, digits and dashes.
-_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+#: Seconds between two looks at the club's folder for campaigns added or removed.
+RESCAN = 1.0
+#: Seconds before a campaign that could not be opened is tried again.
+RETRY = 5.0
 
 
 def is_club(folder: Path) -> bool:
@@ -51,7 +55,7 @@ def campaigns_in(folder: Path) -> list[Path]:
 
 def slug(folder: Path) -> str:
     """The path a campaign is served under: its folder's name, as a URL and a cookie hold it."""
-    return _NOT_SLUG.sub("-", folder.name.lower()).strip("-")
+    return served.slug(folder)
 
 
 @dataclass
@@ -63,6 +67,7 @@ class Member:
     problems: list[str]
     app: ASGIApp | None = None
     links: int = 0
+    tried: float = 0.0  # when the club last tried to open it (time.monotonic), if it could not
 
 
 def gathered(folder: Path) -> list[Member]:
@@ -192,18 +197,91 @@ def _line(member: Member) -> Line:
 
 
 class Club:
-    """The club's app: its page, and each campaign's app under its path."""
+    """The club's app: its page, and each campaign's app under its path. It follows its folder
+    (`follow`): a campaign added while serving is served, one removed answers 404 with the
+    club's page, without a restart. A personal link is the campaign's, not the path's: a link
+    printed without the club's path (`/join/…`, before the club's first serve) or under a path
+    the campaign no longer has (its folder renamed) is sent on to where its campaign is served."""
 
-    def __init__(self, folder: Path, members: list[Member]) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        members: list[Member],
+        create: Callable[[Path], Starlette] | None = None,
+        made: dict[Path, Starlette] | None = None,
+    ) -> None:
         self.folder = folder
         self.members = members
         self.env = markup.environment(["cok.serve"])
+        self.create = create
+        self.limiter = Limiter()
+        self.keys: dict[Path, Keys] = {}
+        self._app: Starlette | None = None
+        self._scanned = time.monotonic()
+        self._following = asyncio.Lock() if create is not None else None
+        #: Each served campaign's own application, whose lifespan runs within the club's.
+        self._made: dict[Path, Starlette] = dict(made or {})
+        #: The lifespans running now, by folder (None: the club's own has not started).
+        self._running: dict[Path, contextlib.AsyncExitStack] | None = None
 
-    def page(self, request: Request) -> str:
+    def page(self, request: Request, missing: str | None = None) -> str:
         lines = [_line(m) for m in self.members]
-        return self.env.get_template("club.html").render(root=root(request), club=self.folder.name, lines=lines)
+        return self.env.get_template("club.html").render(
+            root=root(request), club=self.folder.name, lines=lines, missing=missing
+        )
 
-    def app(self, lifespan: Lifespan | None = None) -> Starlette:
+    def app(self) -> Starlette:
+        club = self
+
+        class Following:
+            """Each request first sees the club's folder as it is now (serve/club.py)."""
+
+            def __init__(self, app: ASGIApp) -> None:
+                self.app = app
+
+            async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+                if scope["type"] == "http":
+                    path, under = str(scope.get("path", "/")), str(scope.get("root_path", ""))
+                    await club.follow(path[len(under) :] if under and path.startswith(under) else path)
+                await self.app(scope, receive, send)
+
+        self._app = Starlette(routes=self._routes(), middleware=[Middleware(Following)], lifespan=self.running)
+        self._app.state.club = self
+        return self._app  # each campaign's app has its own Guard: its headers once
+
+    @contextlib.asynccontextmanager
+    async def running(self, _: Starlette) -> AsyncIterator[None]:
+        """Each campaign's own lifespan, run within the club's (a Mount runs none): their
+        background work starts with the club's application and stops with it; a campaign added
+        while serving starts its own when it is first served, one removed stops it."""
+        if self._running is not None:  # started already (a second client of the same application)
+            yield
+            return
+        running: dict[Path, contextlib.AsyncExitStack] = {}
+        self._running = running
+        try:
+            await self._lifespans()
+            yield
+        finally:
+            self._running = None
+            for stack in reversed(list(running.values())):
+                await stack.aclose()
+
+    async def _lifespans(self) -> None:
+        """The running lifespans brought in line with the campaigns served now."""
+        if self._running is None:
+            return
+        served = {m.folder for m in self.members if m.app is not None}
+        for folder in [f for f in self._running if f not in served]:
+            await self._running.pop(folder).aclose()
+        for folder in sorted(served - set(self._running)):
+            made = self._made.get(folder)
+            if made is not None:
+                stack = contextlib.AsyncExitStack()
+                await stack.enter_async_context(made.router.lifespan_context(made))
+                self._running[folder] = stack
+
+    def _routes(self) -> list[BaseRoute]:
         async def club_page(request: Request) -> Response:
             return HTMLResponse(await in_thread(self.page, request), headers=_HEADERS)
 
@@ -213,15 +291,145 @@ class Club:
 
         from cok.serve import campaigns  # the club's API: its campaigns as this page lists them
 
-        routes: list[BaseRoute] = [Route("/", club_page), Route("/_cok/serve.css", serve_css)]
+        routes: list[BaseRoute] = [
+            Route("/", club_page),
+            Route("/_cok/serve.css", serve_css),
+            Route("/join/{token}", self.join),
+        ]
         routes += campaigns.routes(lambda: [_line(m) for m in self.members], _HEADERS)
         for member in self.members:
             if member.app is not None:
                 routes.append(Mount(f"/{member.slug}", app=member.app))
             else:
                 routes.append(Mount(f"/{member.slug}", app=_unopened(self, member)))
-        # each campaign's app has its own Guard: its headers once
-        return Starlette(routes=routes, lifespan=lifespan)
+        routes += [
+            Route("/{gone}/join/{token}", self.join),
+            Route("/{gone}", self.gone, methods=["GET", "HEAD", "POST"]),
+            Route("/{gone}/{rest:path}", self.gone, methods=["GET", "HEAD", "POST"]),
+        ]
+        return routes
+
+    # --- a link is the campaign's ------------------------------------------------------------------
+
+    async def join(self, request: Request) -> Response:
+        """`/join/<token>` (or under a path no campaign has): sent on (307, the method kept) to
+        the link's campaign's own `/join/`; a link of none of them counts as a wrong one."""
+        token = request.path_params["token"]
+        found = await in_thread(self.holder, token)
+        if found is None:  # perhaps a campaign added a moment ago
+            await self.follow("", now=True)
+            found = await in_thread(self.holder, token)
+        address = request.client.host if request.client else "unknown"
+        wait = self.limiter.judge(address, found is not None)
+        if wait:
+            return HTMLResponse("Too many wrong links from here: wait a minute.", 429, {"retry-after": str(wait)})
+        if found is None:
+            said = "This link opens none of the club's campaigns: it was revoked, replaced or mistyped."
+            return HTMLResponse(await in_thread(self.page, request, said), 401, headers=_HEADERS)
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"{root(request)}/{found.slug}/join/{token}{query}", 307, headers=_HEADERS)
+
+    def holder(self, token: str) -> Member | None:
+        """The campaign this link signs in to, if any of the club's does."""
+        for member in self.members:
+            if member.app is None:
+                continue
+            keys = self.keys.setdefault(member.folder, Keys(member.folder))
+            if keys.find(token) is not None:
+                return member
+        return None
+
+    async def gone(self, request: Request) -> Response:
+        """A path no campaign of the club is served at (any more): the club's page, 404; a
+        campaign's own path without its slash: sent to it (its links are relative to it)."""
+        if request.path_params["gone"] in {m.slug for m in self.members} and "rest" not in request.path_params:
+            return RedirectResponse(f"{root(request)}/{request.path_params['gone']}/", 308, headers=_HEADERS)
+        said = (
+            f"No campaign is served at /{request.path_params['gone']}/: its folder was removed or renamed, "
+            "or the address is mistyped. The club's campaigns are listed below."
+        )
+        return HTMLResponse(await in_thread(self.page, request, said), 404, headers=_HEADERS)
+
+    # --- the club follows its folder ---------------------------------------------------------------
+
+    async def follow(self, path: str, now: bool = False) -> None:
+        """The club's campaigns as its folder holds them now: looked at again at most once a
+        second, and at once when the path asked for is no campaign's, or its campaign lost its
+        campaign.yaml (a campaign added or removed a moment ago is seen at its first request)."""
+        if self._following is None or self._app is None:
+            return
+        asked = path.strip("/").split("/", 1)[0]
+        member = next((m for m in self.members if m.slug == asked), None)
+        if asked and asked not in ("_cok", "join"):
+            now = now or member is None or not (member.folder / SETTINGS_FILE).is_file()
+        if not now and time.monotonic() - self._scanned < RESCAN:
+            return
+        async with self._following:
+            if await in_thread(self._gather):
+                self._app.router.routes[:] = self._routes()
+                await self._lifespans()
+            self._scanned = time.monotonic()
+
+    def _gather(self) -> bool:
+        """The members brought in line with the folder; whether any came or went. One that could
+        not be opened is tried again every few seconds (a campaign still being copied in, a log
+        fixed since), so that it is served once it opens, without a restart."""
+        here = set(campaigns_in(self.folder))
+        now = time.monotonic()
+        standing = [m for m in self.members if m.folder in here and (m.folder / SETTINGS_FILE).is_file()]
+        kept = [m for m in standing if m.app is not None or now - m.tried < RETRY]
+        changed = len(kept) != len(self.members)
+        for gone in self.members:
+            if gone not in kept:
+                self.keys.pop(gone.folder, None)
+                self._made.pop(gone.folder, None)
+        known = {m.folder for m in kept}
+        for folder in sorted(here - known):
+            kept.append(self._joined(folder, kept))
+            changed = True
+        if changed:
+            self.members[:] = sorted(kept, key=lambda m: m.slug)
+        return changed
+
+    def _joined(self, folder: Path, members: list[Member]) -> Member:
+        """A campaign added to the club's folder while serving: served as those found at start
+        were, or listed with why it cannot be (the refusals `gathered` makes at start)."""
+        from cok.core.campaign import open_campaign
+
+        name = slug(folder)
+        member = Member(name or folder.name, folder, [])
+        same = next((m for m in members if m.slug == name), None)
+        ident = None
+        with contextlib.suppress(OSError, RuleError, Refused):
+            ident = identity(folder)
+        twin = next((m for m in members if ident is not None and identity(m.folder) == ident), None)
+        if not name:
+            member.problems = [f"{folder.name}: a campaign's folder name needs a letter or a digit to be its path"]
+        elif same is not None:
+            member.problems = [f"{same.folder.name} and {folder.name} would both be served at /{name}/: rename one"]
+        elif twin is not None:
+            member.problems = [
+                f"{twin.folder.name} and {folder.name} are one campaign (both have id: {ident}): "
+                f"remove the line `id:` from the copy's {SETTINGS_FILE}"
+            ]
+        member.tried = time.monotonic()
+        if member.problems:
+            member.slug = f"{name or 'campaign'}-{len(members)}"  # listed, never served
+            return member
+        try:
+            open_campaign(folder).valid()
+            assert self.create is not None
+            made = self.create(folder)
+        except Refused as refused:
+            member.problems = told(refused.problems)
+            return member
+        except (RuleError, OSError) as failed:
+            member.problems = [str(Problem(str(folder), None, str(failed)))]
+            return member
+        member.app = Served(OwnCookie(made, member.slug), made.state.server.warm)
+        self._made[folder] = made
+        served.remember(folder, member.slug)
+        return member
 
 
 def _unopened(club: Club, member: Member) -> ASGIApp:
@@ -229,7 +437,10 @@ def _unopened(club: Club, member: Member) -> ASGIApp:
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         body = club.env.get_template("club.html").render(
-            root=str(scope.get("app_root_path", "")).rstrip("/"), club=club.folder.name, lines=[_line(member)]
+            root=str(scope.get("app_root_path", "")).rstrip("/"),
+            club=club.folder.name,
+            lines=[_line(member)],
+            missing=None,
         )
         await HTMLResponse(body, 503, headers=_HEADERS)(scope, receive, send)
 
@@ -254,8 +465,8 @@ def club_app(
 ) -> Starlette:
     """The club's app: every campaign that opens served by `create(folder)` under its slug,
     with its own cookie; one that does not listed with its problems. Each campaign's background
-    work starts and stops with the club's application (`together`)."""
-    served: list[Starlette] = []
+    work starts and stops with the club's application (`Club.running`)."""
+    made_here: dict[Path, Starlette] = {}
     for member in members:
         if member.problems:
             continue
@@ -268,19 +479,5 @@ def club_app(
             member.problems = [str(Problem(str(member.folder), None, str(failed)))]
             continue
         member.app = Served(OwnCookie(made, member.slug), made.state.server.warm)
-        served.append(made)
-    return Club(folder, members).app(lifespan=together(served))
-
-
-def together(apps: Sequence[Starlette]) -> Lifespan:
-    """Each campaign's own lifespan, run within the club's (a Mount runs none): their
-    background work starts with the club's application and stops with it."""
-
-    @contextlib.asynccontextmanager
-    async def running(_: Starlette) -> AsyncIterator[None]:
-        async with contextlib.AsyncExitStack() as stack:
-            for app in apps:
-                await stack.enter_async_context(app.router.lifespan_context(app))
-            yield
-
-    return running
+        made_here[member.folder] = made
+    return Club(folder, members, create, made_here).app()

@@ -1,6 +1,7 @@
 """The organiser's links page (issue 38): a player's new link made at the table and shown as a
 QR code to scan from the organiser's screen, so nobody types 72 characters. A new link replaces
-the player's old one, as `cok invite` does; the page answering the POST is never kept (no-store)."""
+the player's old one, as `cok invite` does; the page answering the POST is never kept (no-store).
+The link starts with an address phones reach (serve/reach.py), or the page says it has none."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from cok.core.errors import RuleError
-from cok.links import addresses, invites, qr
+from cok.links import invites, qr
+from cok.serve.reach import link_base
 from cok.serve.server import Server, page, root, server_of
 from cok.serve.signed import Signed, signed_in
 from cok.serve.threads import in_thread
@@ -28,8 +30,9 @@ async def links_page(request: Request, signed: Signed) -> Response:
             problems, status = [str(unknown)], 422
         else:
             token = await in_thread(invites.invite, server.warm.folder, name)
-            link = f"{_base(server, request)}/join/{token}"
-            made = {"name": name, "link": link, "svg": qr.svg(link)}
+            base, alone = await in_thread(link_base, request, root(request))
+            link = f"{base}/join/{token}"
+            made = {"name": name, "link": link, "svg": qr.svg(link), "alone": alone or ""}
     holders = sorted({k.name for k in invites.links(server.warm.folder) if not k.organiser})
     answer = await page(request, "links.html", status, holders=holders, made=made, problems=problems)
     answer.headers["cache-control"] = "no-store"
@@ -44,12 +47,3 @@ def _player(server: Server, typed: str) -> str:
     view = server.warm.view()
     with view.lock:  # this version's own (a recording makes the next one)
         return str(view.ruleset.player(view.campaign.state, typed))
-
-
-def _base(server: Server, request: Request) -> str:
-    """The address the link starts with: the campaign's public URL when it has one, else the
-    address this page was opened at (the organiser's screen reaches the server there)."""
-    remembered = addresses.remembered(server.warm.folder)
-    if remembered:
-        return remembered
-    return f"{request.url.scheme}://{request.url.netloc}{root(request)}"

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from cok.links.invites import Keys, sessions_store
+from cok.links.invites import Keys
 from cok.render import markup
 from cok.render.site import Page
 from cok.serve.awaiting import asking
@@ -41,7 +41,7 @@ class Server:
     def __init__(self, folder: Path, backup: Backup = NO_BACKUP) -> None:
         self.warm = WarmCampaign(folder, backup)
         self.keys = Keys(folder)
-        self.sessions = Sessions(sessions_store(folder))
+        self.sessions = Sessions.of_campaign(folder)
         self.limiter = Limiter()
         self.sent = Sent()  # the forms' one-time tokens spent, and the recordings' pages
         self.replies = Replies()  # the API's answers kept for an Idempotency-Key sent again

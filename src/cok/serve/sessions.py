@@ -58,9 +58,25 @@ class Sessions:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
+        self.folder: Path | None = None  # a campaign's: kept under its identity (`of_campaign`)
         self._by_hash: dict[str, _Kept] = {}
         self._lock = threading.Lock()
         self._load()
+
+    @classmethod
+    def of_campaign(cls, folder: Path) -> Sessions:
+        """A campaign's sessions, kept under its identity: the first session gives the campaign
+        its `id:` (as its first link does), so moving the folder signs no phone out, whenever
+        the server was started; sessions kept by the folder's path before are read, then moved."""
+        from cok.links.invites import sessions_by_path, sessions_store
+
+        made = cls(None)
+        made.folder = folder
+        for path in (sessions_by_path(folder), sessions_store(folder)):
+            made.path = path
+            made._load()
+        made.path = sessions_store(folder)
+        return made
 
     def __len__(self) -> int:
         return len(self._by_hash)
@@ -108,17 +124,21 @@ class Sessions:
     def _load(self) -> None:
         if self.path is None:
             return
+        read: dict[str, _Kept] = {}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             for d in data["sessions"]:
                 link = Link(str(d["name"]), bool(d["organiser"]), str(d["link"]))
-                self._by_hash[str(d["hash"])] = _Kept(link, float(d["started"]))
+                read[str(d["hash"])] = _Kept(link, float(d["started"]))
         except (OSError, ValueError, KeyError, TypeError):
-            self._by_hash.clear()  # none kept, or unreadable: every phone opens its link again
+            read.clear()  # none kept, or unreadable: every phone opens its link again
+        self._by_hash.update(read)
         self._purge(time.time())
 
     def _save(self) -> None:
         """Written whole to a new file readable by this user only, then moved over the old one."""
+        if self.folder is not None:
+            self._follow_identity(self.folder)
         if self.path is None:
             return
         rows = [
@@ -127,6 +147,23 @@ class Sessions:
         ]
         with contextlib.suppress(OSError):  # else they hold in memory; a restart then signs these phones out
             write_private(self.path, {"sessions": rows})
+            if self.folder is not None:
+                from cok.links.invites import sessions_by_path
+
+                if sessions_by_path(self.folder) != self.path:
+                    sessions_by_path(self.folder).unlink(missing_ok=True)  # moved under the identity
+
+    def _follow_identity(self, folder: Path) -> None:
+        """The campaign given its identity (its first session, when no link made it yet), and
+        the file named by it; a campaign.yaml that cannot take one keeps the sessions by path."""
+        from cok.links.invites import give_identity, sessions_by_path, sessions_store
+
+        try:
+            give_identity(folder)
+        except (OSError, ValueError):  # filelock's Timeout is an OSError
+            self.path = sessions_by_path(folder)
+            return
+        self.path = sessions_store(folder)
 
 
 class NoStore:
