@@ -105,7 +105,9 @@ def record_all(
     who = by if by is not None else recorder()
     if dry_run:
         view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
-        return _decide(view, _made(events, view), written=False, again=again, by=who)
+        done = _decide(view, _made(events, view), written=False, again=again, by=who)
+        checked(campaign, done)
+        return done
     _may_append(campaign.valid())  # before the lock: a refused command leaves no lock file anywhere
     with locked(campaign.events_file):
         if recover(campaign.events_file) is not None:
@@ -132,6 +134,7 @@ def record_all(
         work = campaign if in_place else replace(campaign, state=copy_state(campaign.ruleset, campaign.state))
         done = _decide(work, events, written=True, again=again, now=now, fresh=fresh, by=who)
         try:
+            checked(campaign, done)  # under the lock: whichever process wrote last is read
             position = campaign.position
             appended = append(
                 campaign.events_file,
@@ -242,6 +245,23 @@ def _decide(
         said = with_dice(event, tell(ruleset, campaign.state, outcome))
         done.append(Recorded(campaign, event, outcome, said, before, written))
     return done
+
+
+def checked(campaign: Campaign, done: Sequence[Recorded]) -> None:
+    """Refuse, before anything is written, events that would make `cok check` fail: the
+    dice' check (docs/dice.md) run on the log with them after it — a replayed entropy, a
+    second commitment for a period, a roll with a seed already revealed, a reveal that does
+    not match. Read only when an event carries dice (most recordings carry none)."""
+    from cok.core.dicecheck import brought, dice_in
+
+    last = campaign.position.lines
+    added = [told(campaign.ruleset, Entry(d.event, last + i + 1), d.text) for i, d in enumerate(done)]
+    if not any(dice_in(row.event, row.type) for row in added):
+        return
+    problems = brought(campaign.told(), added, campaign.shown, campaign.ruleset.dice_agree)
+    if problems:
+        said = "; ".join(p.message for p in problems)
+        raise RuleError(f"{said} (`cok check` would refuse the log with it: nothing was written)")
 
 
 def _ruled(ruleset: Any, state: Any, event: EventBase, again: bool) -> Any:
