@@ -106,7 +106,8 @@ def test_the_reveal_never_comes_before_the_period_ends(mk: Cok) -> None:
     assert refused.exit_code == 1 and "is not over" in refused.stderr
     assert "not verified yet" in ok(mk, "log") and "dice: the dice of year 1, month 1" in ok(mk, "check")
     ok(mk, "mk", "reform", "--order", "ana", "bo")
-    assert [e["type"] for e in log_of(mk)][-2:] == ["reform", "dice-reveal"]  # in the same change
+    # in the same change: the month's seed revealed, the next month's committed (docs/dice.md)
+    assert [e["type"] for e in log_of(mk)][-3:] == ["reform", "dice-reveal", "dice-commit"]
 
 
 def test_a_seed_is_kept_in_the_data_folder_never_in_the_campaign(mk: Cok, tmp_path: Path) -> None:
@@ -195,7 +196,7 @@ def test_a_restart_between_commit_and_reveal_keeps_the_seed(tmp_path: Path, mk: 
     again.record([Draft("resolve", {"army": "bo-1"})], by=Who("bo"))
     again.record([Draft("reform", {"order": ["ana", "bo"]})], by=Who("org", organiser=True))
     types = [e["type"] for e in log_of(mk)]
-    assert types.count("dice-commit") == 1 and types[-1] == "dice-reveal"
+    assert types.count("dice-commit") == 2 and types[-2:] == ["dice-reveal", "dice-commit"]
     assert ok(mk, "check") == "" and "verified" in ok(mk, "dice")
 
 
@@ -293,20 +294,21 @@ def test_the_reform_roll_off_of_players_tied_on_armies_is_rolled_by_cok_and_reve
     assert first != second or len(reform["rolled"]["dice"]) > 2
     if first != second:
         assert reform["order"] == (["ana", "bo"] if first > second else ["bo", "ana"])
-    assert "dice rolled by cok" in said and log_of(mk)[-1]["type"] == "dice-reveal"
+    assert "dice rolled by cok" in said and [e["type"] for e in log_of(mk)][-2:] == ["dice-reveal", "dice-commit"]
     assert ok(mk, "check") == ""
 
 
 def test_a_commitment_no_roll_used_is_never_revealed_and_the_next_period_commits_anew(mk: Cok) -> None:
     """A phone's first roll commits the month's dice, and the player types the dice instead:
     the seed has nothing to verify, so it is not revealed (a reveal with no roll is refused as a
-    seed never used), and the next month commits its own."""
+    seed never used), and the next month's own is committed with the event that opens it."""
     with pytest.raises(Refused, match="committed now"):
         record(mk.cwd, [Draft("resolve", {"army": "ana-1"})], by=Who("ana"), answers={ROLL: True, ENTROPY: "aa" * 16})
     ok(mk, "mk", "resolve", "ana-1", "--roll", "3", "4")
     ok(mk, "mk", "resolve", "bo-1")
     ok(mk, "mk", "reform", "--order", "ana", "bo")
     assert "dice-reveal" not in (mk.cwd / "events.yaml").read_text()
+    assert [e["type"] for e in log_of(mk)][-2:] == ["reform", "dice-commit"]  # month 2's, as it opens
     assert ok(mk, "check") == ""
     ok(mk, "mk", "order", "ana-1", "regroup")
     ok(mk, "mk", "order", "bo-1", "move", "4,-2")
@@ -314,5 +316,6 @@ def test_a_commitment_no_roll_used_is_never_revealed_and_the_next_period_commits
     ok(mk, "mk", "resolve", "bo-1", "--roll-dice")
     ok(mk, "mk", "reform", "--roll-dice")
     types = [e["type"] for e in log_of(mk)]
-    assert types.count("dice-commit") == 2 and types.count("dice-reveal") == 1 and types[-1] == "dice-reveal"
+    assert types.count("dice-commit") == 3 and types.count("dice-reveal") == 1
+    assert types[-3:] == ["reform", "dice-reveal", "dice-commit"]
     assert ok(mk, "check") == ""

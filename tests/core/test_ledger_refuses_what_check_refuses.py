@@ -141,7 +141,9 @@ def test_every_dice_event_shape_through_every_interface_leaves_a_log_the_check_a
 
 def test_the_terminal_rolls_and_reveals_and_the_check_accepts_the_log(three: Path) -> None:
     cok = Cok(three)
-    assert cok("battle", "tim", "matt", "--at", "Tarth", "--winner", "tim", "--roll-dice", "--override", "t").exit_code in (0, 1)
+    assert cok(
+        "battle", "tim", "matt", "--at", "Tarth", "--winner", "tim", "--roll-dice", "--override", "t"
+    ).exit_code in (0, 1)
     assert cok("week", "--next").exit_code == 0
     checks(three)
     kinds = [e["type"] for e in log_of(three)]
@@ -159,7 +161,7 @@ from cok.service import Draft, Who, record
 folder, players, entropy = Path(sys.argv[1]), sys.argv[2].split(","), sys.argv[3]
 draft = Draft("battle", {"players": players, "location": "Tarth", "winner": players[0], "override": "race"})
 try:
-    record(folder, [draft], by=Who("org", organiser=True), answers={ROLL: True, ENTROPY: entropy}, use_cache=False)
+    record(folder, [draft], by=Who("org", organiser=True), answers={ROLL: True, ENTROPY: entropy})
     print("recorded")
 except Refused as refused:
     print("refused", refused)
@@ -186,5 +188,7 @@ def test_two_processes_asking_the_first_rolls_of_a_period_at_once_write_one_comm
     said = [p.communicate(timeout=120) for p in running]
     assert all("Traceback" not in err for _, err in said), said
     kinds = [e["type"] for e in log_of(three)]
-    assert kinds.count("dice-commit") == 1, "\n".join([*(o for o, _ in said), (three / "events.yaml").read_text()[-1500:]])
+    assert kinds.count("dice-commit") == 1, "\n".join(
+        [*(o + e for o, e in said), (three / "events.yaml").read_text()[-1500:]]
+    )
     checks(three)

@@ -16,7 +16,7 @@ from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Confirm, DiceCommit, DiceLost, DiceReveal, Dispute, Entry, EventBase, Settle, Void
 from cok.core.fold import Folded, Skipped, diced, tell, told, verdict, with_dice
 from cok.core.folders import link_shown, refuse_dangling_link
-from cok.core.history import Voided
+from cok.core.history import Told, Voided
 from cok.core.text import quoted
 from cok.core.write import with_metadata
 
@@ -258,10 +258,26 @@ def checked(campaign: Campaign, done: Sequence[Recorded]) -> None:
     added = [told(campaign.ruleset, Entry(d.event, last + i + 1), d.text) for i, d in enumerate(done)]
     if not any(dice_in(row.event, row.type) for row in added):
         return
-    problems = brought(campaign.told(), added, campaign.shown, campaign.ruleset.dice_agree)
+    problems = brought(_dice_rows(campaign), added, campaign.shown, campaign.ruleset.dice_agree)
     if problems:
         said = "; ".join(p.message for p in problems)
         raise RuleError(f"{said} (`cok check` would refuse the log with it: nothing was written)")
+
+
+def _dice_rows(campaign: Campaign) -> list[Told]:
+    """The log's rows the dice' check reads, every one: the campaign's history when it holds
+    a row for each id the log has, else the log replayed whole (a history kept in the cache
+    by another process can lag behind the log it read under the lock)."""
+    from cok.core.dicecheck import dice_in
+
+    rows, named = [], 0
+    for row in campaign.told():
+        named += row.id is not None
+        if dice_in(row.event, row.type):
+            rows.append(row)
+    if named == len(campaign.ids()):
+        return rows
+    return [row for row in open_campaign(campaign.folder, use_cache=False).told() if dice_in(row.event, row.type)]
 
 
 def _ruled(ruleset: Any, state: Any, event: EventBase, again: bool) -> Any:
