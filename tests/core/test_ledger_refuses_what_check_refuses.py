@@ -192,3 +192,18 @@ def test_two_processes_asking_the_first_rolls_of_a_period_at_once_write_one_comm
         [*(o + e for o, e in said), (three / "events.yaml").read_text()[-1500:]]
     )
     checks(three)
+
+
+def test_a_void_that_would_leave_rolls_without_their_commitment_is_refused(three: Path) -> None:
+    """Voiding a commitment that rolls were made with would leave them with no dice-commit
+    before them, which the check refuses: the void is refused, and voiding a roll itself is not."""
+    from cok.service.voiding import void
+
+    rolled_by_phone(three, battle(["tim", "matt"], "tim"), "ab" * 16)
+    commit = next(e for e in log_of(three) if e["type"] == "dice-commit")
+    before = (three / "events.yaml").read_bytes()
+    with pytest.raises(Refused, match="no dice-commit"):
+        void(three, commit["id"], "a mistake", by=ORGANISER)
+    assert (three / "events.yaml").read_bytes() == before
+    void(three, log_of(three)[-1]["id"], "the battle was not played", by=ORGANISER)
+    checks(three)

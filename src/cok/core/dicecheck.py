@@ -5,8 +5,8 @@ listed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cok.core.errors import Problem
@@ -66,15 +66,22 @@ def audit(rows: Iterable[Told], shown: str, agree: Agree | None = None) -> Audit
     return done
 
 
-def brought(rows: Iterable[Told], added: Iterable[Told], shown: str, agree: Agree | None = None) -> list[Problem]:
-    """What `cok check` would refuse once the rows `added` follow the log's `rows`, and did
-    not before: the ledger appends no event that makes the check fail (a replayed entropy,
-    a second commitment for a period, a roll with a seed revealed…)."""
-    done = audit(rows, shown, agree)
-    before = len(done.problems)
-    for row in added:
-        _see(done, row, shown, agree)
-    return done.problems[before:]
+def brought(
+    rows: Iterable[Told],
+    added: Iterable[Told],
+    shown: str,
+    agree: Agree | None = None,
+    voided: Collection[str] = (),
+) -> list[Problem]:
+    """What `cok check` would refuse once the rows `added` follow the log's `rows` (and the
+    events `voided` are voided by them), and did not before: the ledger appends no event that
+    makes the check fail (a replayed entropy, a second commitment for a period, a roll with a
+    seed revealed, a commitment voided under its rolls…)."""
+    rows = list(rows)
+    before = {(p.line, p.message) for p in audit(rows, shown, agree).problems}
+    kept = [replace(r, voided=True) if {r.id, r.ref} & set(voided) else r for r in rows]
+    after = audit([*kept, *added], shown, agree).problems
+    return [p for p in after if (p.line, p.message) not in before]
 
 
 def dice_in(fields: dict[str, Any], type: str) -> bool:

@@ -256,9 +256,13 @@ def checked(campaign: Campaign, done: Sequence[Recorded]) -> None:
 
     last = campaign.position.lines
     added = [told(campaign.ruleset, Entry(d.event, last + i + 1), d.text) for i, d in enumerate(done)]
-    if not any(dice_in(row.event, row.type) for row in added):
+    voided = [d.event.target for d in done if isinstance(d.event, Void)]
+    if not voided and not any(dice_in(row.event, row.type) for row in added):
         return
-    problems = brought(_dice_rows(campaign), added, campaign.shown, campaign.ruleset.dice_agree)
+    rows = _dice_rows(campaign)
+    if voided and not any({r.id, r.ref} & set(voided) for r in rows):
+        return  # voids of events the dice' check does not read
+    problems = brought(rows, added, campaign.shown, campaign.ruleset.dice_agree, voided)
     if problems:
         said = "; ".join(p.message for p in problems)
         raise RuleError(f"{said} (`cok check` would refuse the log with it: nothing was written)")
