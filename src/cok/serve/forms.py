@@ -20,8 +20,7 @@ from cok.serve.once import Shown
 from cok.serve.server import Server, page, root, server_of
 from cok.serve.signed import Signed, signed_in
 from cok.serve.threads import in_thread
-from cok.serve.warm import Asked, Draft, Recording, Refusal, Refused, Who
-from cok.service.dice import Committed
+from cok.serve.warm import Asked, Committed, Draft, Recording, Refusal, Refused, Who
 
 #: The most events one form may record (a form makes one today; a void's cascade, made by the
 #: server from the log, is not a form's and has no such bound).

@@ -24,10 +24,23 @@ from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
 from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, queries
 from cok.service import voiding as voids
+from cok.service.dice import Committed
 from cok.service.recording import Refusal
 from cok.service.voiding import Put, Takes
 
-__all__ = ["Asked", "Draft", "Question", "Recording", "Refusal", "Refused", "Takes", "Version", "WarmCampaign", "Who"]
+__all__ = [
+    "Asked",
+    "Committed",
+    "Draft",
+    "Question",
+    "Recording",
+    "Refusal",
+    "Refused",
+    "Takes",
+    "Version",
+    "WarmCampaign",
+    "Who",
+]
 
 #: The pages kept per version of the campaign, in characters: a 100,000-event campaign's site
 #: fits; past it, a page is made again each time it is asked for.

@@ -78,7 +78,7 @@ def test_a_month_from_orders_to_reform_with_two_players_on_two_phones(browser: A
         # the campaign's first roll: its dice committed first, and the page sends the tap again by
         # itself with the phone's new random bytes (#49: the player's one tap rolls)
         ana.get_by_role("button", name="Roll for me").click()
-        expect(ana.locator("h1")).to_contain_text("Recorded")
+        expect(ana.locator("h1")).to_contain_text("Recorded", timeout=LIVE)
         assert "dice rolled by cok" in ana.locator("main").inner_text()  # #35: the roll made is shown
         shot(ana, "resolve-rolled")
         bo.get_by_role("link", name="My kingdom").click()
@@ -130,7 +130,7 @@ def test_a_battle_rolled_for_me_asks_each_allocation_with_the_dice_then_the_retr
                 "Board" in page.locator("main").inner_text() and "Terrain benefit" in page.locator("main").inner_text()
             )
         page.get_by_role("button", name="Roll the dice for me").click()  # committed, then sent again by itself
-        expect(page.locator("main")).to_contain_text("the dice: ana-1 ")
+        expect(page.locator("main")).to_contain_text("the dice: ana-1 ", timeout=LIVE)
         shot(page, "battle-allocation")
         while page.locator('input[type="radio"]').count():
             assert (
