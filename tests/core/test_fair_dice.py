@@ -106,7 +106,8 @@ def test_the_reveal_never_comes_before_the_period_ends(mk: Cok) -> None:
     assert refused.exit_code == 1 and "is not over" in refused.stderr
     assert "not verified yet" in ok(mk, "log") and "dice: the dice of year 1, month 1" in ok(mk, "check")
     ok(mk, "mk", "reform", "--order", "ana", "bo")
-    assert [e["type"] for e in log_of(mk)][-2:] == ["reform", "dice-reveal"]  # in the same change
+    # in the same change: the month's seed revealed, the next month's committed (docs/dice.md)
+    assert [e["type"] for e in log_of(mk)][-3:] == ["reform", "dice-reveal", "dice-commit"]
 
 
 def test_a_seed_is_kept_in_the_data_folder_never_in_the_campaign(mk: Cok, tmp_path: Path) -> None:
@@ -195,7 +196,7 @@ def test_a_restart_between_commit_and_reveal_keeps_the_seed(tmp_path: Path, mk: 
     again.record([Draft("resolve", {"army": "bo-1"})], by=Who("bo"))
     again.record([Draft("reform", {"order": ["ana", "bo"]})], by=Who("org", organiser=True))
     types = [e["type"] for e in log_of(mk)]
-    assert types.count("dice-commit") == 1 and types[-1] == "dice-reveal"
+    assert types.count("dice-commit") == 2 and types[-2:] == ["dice-reveal", "dice-commit"]
     assert ok(mk, "check") == "" and "verified" in ok(mk, "dice")
 
 
@@ -246,7 +247,7 @@ def test_clash_of_kings_roll_off_from_the_terminal_and_the_phone_is_the_same_eve
 ) -> None:
     from tests.conftest import WESTEROS
 
-    monkeypatch.setattr("cok.service.dice.new_seed", lambda: "6f" * 32)  # two ties, then tim's 6 against 1
+    monkeypatch.setattr("cok.service.dice.new_seed", lambda: "09" * 32)  # two ties, then matt's 4 against tim's 6
 
     folders = []
     for name in ("terminal", "phone"):
@@ -263,7 +264,8 @@ def test_clash_of_kings_roll_off_from_the_terminal_and_the_phone_is_the_same_eve
         folders[1], Draft("battle", {"players": ["tim", "matt"], "location": "Tarth", "winner": "tim"}), Who("tim")
     )
     battle = same(*folders, "battle")
-    assert battle["attacker"] == "tim" and battle["rolled"]["dice"] == [6, 6, 4, 4, 6, 1]
+    assert battle["rolled"]["what"] == "roll-off week 1 matt tim"  # the players' ids in order, whoever is typed first
+    assert battle["attacker"] == "tim" and battle["rolled"]["dice"] == [1, 1, 3, 3, 4, 6]
     assert "dice: the dice of week 1 (committed on line 11)" in ok(Cok(folders[0]), "check")
 
 
@@ -279,7 +281,7 @@ def test_no_true_king_seating_from_the_terminal_and_the_service_is_the_same_even
     ok(Cok(folders[0]), "ntk", "begin", "--seats", "ana", "bo", "--roll")
     as_phone(folders[1], Draft("begin", {"seats": ["ana", "bo"]}), Who("org", organiser=True))
     begin = same(*folders, "begin")
-    assert begin["first"] == begin["seats"][begin["rolled"]["dice"][0] - 1] and begin["rolled"]["sides"] == [2]
+    assert begin["first"] == sorted(begin["seats"])[begin["rolled"]["dice"][0] - 1] and begin["rolled"]["sides"] == [2]
 
 
 def test_the_reform_roll_off_of_players_tied_on_armies_is_rolled_by_cok_and_revealed_with_it(mk: Cok) -> None:
@@ -292,20 +294,21 @@ def test_the_reform_roll_off_of_players_tied_on_armies_is_rolled_by_cok_and_reve
     assert first != second or len(reform["rolled"]["dice"]) > 2
     if first != second:
         assert reform["order"] == (["ana", "bo"] if first > second else ["bo", "ana"])
-    assert "dice rolled by cok" in said and log_of(mk)[-1]["type"] == "dice-reveal"
+    assert "dice rolled by cok" in said and [e["type"] for e in log_of(mk)][-2:] == ["dice-reveal", "dice-commit"]
     assert ok(mk, "check") == ""
 
 
 def test_a_commitment_no_roll_used_is_never_revealed_and_the_next_period_commits_anew(mk: Cok) -> None:
     """A phone's first roll commits the month's dice, and the player types the dice instead:
     the seed has nothing to verify, so it is not revealed (a reveal with no roll is refused as a
-    seed never used), and the next month commits its own."""
+    seed never used), and the next month's own is committed with the event that opens it."""
     with pytest.raises(Refused, match="committed now"):
         record(mk.cwd, [Draft("resolve", {"army": "ana-1"})], by=Who("ana"), answers={ROLL: True, ENTROPY: "aa" * 16})
     ok(mk, "mk", "resolve", "ana-1", "--roll", "3", "4")
     ok(mk, "mk", "resolve", "bo-1")
     ok(mk, "mk", "reform", "--order", "ana", "bo")
     assert "dice-reveal" not in (mk.cwd / "events.yaml").read_text()
+    assert [e["type"] for e in log_of(mk)][-2:] == ["reform", "dice-commit"]  # month 2's, as it opens
     assert ok(mk, "check") == ""
     ok(mk, "mk", "order", "ana-1", "regroup")
     ok(mk, "mk", "order", "bo-1", "move", "4,-2")
@@ -313,5 +316,6 @@ def test_a_commitment_no_roll_used_is_never_revealed_and_the_next_period_commits
     ok(mk, "mk", "resolve", "bo-1", "--roll-dice")
     ok(mk, "mk", "reform", "--roll-dice")
     types = [e["type"] for e in log_of(mk)]
-    assert types.count("dice-commit") == 2 and types.count("dice-reveal") == 1 and types[-1] == "dice-reveal"
+    assert types.count("dice-commit") == 3 and types.count("dice-reveal") == 1
+    assert types[-3:] == ["reform", "dice-reveal", "dice-commit"]
     assert ok(mk, "check") == ""

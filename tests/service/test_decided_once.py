@@ -137,5 +137,6 @@ def test_while_this_machine_holds_the_periods_seed_each_recording_is_decided_onc
     assert len(resolves) == 1
     reforms = counting(monkeypatch, apply, Reform)
     done = record(folder, [Draft("reform", {"order": ["ana", "bo"]})], by=ORGANISER)  # the month ends
-    assert [e.type for e in done.events] == ["reform", "dice-reveal"]  # revealed in the same change
+    # revealed in the same change, and the next month's dice committed with it (#49's first tap)
+    assert [e.type for e in done.events] == ["reform", "dice-reveal", "dice-commit"]
     assert len(reforms) == 1

@@ -97,10 +97,11 @@ def test_a_roll_off_is_asked_as_a_choice_of_the_two_players_and_nothing_is_writt
 
 
 def test_the_dice_settle_a_roll_off_when_asked_to_roll_it(two: Path) -> None:
-    record(two, [battle(winner="tim")], by="tim", answers={"roll_dice": True}, dice=FixedDice(2, 2, 5, 1))
-    assert events_of(two)[-1].attacker == "tim"  # 2 v 2: again; then 5 v 1: the first player
+    # the players' dice in the order of their ids, whoever is named first: matt's, then tim's
+    record(two, [battle(winner="tim")], by="tim", answers={"roll_dice": True}, dice=FixedDice(2, 2, 1, 5))
+    assert events_of(two)[-1].attacker == "tim"  # 2 v 2: again; then matt's 1 v tim's 5
     with pytest.raises(Refusal, match="not a legal location for matt"):  # the dice chose matt
-        record(two, [battle(winner="tim")], by="tim", answers={"roll_dice": True, "again": True}, dice=FixedDice(1, 5))
+        record(two, [battle(winner="tim")], by="tim", answers={"roll_dice": True, "again": True}, dice=FixedDice(5, 1))
 
 
 def test_a_tie_asks_for_the_points_remaining_of_both_as_numbers(two: Path) -> None:

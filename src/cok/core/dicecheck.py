@@ -5,8 +5,8 @@ listed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cok.core.errors import Problem
@@ -38,6 +38,7 @@ class Audit:
     problems: list[Problem] = field(default_factory=list)
     commitments: dict[str, Commitment] = field(default_factory=dict)
     verified: set[str] = field(default_factory=set)  # refs of the events whose dice are checked
+    entropies: dict[str, int] = field(default_factory=dict)  # each entropy used, with its first line
 
     def open(self, period: str | None = None) -> Commitment | None:
         """The last commitment neither revealed nor lost (of `period`, when given): the one
@@ -60,14 +61,42 @@ class Audit:
 def audit(rows: Iterable[Told], shown: str, agree: Agree | None = None) -> Audit:
     """Every dice event and rolled die of the history, in order (voided events left out)."""
     done = Audit()
-    entropies: dict[str, int] = {}
+    for row in rows:
+        _see(done, row, shown, agree)
+    return done
+
+
+def brought(
+    rows: Iterable[Told],
+    added: Iterable[Told],
+    shown: str,
+    agree: Agree | None = None,
+    voided: Collection[str] = (),
+) -> list[Problem]:
+    """What `cok check` would refuse once the rows `added` follow the log's `rows` (and the
+    events `voided` are voided by them), and did not before: the ledger appends no event that
+    makes the check fail (a replayed entropy, a second commitment for a period, a roll with a
+    seed revealed, a commitment voided under its rolls…)."""
+    rows = list(rows)
+    before = {(p.line, p.message) for p in audit(rows, shown, agree).problems}
+    kept = [replace(r, voided=True) if {r.id, r.ref} & set(voided) else r for r in rows]
+    after = audit([*kept, *added], shown, agree).problems
+    return [p for p in after if (p.line, p.message) not in before]
+
+
+def dice_in(fields: dict[str, Any], type: str) -> bool:
+    """Whether an event is one the dice' check reads: a dice event, or one with `rolled`."""
+    return type in ("dice-commit", "dice-reveal", "dice-lost") or isinstance(fields.get("rolled"), dict)
+
+
+def _see(done: Audit, row: Told, shown: str, agree: Agree | None) -> None:
+    """One row of the history met by the check, in order."""
 
     def problem(line: int, message: str) -> None:
         done.problems.append(Problem(shown, line, message))
 
-    for row in rows:
-        if row.voided:
-            continue
+    entropies = done.entropies
+    if not row.voided:
         fields, line = row.event, row.line
         if row.type == "dice-commit":
             earlier = done.open(str(fields.get("period")))
@@ -83,7 +112,6 @@ def audit(rows: Iterable[Told], shown: str, agree: Agree | None = None) -> Audit
             _close(done, row, problem)
         elif isinstance(fields.get("rolled"), dict):
             _roll(done, row, fields["rolled"], entropies, problem, agree)
-    return done
 
 
 def _roll(

@@ -16,7 +16,7 @@ from cok.core.errors import Problem, Refused, Repeated, RuleError
 from cok.core.events import Confirm, DiceCommit, DiceLost, DiceReveal, Dispute, Entry, EventBase, Settle, Void
 from cok.core.fold import Folded, Skipped, diced, tell, told, verdict, with_dice
 from cok.core.folders import link_shown, refuse_dangling_link
-from cok.core.history import Voided
+from cok.core.history import Told, Voided
 from cok.core.text import quoted
 from cok.core.write import with_metadata
 
@@ -108,7 +108,9 @@ def record_all(
     who = by if by is not None else recorder()
     if dry_run:
         view = replace(campaign, state=copy_state(campaign.ruleset, campaign.valid().state))
-        return _decide(view, _made(events, view), written=False, again=again, by=who, then=then)
+        done = _decide(view, _made(events, view), written=False, again=again, by=who, then=then)
+        checked(campaign, done)
+        return done
     _may_append(campaign.valid())  # before the lock: a refused command leaves no lock file anywhere
     with locked(campaign.events_file):
         if recover(campaign.events_file) is not None:
@@ -135,6 +137,7 @@ def record_all(
         work = campaign if in_place else replace(campaign, state=copy_state(campaign.ruleset, campaign.state))
         done = _decide(work, events, written=True, again=again, now=now, fresh=fresh, by=who, then=then)
         try:
+            checked(campaign, done)  # under the lock: whichever process wrote last is read
             position = campaign.position
             appended = append(
                 campaign.events_file,
@@ -267,6 +270,43 @@ def _stamped(
     while event.id is not None and (event.id in taken or (written and _mentioned(campaign, event.id, now))):
         event = with_metadata(event.model_copy(update={"id": None}), event.by)
     return event
+
+
+def checked(campaign: Campaign, done: Sequence[Recorded]) -> None:
+    """Refuse, before anything is written, events that would make `cok check` fail: the
+    dice' check (docs/dice.md) run on the log with them after it — a replayed entropy, a
+    second commitment for a period, a roll with a seed already revealed, a reveal that does
+    not match. Read only when an event carries dice (most recordings carry none)."""
+    from cok.core.dicecheck import brought, dice_in
+
+    last = campaign.position.lines
+    added = [told(campaign.ruleset, Entry(d.event, last + i + 1), d.text) for i, d in enumerate(done)]
+    voided = [d.event.target for d in done if isinstance(d.event, Void)]
+    if not voided and not any(dice_in(row.event, row.type) for row in added):
+        return
+    rows = _dice_rows(campaign)
+    if voided and not any({r.id, r.ref} & set(voided) for r in rows):
+        return  # voids of events the dice' check does not read
+    problems = brought(rows, added, campaign.shown, campaign.ruleset.dice_agree, voided)
+    if problems:
+        said = "; ".join(p.message for p in problems)
+        raise RuleError(f"{said} (`cok check` would refuse the log with it: nothing was written)")
+
+
+def _dice_rows(campaign: Campaign) -> list[Told]:
+    """The log's rows the dice' check reads, every one: the campaign's history when it holds
+    a row for each id the log has, else the log replayed whole (a history kept in the cache
+    by another process can lag behind the log it read under the lock)."""
+    from cok.core.dicecheck import dice_in
+
+    rows, named = [], 0
+    for row in campaign.told():
+        named += row.id is not None
+        if dice_in(row.event, row.type):
+            rows.append(row)
+    if named == len(campaign.ids()):
+        return rows
+    return [row for row in open_campaign(campaign.folder, use_cache=False).told() if dice_in(row.event, row.type)]
 
 
 def _ruled(ruleset: Any, state: Any, event: EventBase, again: bool) -> Any:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -180,7 +181,32 @@ def leaders(document: dict[str, Any]) -> str:
     return "nobody yet"
 
 
+#: An absolute path left in a problem's words (a map outside the campaign's folder): only its
+#: last part is shown.
+_ABSOLUTE = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[/\\](?:[^\s/\\:]+[/\\])+(?=[^\s/\\:]+)")
+
+
+def in_public(problems: Sequence[str], folder: Path) -> list[str]:
+    """A campaign's problems as its public page shows them: its folder named by its name
+    (`broken/events.yaml:385: …`), never by the path the server sees it at (relative to where
+    it was started, or absolute); the full path is the terminal's alone (`cok serve` prints it)."""
+    seen = {str(folder), str(folder.absolute()), str(folder.resolve())}
+    with contextlib.suppress(ValueError, OSError):
+        seen.add(str(folder.resolve().relative_to(Path.cwd().resolve())))
+    shown = []
+    for problem in problems:
+        for path in sorted((p for p in seen if p not in ("", ".")), key=len, reverse=True):
+            problem = problem.replace(path, folder.name)
+        shown.append(_ABSOLUTE.sub("", problem))
+    return shown
+
+
 def _line(member: Member) -> Line:
+    line = _told(member)
+    return replace(line, problems=in_public(line.problems, member.folder))
+
+
+def _told(member: Member) -> Line:
     if member.app is None:
         return Line(member.slug, member.folder.name, "", "", "", member.problems)
     warm = getattr(member.app, "warm", None)

@@ -14,12 +14,13 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from cok.core.dice import ENTROPY
 from cok.core.text import in_page_words
 from cok.serve.once import Shown
 from cok.serve.server import Server, page, root, server_of
 from cok.serve.signed import Signed, signed_in
 from cok.serve.threads import in_thread
-from cok.serve.warm import Asked, Draft, Recording, Refusal, Refused, Who
+from cok.serve.warm import Asked, Committed, Draft, Recording, Refusal, Refused, Who
 
 #: The most events one form may record (a form makes one today; a void's cascade, made by the
 #: server from the log, is not a form's and has no such bound).
@@ -39,6 +40,8 @@ async def recorded_form(request: Request, signed: Signed) -> Response:
     except (ValueError, TypeError, KeyError, RecursionError):
         raise HTTPException(400, "this form's events are not readable: start again from its page") from None
     answers.update(_answers(form))
+    if form.get("entropy"):  # a roll sent again: this phone's new random bytes (docs/dice.md)
+        answers[ENTROPY] = form["entropy"]
     again, preview = form.get("again") == "1", form.get("preview") == "1"
     return await record_drafts(request, signed, drafts, answers, again=again, preview=preview)
 
@@ -103,6 +106,9 @@ async def record_drafts(
     except Asked as asked:
         server.sent.released(once)
         return await _asked(request, drafts, answers, asked, once)
+    except Committed as committed:  # something WAS written: never "nothing was written"
+        server.sent.released(once)
+        return await _committed(request, drafts, answers, committed)
     except Refused as refused:
         server.sent.released(once)
         return await _refused(request, who, drafts, refused)
@@ -147,6 +153,16 @@ async def _asked(
     people = await in_thread(view.people)
     said = in_page_words(question.words, server.web().words, people)
     return await page(request, "question.html", 409, question=question, said=said, people=people, **carried)
+
+
+async def _committed(
+    request: Request, drafts: Sequence[Draft], answers: dict[str, Any], committed: Committed
+) -> Response:
+    """The first roll of a period with no commitment yet: the commitment was written (the
+    phone's random bytes, made before it, are thrown away). The page says so, and sends the
+    form again by itself with new bytes (live.js), so the player's one tap rolls."""
+    fresh = {k: v for k, v in answers.items() if k != ENTROPY}
+    return await page(request, "committed.html", 409, period=committed.period, **_carried(drafts, fresh))
 
 
 async def _refused(request: Request, who: Who, drafts: Sequence[Draft], refused: Refused) -> Response:

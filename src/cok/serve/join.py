@@ -13,7 +13,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from cok.links.invites import Link
 from cok.serve.server import from_elsewhere, page, root, secure, server_of
 from cok.serve.sessions import COOKIE, LIFETIME, Session
-from cok.serve.signed import Signed, signed_in
+from cok.serve.signed import Signed, signed_in, utf8_form
 from cok.serve.threads import in_thread
 
 
@@ -30,7 +30,7 @@ async def join(request: Request) -> Response:
         return await page(request, "unknown-link.html", 401)
     current = server.session(request)
     if request.method == "POST":
-        form = await request.form()
+        form = await utf8_form(request)
         if not server.confirms(token, _text(form.get("confirm"))):
             raise HTTPException(403, "this sign-in was not sent from its own page: open your link again")
     elif from_elsewhere(request) or (current is not None and current.link != link):

@@ -9,8 +9,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import unquote_to_bytes
 from weakref import WeakKeyDictionary
 
+from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -39,6 +41,39 @@ class Signed:
     form: Mapping[str, str] = field(default_factory=dict)
 
 
+#: What a form whose text is not UTF-8 is told (400): JSON's refusal, in a form's words.
+NOT_UTF8 = (
+    "this form holds text that is not UTF-8 (a byte a phone or a script sent that is not text): "
+    "nothing was recorded; type it again"
+)
+
+
+async def utf8_form(request: Request) -> FormData:
+    """The POSTed form, read once for every form of the server: text that is not UTF-8 is
+    refused (400, nothing written), as JSON's is, where Starlette would have put U+FFFD in
+    its place and the garbled text would have been recorded."""
+    body = await request.body()  # kept: the form below is read from these same bytes
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "application/x-www-form-urlencoded" and not _urlencoded_utf8(body):
+        raise HTTPException(400, NOT_UTF8)
+    if kind == "multipart/form-data" and not _utf8(body):
+        raise HTTPException(400, NOT_UTF8)
+    return await request.form()
+
+
+def _urlencoded_utf8(body: bytes) -> bool:
+    """Whether every name and value of an urlencoded body is UTF-8 once its %XX are decoded."""
+    return _utf8(body) and all(_utf8(unquote_to_bytes(part.replace(b"+", b" "))) for part in body.split(b"&"))
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 Endpoint = Callable[[Request], Awaitable[Response]]
 Inside = Callable[[Request, Signed], Awaitable[Response]]
 
@@ -65,7 +100,7 @@ async def _come_in(request: Request, *, organiser: bool = False) -> Signed:
     session = server.session(request)
     fields: dict[str, str] = {}
     if request.method not in ("GET", "HEAD"):
-        form = await request.form()  # read first: a body over the bound is 413 whoever sends it
+        form = await utf8_form(request)  # read first: a body over the bound is 413 whoever sends it
         fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
     if session is None:
         raise HTTPException(401, SIGN_IN)

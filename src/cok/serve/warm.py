@@ -27,6 +27,7 @@ from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
 from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, queries
 from cok.service import voiding as voids
+from cok.service.dice import Committed
 from cok.service.followers import NO_BACKUP, Backup, Followers, Trouble
 from cok.service.recording import Refusal
 from cok.service.voiding import Put, Takes
@@ -35,6 +36,7 @@ __all__ = [
     "NO_BACKUP",
     "Asked",
     "Backup",
+    "Committed",
     "Draft",
     "Question",
     "Recording",

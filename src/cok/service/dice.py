@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core import seeds
 from cok.core.dice import ENTROPY
-from cok.core.errors import Problem, Refused
+from cok.core.errors import Problem, Refused, RuleError
 from cok.core.events import DiceCommit, DiceLost, DiceReveal
 from cok.core.fairdice import FairDice, digest, new_entropy, new_seed
+from cok.core.write import new_id
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -33,6 +34,7 @@ class RecordingDice:
     dice: FairDice
     kept: seeds.Kept | None
     asked: bool  # the entropy is the asker's (a phone's), not made here
+    opened: seeds.Kept | None = None  # the next period's seed, committed with the event that opens it
 
 
 def dice_of(campaign: Campaign, answers: Mapping[str, Any]) -> RecordingDice:
@@ -43,7 +45,8 @@ def dice_of(campaign: Campaign, answers: Mapping[str, Any]) -> RecordingDice:
         raise Refused(Problem(campaign.shown, None, "the dice' entropy is 16 to 64 random bytes, in hex"))
     entropy = typed.strip().lower() if isinstance(typed, str) else new_entropy()
     held = [k for k in seeds.held(campaign.folder) if k.commit in campaign.ids()]
-    kept = held[-1] if held else None
+    now = campaign.ruleset.period(campaign.state) if len(held) > 1 else None
+    kept = next((k for k in held if k.period == now), held[-1] if held else None)
     fair = FairDice(kept.commit if kept else None, kept.seed if kept else None, entropy, kept.pinned if kept else {})
     return RecordingDice(fair, kept, typed is not None)
 
@@ -77,46 +80,135 @@ def held_elsewhere(campaign: Campaign, committed: Commitment) -> Refused:
 def commit(campaign: Campaign, by: str | None, followers: Followers) -> DiceCommit:
     """A fresh seed for the period the campaign is in: kept in the data folder first, then
     its SHA-256 written into the log as its own change (before any entropy for it exists),
-    which the followers follow as any other (a git commit of it first)."""
-    seed = new_seed()
-    sha = digest(seed)
-    period = campaign.ruleset.period(campaign.state)
-    kept = seeds.Kept(sha, seed, seeds.campaign_key(campaign.folder), None, period)
-    seeds.keep(kept)
-    event = DiceCommit(period=period, sha256=sha)
+    which the followers follow as any other (a git commit of it first). Another process
+    committing the period at the same moment: the ledger refuses the second commitment under
+    its lock (`Meanwhile`), and this seed is forgotten."""
+    event, kept = _committing(campaign, campaign.ruleset.period(campaign.state))
     try:
-        done, _ = followers.write(campaign, [event], by=by)
-    except BaseException:
-        seeds.forget(sha)
+        followers.write(campaign, [event], by=by)
+    except RuleError as refused:
+        seeds.forget(kept.sha256)
+        if "one commitment a period" in str(refused):
+            raise Meanwhile(event.period) from refused
         raise
-    kept.commit = done[0].event.id
-    seeds.keep(kept)
+    except BaseException:
+        seeds.forget(kept.sha256)
+        raise
     return event
 
 
-def committed_now(campaign: Campaign, event: DiceCommit) -> Refused:
-    """The asker's entropy was made before the commitment: it is thrown away, and they ask again."""
-    return Refused(
-        Problem(
-            campaign.shown,
-            None,
-            f"the dice of {event.period} are committed now (sha256 {event.sha256[:16]}…): nothing else was "
-            "recorded; send it again, and your own new random bytes roll the dice",
+def _committing(campaign: Campaign, period: str) -> tuple[DiceCommit, seeds.Kept]:
+    """A fresh seed for `period`, kept in the data folder with the id its commitment will
+    have (so another process of this machine finds it as soon as the log holds it)."""
+    seed = new_seed()
+    event = DiceCommit(id=new_id(), period=period, sha256=digest(seed))
+    kept = seeds.Kept(event.sha256, seed, seeds.campaign_key(campaign.folder), event.id, period)
+    seeds.keep(kept)
+    return event, kept
+
+
+class Meanwhile(Exception):
+    """Another process committed this period's dice while this one was about to: its
+    commitment stands, this one is never written."""
+
+    def __init__(self, period: str) -> None:
+        super().__init__(period)
+        self.period = period
+
+
+def first_roll(
+    campaign: Campaign, answers: Mapping[str, Any], by: str | None, dry_run: bool, followers: Followers
+) -> RecordingDice:
+    """A roll asked in a period with no commitment (the campaign's first, or one opened on a
+    machine that held no seed): the period's dice committed first, as their own change.
+    The terminal then makes its own random bytes and rolls; a phone's bytes were made before
+    the commitment, so they are thrown away and it sends again (`Committed`)."""
+    from cok.core.campaign import open_campaign
+
+    elsewhere = open_elsewhere(campaign, campaign.ruleset.period(campaign.state))
+    if elsewhere is not None:
+        raise held_elsewhere(campaign, elsewhere)
+    if dry_run:
+        raise Refused(Problem(campaign.shown, None, "a dry run rolls no dice: the period's dice are not committed yet"))
+    try:
+        committed = commit(campaign, by, followers)
+    except Meanwhile as meanwhile:  # another process committed it first: its seed, if this machine holds it
+        again = open_campaign(campaign.folder, use_cache=False)
+        rolling = dice_of(again, answers)
+        if rolling.kept is None or rolling.kept.period != meanwhile.period:
+            raise held_elsewhere(again, open_elsewhere(again, meanwhile.period) or _unknown(meanwhile)) from None
+        if rolling.asked:
+            raise Committed(campaign.shown, meanwhile.period, None) from None
+        return rolling
+    if dice_asked(answers):
+        raise committed_now(campaign, committed)
+    return dice_of(campaign, answers)
+
+
+def _unknown(meanwhile: Meanwhile) -> Commitment:
+    from cok.core.dicecheck import Commitment
+
+    return Commitment("", 0, meanwhile.period, "")
+
+
+def dice_asked(answers: Mapping[str, Any]) -> bool:
+    """Whether the asker sent their own random bytes (a phone, a bot): else the terminal's."""
+    return answers.get(ENTROPY) is not None
+
+
+class Committed(Refused):
+    """The period's dice were committed by this request (or another at the same moment),
+    after the asker's random bytes were made: those are thrown away, and the asker sends
+    again with new ones. Something WAS written (the commitment): a page says so, and sends
+    the form again by itself (docs/dice.md)."""
+
+    def __init__(self, shown: str, period: str, sha256: str | None) -> None:
+        sha = f" (sha256 {sha256[:16]}…)" if sha256 else ""
+        super().__init__(
+            Problem(
+                shown,
+                None,
+                f"the dice of {period} are committed now{sha}, before your random bytes count: the commitment "
+                "was written and nothing else; send it again, and your own new random bytes roll the dice",
+            )
         )
-    )
+        self.period = period
+
+
+def committed_now(campaign: Campaign, event: DiceCommit) -> Committed:
+    """The asker's entropy was made before the commitment: it is thrown away, and they ask again."""
+    return Committed(campaign.shown, event.period, event.sha256)
 
 
 def reveals(after: Campaign, rolling: RecordingDice, events: Sequence[EventBase], dry_run: bool) -> list[EventBase]:
     """The reveal that closes the change of these events when they end the period of the
-    seed held here: `after` is the campaign once they are decided (the ledger's `then`), so
-    that nothing is decided twice to learn the period after."""
+    seed held here, and the next period's commitment (`opening`): `after` is the campaign
+    once they are decided (the ledger's `then`), so that nothing is decided twice to learn
+    the period after."""
     kept = rolling.kept
     if kept is None or kept.commit is None or dry_run or not events:
         return []
     used = kept.used or any(e.rolled is not None for e in events)
-    if not used or after.ruleset.period(after.state) == kept.period:
-        return []  # an unused seed is not revealed (nothing to verify): forgotten when the next period rolls
-    return [DiceReveal(commit=kept.commit, seed=kept.seed)]
+    period = after.ruleset.period(after.state)
+    if period == kept.period:
+        return []
+    # an unused seed is not revealed (nothing to verify): it is forgotten once this is written
+    return ([DiceReveal(commit=kept.commit, seed=kept.seed)] if used else []) + opening(after, rolling, period)
+
+
+def opening(campaign: Campaign, rolling: RecordingDice, period: str) -> list[EventBase]:
+    """The commitment of the period these events open, appended in the same change (as the
+    reveal is made with the event that ends one): the seed exists before anyone can ask a
+    roll of the period, so a phone's first "Roll for me" rolls. Made by the machine that held
+    the period that ends (where the campaign's dice are rolled); none where no seed can be kept."""
+    if rolling.opened is not None:  # built again under the lock: the same seed
+        seeds.forget(rolling.opened.sha256)
+    try:
+        event, rolling.opened = _committing(campaign, period)
+    except (OSError, Refused):  # no data folder here: the period's first roll commits, as before
+        rolling.opened = None
+        return []
+    return [event]
 
 
 def reveal_ended(campaign: Campaign, rolling: RecordingDice, by: str | None, followers: Followers) -> bool:
@@ -137,10 +229,14 @@ def kept_after(rolling: RecordingDice, events: Sequence[EventBase], written: boo
     """After a recording (or a question): the entropy pinned for rolls still to be
     recorded, the seed forgotten once revealed."""
     kept = rolling.kept
+    opened = rolling.opened
+    if opened is not None and not (written and any(e.id == opened.commit for e in events)):
+        seeds.forget(opened.sha256)  # its commitment was never written: nothing to keep
+        opened = None
     if kept is None:
         return
-    if written and any(isinstance(e, DiceReveal) for e in events):
-        seeds.forget(kept.sha256)
+    if written and (opened is not None or any(isinstance(e, DiceReveal) for e in events)):
+        seeds.forget(kept.sha256)  # its period ended: revealed, or never used
         return
     recorded = {e.rolled.what for e in events if e.rolled is not None} if written else set()
     pinned = {k: v for k, v in rolling.dice.pinned.items() if k not in recorded}

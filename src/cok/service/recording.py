@@ -113,17 +113,7 @@ def record(
             try:
                 prebuilt = _built(opened, drafts, answered, dice, rolling)
             except Uncommitted:
-                elsewhere = fair.open_elsewhere(opened, opened.ruleset.period(opened.state))
-                if elsewhere is not None:
-                    raise fair.held_elsewhere(opened, elsewhere) from None
-                if dry_run:
-                    raise Refused(
-                        Problem(opened.shown, None, "a dry run rolls no dice: the period's dice are not committed yet")
-                    ) from None
-                committed = fair.commit(opened, by_name(by), following)
-                if rolling.asked:
-                    raise fair.committed_now(opened, committed) from None
-                rolling = fair.dice_of(opened, answered)
+                rolling = fair.first_roll(opened, answered, by_name(by), dry_run, following)
                 prebuilt = _built(opened, drafts, answered, dice, rolling)
             except RuleError:  # perhaps only on the state read before the lock: decided under it
                 prebuilt = None

@@ -216,8 +216,9 @@ def test_roll_the_dice_for_me_asks_the_allocations_with_the_dice_shown(table: Ta
     meeting(table)
     csrf = table.sign_in("ana")
     fields = {"tile": "0,0", "attacker": "ana", "defender": "bo", "roll": "server", "entropy": "ab" * 16}
-    first = table.post("/play/battle", csrf, **fields)
-    assert first.status_code == 422 and "committed now" in first.text
+    first = table.post("/play/battle", csrf, **fields)  # the page says what was written, and sends again
+    assert first.status_code == 409 and "committed now" in first.text and "data-send-again" in first.text
+    assert "Nothing was written" not in first.text
     assert "type: dice-commit" in table.log() and "type: battle" not in table.log()
     asked = table.post("/play/battle", csrf, **{**fields, "entropy": "cd" * 16})
     assert asked.status_code == 409 and "the dice: ana-1 " in asked.text and "bo-1 " in asked.text

@@ -75,11 +75,10 @@ def test_a_month_from_orders_to_reform_with_two_players_on_two_phones(browser: A
         # resolution: ana first (player order), the exploration's dice rolled by the server
         ana.get_by_role("link", name="My kingdom").click()
         shot(ana, "resolve")
-        ana.get_by_role("button", name="Roll for me").click()  # the month's first roll: its dice committed first
-        assert "committed now" in ana.locator("main").inner_text()
-        ana.go_back()
-        ana.get_by_role("button", name="Roll for me").click()  # sent again, with the phone's new random bytes
-        assert "Recorded" in ana.locator("h1").inner_text()
+        # the campaign's first roll: its dice committed first, and the page sends the tap again by
+        # itself with the phone's new random bytes (#49: the player's one tap rolls)
+        ana.get_by_role("button", name="Roll for me").click()
+        expect(ana.locator("h1")).to_contain_text("Recorded", timeout=LIVE)
         assert "dice rolled by cok" in ana.locator("main").inner_text()  # #35: the roll made is shown
         shot(ana, "resolve-rolled")
         bo.get_by_role("link", name="My kingdom").click()
@@ -130,10 +129,8 @@ def test_a_battle_rolled_for_me_asks_each_allocation_with_the_dice_then_the_retr
             assert (
                 "Board" in page.locator("main").inner_text() and "Terrain benefit" in page.locator("main").inner_text()
             )
-        page.get_by_role("button", name="Roll the dice for me").click()
-        assert "committed now" in page.locator("main").inner_text()
-        page.go_back()
-        page.get_by_role("button", name="Roll the dice for me").click()
+        page.get_by_role("button", name="Roll the dice for me").click()  # committed, then sent again by itself
+        expect(page.locator("main")).to_contain_text("the dice: ana-1 ", timeout=LIVE)
         shot(page, "battle-allocation")
         while page.locator('input[type="radio"]').count():
             assert (

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from cok.links import invites
 from tests.browser import PHONE, browser, flaws, small_taps
@@ -105,7 +106,8 @@ def test_a_quest_rolled_for_the_player_shows_the_die_the_log_holds(chromium: Any
         page.goto(served.url + "/play/quest")
         page.locator(f'input[name="tower"][value="{TOWER}"]').check()
         page.fill('input[name="hero"]', "Mage")
-        page.get_by_role("button", name="Roll for me").click()
+        page.get_by_role("button", name="Roll for me").click()  # the first roll: committed, sent again by itself
+        expect(page.locator("main")).to_contain_text("dice rolled by cok", timeout=10_000)
         recorded = last_event(phone)
         assert recorded["type"] == "quest" and recorded["player"] == "bo"
         shown = page.inner_text("main")

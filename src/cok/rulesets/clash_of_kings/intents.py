@@ -189,6 +189,7 @@ def roll_off(state: State, players: Sequence[str], brotherhood: Sequence[str], d
         return None
     if where(state, a, b, brotherhood).decided_by != "roll-needed":
         return None
+    a, b = sorted((a, b))  # one roll-off a pair a week: [tim, matt] and [matt, tim] roll the same dice
     dice = dice.rolling(f"roll-off week {state.week} {a} {b}")
     while True:
         first, second = dice.roll(6), dice.roll(6)
@@ -236,14 +237,23 @@ def period(state: State) -> str:
 
 
 def dice_agree(type: str, fields: dict[str, Any], dice: list[int]) -> str | None:
-    """A roll-off: a die each, the first player's then the second's, again on a tie; the
-    higher die attacks."""
+    """A roll-off: a die each, in the order its roll names the players (their ids sorted; a
+    roll recorded before, in the battle's order), again on a tie; the higher die attacks."""
     players, attacker = fields.get("players") or [], fields.get("attacker")
     if type != "battle" or len(players) != 2:
         return None
+    players = named_in_roll(fields, players)
     pairs = list(zip(dice[::2], dice[1::2], strict=False))
     decided = next(((a, b) for a, b in pairs if a != b), None)
     if decided is None or len(dice) != 2 * (pairs.index(decided) + 1):
         return f"the dice {dice} are not a roll-off that ends with its first unequal pair"
     winner = players[0] if decided[0] > decided[1] else players[1]
     return None if winner == attacker else f"the roll-off's dice {dice} make {winner} the attacker, not {attacker}"
+
+
+def named_in_roll(fields: dict[str, Any], players: list[str]) -> list[str]:
+    """The players in the order the roll's identity names them (`roll-off week 3 matt tim`),
+    the order their dice were rolled in; the battle's own order when it names them otherwise."""
+    rolled = fields.get("rolled")
+    named = str(rolled.get("what", "")).split()[-2:] if isinstance(rolled, dict) else []
+    return named if sorted(named) == sorted(players) else list(players)

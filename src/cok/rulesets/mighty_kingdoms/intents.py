@@ -247,9 +247,20 @@ def _quest(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBa
     from cok.rulesets.mighty_kingdoms.events import Quest
 
     given = dict(fields)
-    if answers.get(ROLL) is True and given.get("roll") is None:
-        given["roll"] = dice.rolling(f"quest {state.year} {fields.get('player')} {fields.get('tower')}").roll(6)
+    who, tower = fields.get("player"), fields.get("tower")
+    if answers.get(ROLL) is True and given.get("roll") is None and isinstance(who, str) and isinstance(tower, str):
+        given["roll"] = dice.rolling(quest_roll(state, who, tower)).roll(6)
     return Quest.model_validate(given)
+
+
+def quest_roll(state: State, player: str, tower: str) -> str:
+    """A quest's roll named as the log will hold it: the kingdom's id and the tower's `"q,r"`
+    from the spelling step, so `-6,2`, `-6, 2` and ` -6,2` are one roll (the rules allow one
+    quest a tower a kingdom a winter), never three to choose from."""
+    from cok.rulesets.mighty_kingdoms.rules.spelling import player as kingdom
+    from cok.rulesets.mighty_kingdoms.rules.spelling import tile
+
+    return f"quest {state.year} {kingdom(state, player)} {tile(state, tower)}"
 
 
 _BUILDERS: dict[str, Callable[[State, Fields, Fields, Dice], EventBase]] = {

@@ -257,11 +257,14 @@ def _begin(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBa
 
 
 def first_player(seats: list[str], dice: Dice) -> str:
-    """The first player at random: a die of as many faces as seats (the roll every game's
-    "roll it for me" makes, checked with the campaign's fair dice)."""
+    """The first player at random: a die of as many faces as seats, counting the players in
+    the order of their ids (the roll every game's "roll it for me" makes, checked with the
+    campaign's fair dice): the same table typed from another seat, or in other names, is the
+    same roll and draws the same player, never a second draw to choose from."""
     if not seats:
         raise RuleError("`seats` names every player once, clockwise")
-    return seats[dice.rolling("seating " + " ".join(seats)).roll(len(seats)) - 1]
+    drawn = sorted(seats)
+    return drawn[dice.rolling("seating " + " ".join(drawn)).roll(len(drawn)) - 1]
 
 
 def _place(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
@@ -356,5 +359,8 @@ def dice_agree(type: str, fields: dict[str, Any], dice: list[int]) -> str | None
     seats = fields.get("seats") or []
     if type != "begin" or len(dice) != 1 or not 1 <= dice[0] <= len(seats):
         return None if type != "begin" else f"one die of {len(seats)} faces chooses the first player, not {dice}"
-    chosen = seats[dice[0] - 1]
+    rolled = fields.get("rolled")
+    named = str(rolled.get("what", "")).split()[1:] if isinstance(rolled, dict) else []
+    drawn = named if sorted(named) == sorted(seats) else seats  # the players as the roll names them
+    chosen = drawn[dice[0] - 1]
     return None if chosen == fields.get("first") else f"the die {dice[0]} chooses {chosen}, not {fields.get('first')}"

@@ -12,6 +12,10 @@
     window.crypto.getRandomValues(bytes);
     field.value = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   }, true);
+  // The first roll of a period committed its dice, after the phone's bytes were made: the
+  // form comes back marked to be sent again, and goes by itself with new bytes (once).
+  var again = document.querySelector("form[data-send-again]");
+  if (again && again.requestSubmit) again.requestSubmit();
 })();
 
 (function () {

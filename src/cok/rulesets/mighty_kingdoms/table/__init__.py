@@ -325,9 +325,7 @@ async def organiser(visit: Visit) -> Any:
 
 async def quest(visit: Visit) -> Any:
     """`cok mk quest`: a hero sent to a wizard's tower next to the kingdom, its d6 typed or
-    rolled by the server (5.7)."""
-    from cok.rulesets.mighty_kingdoms.intents import ROLL
-
+    rolled by cok with the phone's random bytes (5.7)."""
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
         return mine
@@ -350,8 +348,8 @@ async def quest(visit: Visit) -> Any:
         "points": int(p) if (p := form.get("points", "").strip()).isdigit() else 0,
         "artefact": form.get("artefact", "").strip() or None,
     }
-    if form.get("roll") == "server":
-        return await visit.record([_draft("quest", fields)], {ROLL: True})
+    if form.get("roll") == "server":  # with the phone's own random bytes, as every roll for a phone
+        return await visit.record([_draft("quest", fields)], _rolled_for_me(form))
     if form.get("die", "").isdigit():
         fields["roll"] = int(form["die"])
     return await visit.record([_draft("quest", fields)])
