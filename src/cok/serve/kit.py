@@ -45,6 +45,9 @@ class Web:
 
     actions: Sequence[Action] = ()
     forms: Sequence[Form] = ()
+    #: the site's few pages as its own header names them (label, file), first the home page:
+    #: the one header of every served page leads to them (issue #49)
+    pages: Sequence[tuple[str, str]] = (("Standings", "index.html"),)
     templates: str | None = None  # the package holding its templates (they may extend "frame.html")
     status: str = "status"  # the API's path for the game's status: /api/<status>
     status_args: Callable[[Mapping[str, str]], dict[str, Any]] = field(default=lambda query: {})
