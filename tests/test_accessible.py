@@ -345,3 +345,51 @@ def test_the_bar_names_who_recorded_a_result_by_name_without_its_id(example: Pat
     assert "Tim</bdi> recorded" in box and "tim</bdi>" not in box
     shown_text = re.sub(r"<[^>]+>", " ", box)
     assert done.events[0].id not in shown_text and "<code>" not in box
+
+
+# ---------------------------------------------------------------- refusals in the game's words
+
+
+def test_a_question_page_never_shows_a_field_name(example: Path) -> None:
+    """Issue #49: a question the page had no legend for showed its field ("Bonus cp"); now the
+    game's words for it, else "Your answer"."""
+    from cok.serve.server import Server
+    from cok.service.questions import Question
+
+    env = Server(example).env()
+    for field in ("bonus_cp", "winner_id", "first_player"):
+        asked = Question("choice", field, "which one?", options=("tim", "matt"))
+        page = env.get_template("question.html").render(
+            root="", bar="", campaign="C", question=asked, said="Which one?", people={"tim": "Tim", "matt": "Matt"},
+            drafts="[]", answers="{}", csrf="", status=409, carried_once="x",
+        )  # fmt: skip
+        legend = re.search(r"<legend>(.*?)</legend>", page)
+        assert legend and field not in legend[1] and field.replace("_", " ") not in legend[1].lower(), legend
+
+
+def test_a_refusal_says_what_to_change_and_leads_back_to_the_form(example: Path) -> None:
+    """Issue #49: a refusal of the rules says to change on the form what it says (not "Go back"
+    to a page it did not link), with a link back to that form; a missing page is told as one,
+    with no word about forms; the 4xx codes stay."""
+    import warnings
+
+    from cok.serve.app import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    with TestClient(create_app(example)) as client:
+        client.get(f"/join/{invites.invite(example, 'tim')}")
+        form = "/play/battle?player=tim&opponent=matt"
+        csrf = re.search(r'name="csrf" value="([^"]+)"', client.get(form).text)
+        assert csrf
+        sent = {"csrf": csrf[1], "a": "tim", "b": "matt", "location": "Nowhere", "vp:tim": "5", "vp:matt": "3"}
+        refused = client.post("/play/battle", data=sent, headers={"referer": f"http://testserver{form}"})
+        missing = client.get("/no-such-page")
+    assert refused.status_code == 422 and missing.status_code == 404
+    main = refused.text.split("<main", 1)[1]
+    assert "Change on the form what is said above" in main and f'href="{form.replace("&", "&amp;")}"' in main
+    assert "Back to the form" in main and "Nowhere" in main
+    lost = missing.text.split("<main", 1)[1]
+    assert "Not found" in lost and "form" not in lost

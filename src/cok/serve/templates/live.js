@@ -30,7 +30,7 @@
     if (window.sessionStorage.getItem(KEPT)) {
       window.sessionStorage.removeItem(KEPT);
       var region = document.querySelector(".cok-news");
-      var newest = document.querySelector("[data-newest]");
+      var newest = document.querySelector("ul.latest li, ul.entries li");
       var told = "The page was refreshed: new events were recorded." + (newest ? " The newest: " + newest.textContent.trim() : "");
       if (region) setTimeout(function () { region.insertAdjacentHTML("beforeend", "<p class=\"cok-told\"></p>"); region.lastChild.textContent = told; }, 400);
     }
