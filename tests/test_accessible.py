@@ -133,7 +133,7 @@ def test_every_served_clash_of_kings_page_is_accessible_to_a_reader_a_player_and
     with serving(example) as served:
 
         def visit(page: Any, look: str) -> Iterator[str]:
-            for path in ("/", "/log.html", "/map.html", "/players/tim.html", "/activity"):
+            for path in ("/", "/log.html", "/map.html", "/players/tim.html", "/activity", "/join/no-such-link"):
                 page.goto(served.url + path)
                 yield f"reader {path}"
             page.goto(f"{served.url}/join/{invites.invite(example, 'matt')}")
@@ -142,6 +142,13 @@ def test_every_served_clash_of_kings_page_is_accessible_to_a_reader_a_player_and
             for path in ("/play/battle", "/play/battle?player=tim&opponent=matt", "/play/paint", "/play/modes"):
                 page.goto(served.url + path)
                 yield f"tim {path}"
+            page.goto(served.url + "/play/paint")
+            page.locator("input[name=units]").fill("1")
+            page.get_by_role("button", name="Preview").click()
+            yield "tim: a preview"
+            page.get_by_role("button", name="Record it").click()
+            assert "Recorded" in page.locator("h1").inner_text()
+            yield "tim: recorded"
             tie = {"a": "tim", "b": "matt", "location": "Ghost Hill", "vp:tim": "5", "vp:matt": "5"}
             posted(page, "/play/battle", **tie)
             assert "The rules ask" in page.locator("h1").inner_text()
