@@ -110,6 +110,9 @@ def test_a_site_page_is_served_with_the_bar_its_template_renders_in_its_bar_bloc
             assert isinstance(text, Page), f"{example}/{path} is not made from its template"
             served = text.served(Markup('<nav class="cok-bar">the bar</nav>'), "/root")
             body = served.index("<body>")
-            assert served.index('<nav class="cok-bar">the bar</nav>') == body + len("<body>\n")
+            skip = '<a class="skip" href="#main">Skip to the page</a>\n'
+            assert served.index(skip) == body + len("<body>\n")  # issue #49: the skip link first
+            assert body < served.index('<nav class="cok-bar">the bar</nav>') < served.index("<main")
+            assert '<header class="top">' not in served  # one header: the server's, in the site's place
             assert '<link rel="stylesheet" href="/root/_cok/serve.css">' in served[: served.index("</head>")]
             assert "cok-bar" not in text and "_cok/serve.css" not in text  # `cok site` writes no bar

@@ -104,7 +104,7 @@ def test_every_game_builds_its_pages_on_the_shared_layout_and_style_sheet(
     assert written.replace(f"/* {SITE_MARK} */\n", "", 1).startswith(shared)  # after cok's mark
     for page in (tmp_path / "out").rglob("*.html"):
         text = page.read_text()
-        assert '<header class="top">' in text and "<main>" in text and "<footer>Built by cok" in text, page
+        assert '<header class="top">' in text and '<main id="main"' in text and "<footer>Built by cok" in text, page
 
 
 def lab(channels: list[float]) -> tuple[float, float, float]:

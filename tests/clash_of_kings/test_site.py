@@ -156,7 +156,7 @@ def test_at_390_px_the_standings_stack_each_value_under_its_column_name(site: Pa
     row = home.split('class="player-row"')[1].split("</tr>")[0]
     labels = re.findall(r'data-label="([^"]+)"', row)
     assert labels == ["Faction", "CP", "Territory", "Bonus", "Holds", "W–L"]
-    assert '<div class="map-frame">' in home and 'href="map.html"' in home
+    assert '<div class="map-frame" tabindex="0"' in home and 'href="map.html"' in home
     css = (site / "style.css").read_text()
     small = css.split("@media (max-width: 600px)")[1]
     assert "table.stack thead { display: none; }" in small and "attr(data-label)" in small

@@ -74,3 +74,24 @@ def test_ashas_move_that_fights_is_recorded_from_the_phone_with_its_own_combat()
         state, type="resolve", player="ana", house="greyjoy", space="maester", actions=actions(form), combat=fight
     )
     assert state.troops["The Golden Sound"][0] == "greyjoy" and done is not None
+
+
+def test_a_marshal_that_musters_then_moves_is_offered_a_route_from_the_area_it_musters_in() -> None:
+    """Issue 49: on Bo's phone, Greyjoy's marshal mustering a footman in Greywater Watch (held
+    by Greyjoy's flag, no troops) could not choose Greywater Watch → Seagard, which the rules
+    (and `cok ntk resolve … --muster "Greywater Watch=footman" --move "Greywater Watch" Seagard`)
+    accept: every route the rules accept after the muster is offered, marked as such."""
+    from cok.rulesets.no_true_king.offers import offer
+    from tests.no_true_king.helpers import begun, put, rec, resolving
+
+    state = begun()
+    resolving(state, "bo", "greyjoy", "marshal")
+    put(state, "Greywater Watch", "greyjoy")
+    state.flags["Greywater Watch"] = "greyjoy"
+    found = offer(state, "greyjoy", "marshal")
+    assert "Greywater Watch" in [m.name for m in found.musters]
+    offered = {(r.origin, r.to): r for r in found.routes}
+    assert ("Greywater Watch", "Seagard") in offered and offered["Greywater Watch", "Seagard"].mustered
+    form = {"plan": "muster move", "add:Greywater Watch": "1", "route": "Greywater Watch|Seagard", "footmen": "1"}
+    done = rec(state, type="resolve", player="bo", house="greyjoy", space="marshal", actions=actions(form))
+    assert done is not None and state.troops["Seagard"][:2] == ("greyjoy", 1)

@@ -34,7 +34,9 @@ def test_the_opponent_confirms_and_disputes_from_their_phone_and_the_organiser_s
         page = context.new_page()
         page.goto(f"{served.url}/join/{matt}")
         box = page.locator(".cok-confirm")
-        assert first in box.inner_text() and second in box.inner_text() and "tim recorded" in box.inner_text()
+        assert page.locator(f"#result-{first}").count() == 1 and page.locator(f"#result-{second}").count() == 1
+        shown = box.inner_text()  # issue #49: by name, without the events' ids
+        assert "Tim recorded" in shown and first not in shown and second not in shown
         fits(page, "confirm-box", size)
         mine = page.locator(f"#result-{first}")
         mine.get_by_text("Dispute…").click()

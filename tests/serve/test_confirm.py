@@ -23,7 +23,7 @@ def test_when_a_player_records_a_battle_the_other_side_sees_it_first_on_their_pa
     ours = recorded_by_tim(table)
     table.sign_in(table.matt)
     shown = box(table.client.get("/").text)
-    assert f"<code>{ours}</code>" in shown and "tim recorded" in shown
+    assert f'name="target" value="{ours}"' in shown and "Tim</bdi> recorded" in shown  # by name (issue #49)
     assert 'value="confirm"' in shown and 'value="dispute"' in shown
     table.sign_in(table.tim)
     assert ours not in box(table.client.get("/").text)  # the recorder is not asked

@@ -231,4 +231,4 @@ def test_the_bar_is_markup_on_every_page(table: Table) -> None:
     table.sign_in(table.tim)
     for path in ("/", "/activity", "/play/paint"):
         page = table.client.get(path).text
-        assert '<nav class="cok-bar"' in page and "&lt;nav" not in page, path
+        assert '<header class="top cok-bar"' in page and "&lt;header" not in page, path

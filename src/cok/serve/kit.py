@@ -45,6 +45,9 @@ class Web:
 
     actions: Sequence[Action] = ()
     forms: Sequence[Form] = ()
+    #: the site's few pages as its own header names them (label, file), first the home page:
+    #: the one header of every served page leads to them (issue #49)
+    pages: Sequence[tuple[str, str]] = (("Standings", "index.html"),)
     templates: str | None = None  # the package holding its templates (they may extend "frame.html")
     status: str = "status"  # which of its reads is its status, open to all as the standings are
     #: an event's fields in the words its forms use, for the rules' messages on a page

@@ -94,6 +94,7 @@ class Server:
             self._env.globals["once"] = once_token  # a form's one-time token: serve/once.py
             self._env.globals["backup"] = self.warm.backup  # --push's state: templates/backup.html
             self._env.globals["troubles"] = self.warm.troubles  # followers that failed: the same
+            self._env.globals["words"] = self.web().words  # a field in the words of the game's forms
         return self._env
 
     def bar(self, request: Request, session: Session | None, view: Version | None = None) -> str:
@@ -104,13 +105,19 @@ class Server:
         actions = [a for a in self.web().actions if who is not None and (who.organiser or not a.organiser)]
         actions = [a for a in actions if a.when is None or (view is not None and a.when(view.campaign.state))]
         live = view is not None and request.method in ("GET", "HEAD")
+        shown = view or self.warm.view()
+        people = shown.people()  # the bar names people as the pages do: "Tim recorded …"
         return (
             self.env()
             .get_template("bar.html")
             .render(
                 root=root(request),
+                here=request.url.path,  # the page shown: aria-current in the header
+                campaign=shown.campaign.name,
+                pages=self.web().pages,
+                people=people,
                 who=who,
-                name=(view or self.warm.view()).people().get(who.name, who.name) if who and not who.organiser else None,
+                name=people.get(who.name, who.name) if who and not who.organiser else None,
                 actions=actions,
                 csrf=session.csrf if session else "",
                 version=version_of(view.signature) if live and view is not None else None,
@@ -131,10 +138,23 @@ class Server:
                 campaign=view.campaign.name,
                 who=self.who(session),
                 csrf=session.csrf if session else "",
+                status=status,
+                back=back_to(request),
+                home=self.web().pages[0][0] if self.web().pages else "Standings",
                 **values,
             )
         )
         return HTMLResponse(html, status)
+
+
+def back_to(request: Request) -> str | None:
+    """The page of this server a form was sent from (a refusal's "Back to the form"): its path
+    and query, never another site's address."""
+    referer = request.headers.get("referer", "")
+    base = str(request.base_url).rstrip("/")
+    if request.method != "POST" or not referer.startswith(base + "/"):
+        return None
+    return referer[len(base) :]
 
 
 def server_of(request: Request) -> Server:

@@ -294,7 +294,7 @@ def test_the_resolve_form_offers_only_the_legal_areas_of_the_agents_house(phones
     and the ship's sea was free text."""
     placed(phones)
     _, page = phones.get("ana", "/play/conspiracy")
-    routes = re.findall(r'<option value="([^"|]+)\|([^"]+)"', page)
+    routes = re.findall(r'<option value="([^"|]+)\|([^"]+)"(?! data-mustered)', page)  # mustered: issue #49
     assert ("Greywater Watch", "Moat Cailin") in routes and ("Pyke", "Blackwater") not in routes
     assert all(origin in ("Greywater Watch", "Pyke", "Ironman&#39;s Bay") for origin, _ in routes), routes
     assert "Blackwater" not in page.split("Move troops")[1].split("</select>")[0]

@@ -48,6 +48,7 @@ class Route:
     origin: str
     to: str
     against: str | None  # the house whose troops it fights, or None
+    mustered: bool = False  # from troops the agent's own muster puts there first (muster, then move)
 
     @property
     def value(self) -> str:
@@ -91,7 +92,7 @@ def offer(state: Realm, house: str, space: str) -> Offer:
         PLANS.get(space, ()),
         tuple(musters),
         promotions,
-        routes(state, house),
+        routes(state, house) + after_muster(state, house, tuple(musters)),
         can_draw(state, house),
         tuple(a for a in board.areas if state.force(a, house) != (0, 0, 0)) or tuple(mine),
     )
@@ -108,6 +109,34 @@ def routes(state: Realm, house: str) -> tuple[Route, ...]:
             if any(check_move(state, house, area, to, g) is None for g in _singles(have)):
                 holder = state.troops.get(to)
                 found.append(Route(area, to, holder[0] if holder and holder[0] != house else None))
+    return tuple(found)
+
+
+def after_muster(state: Realm, house: str, musters: tuple[MusterArea, ...]) -> tuple[Route, ...]:
+    """The moves a muster makes possible for a plan that musters first (§4.2.2: a marshal
+    musters, then moves): from an area, or a sea, the house has no troops in before its muster
+    (`cok ntk resolve … --muster "Greywater Watch=footman" --move "Greywater Watch" Seagard`)."""
+    if not musters:
+        return ()
+    from cok.rulesets.no_true_king.rules.overlay import Overlay
+
+    mustered = Overlay(state)  # type: ignore[arg-type]  # reads a State or an Overlay alike
+    origins = []
+    for m in musters:
+        if state.force(m.name, house) == (0, 0, 0):
+            mustered.set_force(m.name, house, (m.barrels, 0, 0))
+            origins.append(m.name)
+        for sea in m.seas:
+            if sea not in origins and state.force(sea, house) == (0, 0, 0):
+                mustered.set_force(sea, house, (0, 0, m.barrels))
+                origins.append(sea)
+    found = []
+    for area in origins:
+        have = mustered.force(area, house)
+        for to in state.board.neighbours(area):
+            if any(check_move(mustered, house, area, to, g) is None for g in _singles(have)):
+                holder = state.troops.get(to)
+                found.append(Route(area, to, holder[0] if holder and holder[0] != house else None, mustered=True))
     return tuple(found)
 
 

@@ -24,8 +24,21 @@
   if (!bar || !window.fetch) return;
   var seen = bar.getAttribute("data-version");
   var url = (bar.getAttribute("data-root") || "") + "/api/version";
-  var news = document.querySelector(".cok-news");
+  var news = document.querySelector(".cok-news p");
   var EVERY = 3000;
+  var KEPT = "cok-refreshed";
+
+  // a page that refreshed itself says so in its live region (role=status), for a screen reader
+  // as for the eye: what changed is the newest entry the page shows, when it shows one
+  try {
+    if (window.sessionStorage.getItem(KEPT)) {
+      window.sessionStorage.removeItem(KEPT);
+      var region = document.querySelector(".cok-news");
+      var newest = document.querySelector("ul.latest li, ul.entries li");
+      var told = "The page was refreshed: new events were recorded." + (newest ? " The newest: " + newest.textContent.trim() : "");
+      if (region) setTimeout(function () { region.insertAdjacentHTML("beforeend", "<p class=\"cok-told\"></p>"); region.lastChild.textContent = told; }, 400);
+    }
+  } catch (e) { /* a browser that keeps nothing: nothing is said */ }
 
   function changed(field) {
     if (field.closest(".cok-bar") || field.type === "hidden" || field.type === "submit") return false;
@@ -52,7 +65,11 @@
       .then(function (answer) { return answer.ok ? answer.json() : null; })
       .then(function (now) {
         if (!now || !now.version || now.version === seen) return;
-        if (!filling()) { window.location.replace(window.location.href); return; }
+        if (!filling()) {
+          try { window.sessionStorage.setItem(KEPT, "1"); } catch (e) { /* nothing kept */ }
+          window.location.replace(window.location.href);
+          return;
+        }
         if (news) news.hidden = false;
       })
       .catch(function () {});

@@ -12,6 +12,11 @@ from cok.serve.kit import Action, Form, Visit, Web
 
 def web() -> Web:
     return Web(
+        pages=(
+            ("Standings", "index.html"),
+            ("Log", "log.html"),
+            ("Map", "map.html"),
+        ),  # as the site's header (site/templates/base.html)
         actions=(
             Action("Plan a battle", "battle"),
             Action("Painting", "paint"),

@@ -21,6 +21,11 @@ DIE_FACES = (1, 2, 3, 4, 5, 6)
 
 def web() -> Web:
     return Web(
+        pages=(
+            ("Kingdoms", "index.html"),
+            ("Log", "log.html"),
+            ("Map", "map.html"),
+        ),  # as the site's header (site/templates/base.html)
         actions=(Action("My kingdom", "kingdom"), Action("Organiser", "organiser", organiser=True)),
         forms=(
             Form("/kingdom", kingdom),

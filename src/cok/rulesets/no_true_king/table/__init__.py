@@ -25,6 +25,11 @@ POSITIONS = ("1", "2", "3", "4", "left")
 
 def web() -> Web:
     return Web(
+        pages=(
+            ("The game", "index.html"),
+            ("The log", "log.html"),
+            ("The board", "board.html"),
+        ),  # as the site's header (site/templates/base.html)
         actions=(
             Action("My conspiracy", "conspiracy"),
             Action("Join", "join", when=_seating),

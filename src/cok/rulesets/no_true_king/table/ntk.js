@@ -73,6 +73,12 @@ document.addEventListener("DOMContentLoaded", () => {
         const moveIsFirst = Boolean(muster.compareDocumentPosition(move) & Node.DOCUMENT_POSITION_PRECEDING);
         if (moveFirst !== moveIsFirst) (moveFirst ? muster : move).before(moveFirst ? move : muster);
       }
+      // a route from troops the muster puts there is offered only when the muster comes first
+      const musterFirst = kinds.indexOf("muster") >= 0 && kinds.indexOf("muster") < kinds.indexOf("move");
+      form.querySelectorAll("select[name=route] option[data-mustered]").forEach((option) => {
+        option.disabled = !musterFirst;
+        if (option.disabled && option.selected) option.selected = false;
+      });
     }
     plans.forEach((input) => input.addEventListener("change", show));
     show();
