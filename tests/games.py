@@ -44,9 +44,11 @@ def command(game: str, *args: str) -> list[str]:
     return [group, *args] if group else list(args)
 
 
-def begun(tmp_path: Path, game: str, moment: str | None = None, name: str = "campaign") -> Cok:
-    """A new campaign of the game, as `cok init` makes it, with the scenario's keys set."""
-    assert Cok(tmp_path)("init", name, "--ruleset", game).exit_code == 0
+def begun(tmp_path: Path, game: str, moment: str | None = None, name: str = "campaign", *init: str) -> Cok:
+    """A new campaign of the game, as `cok init` makes it (with `init`'s options), with the
+    scenario's keys set."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    assert Cok(tmp_path)("init", name, "--ruleset", game, *init).exit_code == 0
     folder = tmp_path / name
     keys = scene(game, moment).settings
     if keys:
