@@ -1,5 +1,5 @@
-"""Every page of every shipped example's site and of every game's scenarios, opened in a real browser on a phone (390 px)
-and a laptop (1280 px): nothing scrolls sideways, no table is cut off, no text is drawn
+"""Every page of every shipped example's site and of every game's scenarios, opened in a real
+browser on a phone (390 px) and a laptop (1280 px): nothing scrolls sideways, no table is cut off, no text is drawn
 smaller than 9 CSS px (issue #29). One Chromium for the module, pages opened as files."""
 
 from __future__ import annotations

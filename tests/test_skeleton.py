@@ -21,6 +21,7 @@ REQUIRED = [
     "__init__.py",  # RULESET: the game as the core sees it
     "map.py",  # the map's model
     "mapfile.py",  # reading a map file
+    "maps/",  # its built-in map, package data
     "events.py",  # its events
     "settings.py",  # its keys in campaign.yaml
     "rules/apply.py",  # decide, then commit
@@ -51,6 +52,11 @@ def folder(game: str) -> Path:
 @pytest.mark.parametrize("job", REQUIRED)
 def test_every_game_has_the_skeletons_file_for_each_job(game: str, job: str) -> None:
     assert (folder(game) / job).exists(), f"{game} has no {job}"
+
+
+@pytest.mark.parametrize("game", list(BUILT_IN))
+def test_every_games_built_in_map_is_found_inside_its_own_folder(game: str) -> None:
+    assert get(game).builtin_map().parent == folder(game) / "maps"
 
 
 @pytest.mark.parametrize("game", list(BUILT_IN))

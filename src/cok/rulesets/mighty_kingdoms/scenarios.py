@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from cok.core.scenarios import Read, Scenario, Scenarios
 
+ANA = ("kingdom", "ana", "--race", "Elves", "--capital", "Emberhold", "--city", "1,-4", "--fortress", "2,-5")
+BO = ("kingdom", "bo", "--race", "Orcs", "--capital", "Greywater", "--city", "4,-1", "--fortress", "5,-1")
 KINGDOMS = (
-    ("kingdom", "ana", "--race", "Elves", "--capital", "Emberhold", "--city", "1,-4", "--fortress", "2,-5")
-    + ("--villages", "0,-4", "0,-5", "--army", "1,-4", "--name", "Ana"),
-    ("kingdom", "bo", "--race", "Orcs", "--capital", "Greywater", "--city", "4,-1", "--fortress", "5,-1")
-    + ("--villages", "3,0", "3,1", "--army", "4,-1"),
+    (*ANA, "--villages", "0,-4", "0,-5", "--army", "1,-4", "--name", "Ana"),
+    (*BO, "--villages", "3,0", "3,1", "--army", "4,-1"),
 )
 
 #: What a summer answers: its commands' documents, and the reads its pages ask.
@@ -37,7 +37,7 @@ SCENARIOS = Scenarios(
         Scenario(
             "kings-of-war",
             (
-                *(kingdom + ("--list", f"{kingdom[1]}'s list") for kingdom in KINGDOMS),
+                *((*kingdom, "--list", f"{kingdom[1]}'s list") for kingdom in KINGDOMS),
                 ("begin",),
                 ("order", "ana-1", "defend"),
             ),
