@@ -8,15 +8,17 @@ from typing import Annotated, Any
 
 import typer
 
-from cok.cli.options import CampaignOpt, JsonOpt, NoCacheOpt, emit_json, open_valid, refusals
+from cok.cli.options import USUAL, CampaignOpt, JsonOpt, Manner, emit_json, open_valid, reads, refusals
 
 app = typer.Typer(no_args_is_help=False, invoke_without_command=True)
 
 
 @app.callback()
 @refusals
+@reads
 def dice(
-    ctx: typer.Context, campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False
+    ctx: typer.Context,
+    how: Manner = USUAL,
 ) -> None:
     """Every die cok rolled: verified from its revealed seed, or waiting for the period to end.
 
@@ -26,7 +28,7 @@ def dice(
         return
     from cok.service.queries import dice as audited
 
-    opened = open_valid(campaign, no_cache)
+    opened = open_valid(how.campaign, how.no_cache)
     done = audited(opened)
     refused = {p.line: p.message for p in done.problems}
     rows: list[dict[str, Any]] = []
@@ -56,7 +58,7 @@ def dice(
         rows.append(
             {"period": c.period, "commit": c.id, "line": c.line, "sha256": c.sha256, "seed": state, "rolls": rolls}
         )
-    if as_json:
+    if how.as_json:
         emit_json({"commitments": rows, "problems": [{"line": p.line, "message": p.message} for p in done.problems]})
         return
     if not rows:

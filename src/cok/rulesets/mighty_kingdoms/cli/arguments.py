@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cok.cli.options import complete, given, open_valid
+from cok.cli.options import Manner, complete, given, open_valid
 from cok.cli.recording import record_drafts
 from cok.service.drafts import Draft
 
@@ -48,23 +48,21 @@ LIST_WORDS = {"ignore_unknown_options": True, "allow_extra_args": True}
 RollDiceOpt = Annotated[bool, typer.Option("--roll-dice", help="Let the ledger roll the dice (they are recorded).")]
 
 
-def open_mk(campaign: str | None, no_cache: bool = False) -> Campaign:
-    return open_valid(campaign, no_cache).require(RULESET, "see `cok mk --help`")
+def open_mk(how: Manner) -> Campaign:
+    return open_valid(how.campaign, how.no_cache).require(RULESET, "see `cok mk --help`")
 
 
 def record(
     opened: Campaign,
     type: str,
     fields: dict[str, Any],
-    dry_run: bool,
-    as_json: bool,
-    no_cache: bool,
+    how: Manner,
     answers: dict[str, Any] | None = None,
 ) -> None:
     """Options → draft → the service (`intents.py` builds the event, the rules decide) →
     the summary, as on a phone; the rules' questions asked at a terminal."""
     drafts = [Draft(type, given(fields))]
-    record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache, answers=answers)
+    record_drafts(opened, drafts, **how.recording(), answers=answers)
 
 
 def rolled_for_me(roll_dice: bool) -> dict[str, Any]:
