@@ -16,10 +16,7 @@ app = typer.Typer(no_args_is_help=False, invoke_without_command=True)
 @app.callback()
 @refusals
 @reads
-def dice(
-    ctx: typer.Context,
-    how: Manner = USUAL,
-) -> None:
+def dice(ctx: typer.Context, how: Manner = USUAL) -> None:
     """Every die cok rolled: verified from its revealed seed, or waiting for the period to end.
 
     Example: cok dice

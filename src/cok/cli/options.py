@@ -8,7 +8,7 @@ import inspect
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict, TypeVar
 
 import typer
 
@@ -17,6 +17,11 @@ from cok.cli.basics import open_valid as open_valid
 from cok.cli.basics import refusal
 from cok.core.errors import Refused, RuleError
 from cok.core.folders import find_campaign
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+
+Answers = dict[str, Any] | None
 
 CampaignOpt = Annotated[
     str | None,
@@ -103,6 +108,28 @@ def _ending(*options: str) -> Callable[[F], F]:
 records = _ending("campaign", "no_cache", "dry_run", "as_json")
 #: A command that shows: `-C`, `--no-cache`, `--json`.
 reads = _ending("campaign", "no_cache", "as_json")
+
+
+def shown(opened: Campaign, name: str, how: Manner, **args: Any) -> Any:
+    """The game's read `name` (its `queries`): printed as the one JSON document with `--json`
+    (then None: nothing more to show), else the document for the command's table."""
+    from cok.service.queries import read
+
+    doc = read(opened, name, **args)
+    if how.as_json:
+        emit_json(doc)
+        return None
+    return doc
+
+
+def record_given(opened: Campaign, type: str, fields: dict[str, Any], how: Manner, answers: Answers = None) -> None:
+    """Options → draft (an option left out gives no field) → the service (the game's intents
+    build the event, the rules decide) → the summary, as on a phone; the rules' questions
+    asked at a terminal (`answers`: what the options already answer, e.g. roll it for me)."""
+    from cok.cli.recording import record_drafts
+    from cok.service.drafts import Draft
+
+    record_drafts(opened, [Draft(type, given(fields))], **how.recording(), answers=answers)
 
 
 def player_id(typed: str) -> str:

@@ -22,6 +22,7 @@ from cok.cli.options import (
     emit_json,
     open_valid,
     reads,
+    record_given,
     records,
     refusals,
 )
@@ -227,25 +228,29 @@ TargetArg = Annotated[
 ]
 
 
-def _verdict(
-    kind: str, event_id: str, reason: str | None, campaign: str | None, no_cache: bool, dry_run: bool, as_json: bool
-) -> None:
+def _verdict(kind: str, event_id: str, reason: str | None, how: Manner) -> None:
     """Record a confirmation, a dispute or a settling of a result (docs/confirm.md)."""
-    from cok.cli.recording import record_drafts
-    from cok.service import Draft, event_ref
+    from cok.service import event_ref
 
-    found = open_valid(campaign, no_cache)
-    fields = {"target": event_ref(found, event_id), **({"reason": reason} if reason is not None else {})}
-    record_drafts(found, [Draft(kind, fields)], no_cache=no_cache, dry_run=dry_run, as_json=as_json)
+    found = open_valid(how.campaign, how.no_cache)
+    record_given(found, kind, {"target": event_ref(found, event_id), "reason": reason}, how)
+
+
+def _ruling(kind: str, summary: str) -> None:
+    """`dispute` and `settle`, one command: a verdict on a result that says why (`--reason`)."""
+
+    def verdict(event_id: TargetArg, reason: ReasonOpt, how: Manner = USUAL) -> None:
+        _verdict(kind, event_id, reason, how)
+
+    verdict.__name__ = verdict.__qualname__ = kind
+    verdict.__doc__ = summary
+    app.command()(refusals(records(verdict)))
 
 
 @app.command()
 @refusals
 @records
-def confirm(
-    event_id: TargetArg,
-    how: Manner = USUAL,
-) -> None:
+def confirm(event_id: TargetArg, how: Manner = USUAL) -> None:
     """Confirm a result the other side recorded (a battle): it happened as written.
 
     Only the other side of the result (or an organiser) may; whoever recorded it may not
@@ -253,37 +258,25 @@ def confirm(
 
     Example: cok confirm 3fa9c1
     """
-    _verdict("confirm", event_id, None, how.campaign, how.no_cache, how.dry_run, how.as_json)
+    _verdict("confirm", event_id, None, how)
 
 
-@app.command()
-@refusals
-@records
-def dispute(
-    event_id: TargetArg,
-    reason: ReasonOpt,
-    how: Manner = USUAL,
-) -> None:
+_ruling(
+    "dispute",
     """Dispute a result the other side recorded, saying why: it is marked until an organiser settles it.
 
     Example: cok dispute 3fa9c1 --reason "I won on objectives"
-    """
-    _verdict("dispute", event_id, reason, how.campaign, how.no_cache, how.dry_run, how.as_json)
+    """,
+)
 
 
-@app.command()
-@refusals
-@records
-def settle(
-    event_id: TargetArg,
-    reason: ReasonOpt,
-    how: Manner = USUAL,
-) -> None:
+_ruling(
+    "settle",
     """Settle a dispute by keeping the result as recorded (an organiser's ruling); `cok void` takes it back instead.
 
     Example: cok settle 3fa9c1 --reason "the photo shows the objectives held"
-    """
-    _verdict("settle", event_id, reason, how.campaign, how.no_cache, how.dry_run, how.as_json)
+    """,
+)
 
 
 @app.command("check")

@@ -19,11 +19,11 @@ from cok.cli.options import (
     PlayerIdArg,
     chosen,
     complete,
-    emit_json,
     player_id,
     reads,
     records,
     refusals,
+    shown,
 )
 from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.cli.arguments import (
@@ -31,9 +31,9 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
     FoundingOrderOpt,
-    OrderOpt,
     RollDiceOpt,
     Tile,
+    closing,
     example_of,
     open_mk,
     pair_list,
@@ -89,12 +89,7 @@ def kingdom(
 @app.command(context_settings=LIST_WORDS)
 @refusals
 @records
-def begin(
-    ctx: typer.Context,
-    order: FoundingOrderOpt = None,
-    note: NoteOpt = None,
-    how: Manner = USUAL,
-) -> None:
+def begin(ctx: typer.Context, order: FoundingOrderOpt = None, note: NoteOpt = None, how: Manner = USUAL) -> None:
     """Close setup: year 1, month 1 begins in the founding order."""
     opened = open_mk(how)
     given = player_list(order, list(ctx.args))
@@ -166,12 +161,8 @@ def resolve(
 @reads
 def battles(how: Manner = USUAL) -> None:
     """What must be fought: contested tiles, who chooses next, Defence, board size, benefit."""
-    from cok.service.queries import read
-
     opened = open_mk(how)
-    doc = read(opened, "battles")
-    if how.as_json:
-        emit_json(doc)
+    if (doc := shown(opened, "battles", how)) is None:
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import battles_views
@@ -251,24 +242,9 @@ def _number(value: str, option: str) -> int:
     return int(value)
 
 
-@app.command(context_settings=LIST_WORDS)
-@refusals
-@records
-def reform(
-    ctx: typer.Context,
-    order: OrderOpt = None,
-    roll_dice: RollDiceOpt = False,
-    note: NoteOpt = None,
-    how: Manner = USUAL,
-) -> None:
-    """Close the month: terrain, razes, control, Unit Strength, the new player order."""
-    opened = open_mk(how)
-    given = player_list(order, list(ctx.args))
-    if roll_dice and given:
-        raise typer.BadParameter("either give the roll-off's order or --roll-dice, not both", param_hint="--roll-dice")
-    fields = {"order": given, "note": note}
-    record(opened, "reform", fields, how, rolled_for_me(roll_dice))
-
+reform = app.command(context_settings=LIST_WORDS)(
+    closing("reform", "Close the month: terrain, razes, control, Unit Strength, the new player order.")
+)
 
 from cok.rulesets.mighty_kingdoms.cli import winter  # noqa: E402 - its commands come next in --help
 
@@ -283,12 +259,8 @@ winter.register(app)
 @reads
 def status(how: Manner = USUAL) -> None:
     """Year, season, month, phase, player order, and what the ledger waits for."""
-    from cok.service.queries import read
-
     opened = open_mk(how)
-    doc = read(opened, "status")
-    if how.as_json:
-        emit_json(doc)
+    if (doc := shown(opened, "status", how)) is None:
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import status_views
@@ -301,12 +273,8 @@ def status(how: Manner = USUAL) -> None:
 @reads
 def kingdoms(how: Manner = USUAL) -> None:
     """Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts."""
-    from cok.service.queries import read
-
     opened = open_mk(how)
-    doc = read(opened, "kingdoms")
-    if how.as_json:
-        emit_json(doc)
+    if (doc := shown(opened, "kingdoms", how)) is None:
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import kingdoms_grid
@@ -322,12 +290,8 @@ def armies(
     how: Manner = USUAL,
 ) -> None:
     """Every army: tile, points, upright or on its side, this month's order."""
-    from cok.service.queries import read
-
     opened = open_mk(how)
-    doc = read(opened, "armies", player=player)
-    if how.as_json:
-        emit_json(doc)
+    if (doc := shown(opened, "armies", how, player=player)) is None:
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import armies_grid

@@ -22,13 +22,12 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
     LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
-    OrderOpt,
     PlayerArg,
     RollDiceOpt,
     Tile,
+    closing,
     open_mk,
     pairs,
-    player_list,
     record,
     rolled_for_me,
     unit_strengths,
@@ -38,7 +37,8 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
 def register(app: typer.Typer) -> None:
     """Add the winter's commands to `cok mk`, in the order of the winter's steps."""
     for command in (winter, tithe, build, recruit, feed, deploy, spring, quest, artefact):
-        app.command(context_settings=LIST_WORDS if command is spring else TILES_MAY_BE_NEGATIVE)(refusals(command))
+        settings = LIST_WORDS if command is spring else TILES_MAY_BE_NEGATIVE
+        app.command(context_settings=settings)(command if command is spring else refusals(command))
 
 
 @records
@@ -134,32 +134,13 @@ def feed(
 
 
 @records
-def deploy(
-    army: ArmyArg,
-    tile: Tile,
-    note: NoteOpt = None,
-    how: Manner = USUAL,
-) -> None:
+def deploy(army: ArmyArg, tile: Tile, note: NoteOpt = None, how: Manner = USUAL) -> None:
     """Deploy an army on a settlement of its kingdom (village 1, city 2, capital or fortress 3)."""
     opened = open_mk(how)
     record(opened, "deploy", {"army": army, "tile": tile, "note": note}, how)
 
 
-@records
-def spring(
-    ctx: typer.Context,
-    order: OrderOpt = None,
-    roll_dice: RollDiceOpt = False,
-    note: NoteOpt = None,
-    how: Manner = USUAL,
-) -> None:
-    """Close winter: the next year's month 1 begins."""
-    opened = open_mk(how)
-    given = player_list(order, list(ctx.args))
-    if roll_dice and given:
-        raise typer.BadParameter("either give the roll-off's order or --roll-dice, not both", param_hint="--roll-dice")
-    fields = {"order": given, "note": note}
-    record(opened, "spring", fields, how, rolled_for_me(roll_dice))
+spring = closing("spring", "Close winter: the next year's month 1 begins.")
 
 
 @records

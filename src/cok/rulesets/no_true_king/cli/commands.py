@@ -19,12 +19,13 @@ from cok.cli.options import (
     emit_json,
     open_valid,
     reads,
+    record_given,
     records,
     refusals,
     said,
+    shown,
     words,
 )
-from cok.cli.recording import record_drafts
 from cok.core.dice import ROLL
 from cok.core.errors import RuleError
 
@@ -64,19 +65,7 @@ def _show(*views: Any) -> None:
     show(*views)
 
 
-def _record(
-    opened: Campaign,
-    type: str,
-    fields: dict[str, Any],
-    how: Manner,
-    answers: dict[str, Any] | None = None,
-) -> None:
-    """The event as typed, built by the game's intents and recorded through the service
-    (`answers`: what the options already answer, e.g. `--roll`: roll it for me)."""
-    from cok.service import Draft
-
-    given = {k: v for k, v in fields.items() if v is not None}
-    record_drafts(opened, [Draft(type, given)], **how.recording(), answers=answers)
+_record = record_given  # the event as typed, built by the game's intents and recorded through the service
 
 
 def _player(state: State, typed: str) -> str:
@@ -196,13 +185,7 @@ def begin(
 @app.command()
 @refusals
 @records
-def place(
-    player: Player,
-    house: House,
-    space: Space,
-    note: NoteOpt = None,
-    how: Manner = USUAL,
-) -> None:
+def place(player: Player, house: House, space: Space, note: NoteOpt = None, how: Manner = USUAL) -> None:
     """Place an agent on an empty action space.
 
     Example: cok ntk place ana stark maester
@@ -282,10 +265,7 @@ def resolve(
     ("--card PLAYER=CARD", "A card played (once per player)."),
     ("--player P", "The active player, who plays cards first (default: whose turn it is)."),
 )
-def combat(
-    ctx: typer.Context,
-    how: Manner = USUAL,
-) -> None:
+def combat(ctx: typer.Context, how: Manner = USUAL) -> None:
     """Before recording a move into another house's troops: HOUSE FROM TO UNITS… [--card
     PLAYER=CARD…] shows each side's power, the cards still in play, the casualties and the
     legal retreats, for either winner.
@@ -371,11 +351,7 @@ def card_(
 @app.command(name="pass")
 @refusals
 @records
-def pass_(
-    player: Player,
-    note: NoteOpt = None,
-    how: Manner = USUAL,
-) -> None:
+def pass_(player: Player, note: NoteOpt = None, how: Manner = USUAL) -> None:
     """Keep your loyalty tokens as they are (end of a round).
 
     Example: cok ntk pass bo
@@ -446,15 +422,10 @@ def board(how: Manner = USUAL) -> None:
 
     Example: cok ntk board
     """
-    from cok.service.queries import read
+    if (doc := shown(_open(how), "board", how)) is not None:
+        from cok.rulesets.no_true_king.views import board_grid
 
-    doc = read(_open(how), "board")
-    if how.as_json:
-        emit_json(doc)
-        return
-    from cok.rulesets.no_true_king.views import board_grid
-
-    _show(board_grid(doc["areas"]))
+        _show(board_grid(doc["areas"]))
 
 
 @app.command()
@@ -465,12 +436,7 @@ def houses(how: Manner = USUAL) -> None:
 
     Example: cok ntk houses
     """
-    from cok.service.queries import read
+    if (doc := shown(_open(how), "houses", how)) is not None:
+        from cok.rulesets.no_true_king.views import houses_grid
 
-    doc = read(_open(how), "houses")
-    if how.as_json:
-        emit_json(doc)
-        return
-    from cok.rulesets.no_true_king.views import houses_grid
-
-    _show(houses_grid(doc["houses"]))
+        _show(houses_grid(doc["houses"]))
