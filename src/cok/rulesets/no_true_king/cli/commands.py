@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cok.cli.basics import emit_json, open_valid
 from cok.cli.options import (
     USUAL,
     CampaignOpt,
@@ -16,8 +17,6 @@ from cok.cli.options import (
     Manner,
     NoteOpt,
     complete,
-    emit_json,
-    open_valid,
     reads,
     record_given,
     records,
