@@ -122,6 +122,22 @@ def shown(opened: Campaign, name: str, how: Manner, **args: Any) -> Any:
     return doc
 
 
+def showing(
+    name: str, summary: str, opening: Callable[[Manner], Campaign], table: Callable[[Campaign, Any], None]
+) -> Callable[..., None]:
+    """A command that shows the game's read `name` (`-C`, `--no-cache`, `--json`): the
+    document with `--json`, else its table (`table`, which imports its views when it runs)."""
+
+    def show(how: Manner = USUAL) -> None:
+        opened = opening(how)
+        if (doc := shown(opened, name, how)) is not None:
+            table(opened, doc)
+
+    show.__name__ = show.__qualname__ = name
+    show.__doc__ = summary
+    return refusals(reads(show))
+
+
 def record_given(opened: Campaign, type: str, fields: dict[str, Any], how: Manner, answers: Answers = None) -> None:
     """Options → draft (an option left out gives no field) → the service (the game's intents
     build the event, the rules decide) → the summary, as on a phone; the rules' questions

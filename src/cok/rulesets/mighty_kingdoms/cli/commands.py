@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import typing
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -23,6 +23,7 @@ from cok.cli.options import (
     reads,
     records,
     refusals,
+    showing,
     shown,
 )
 from cok.core.errors import RuleError
@@ -44,6 +45,9 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
     two_dice,
     unit_strengths,
 )
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -156,18 +160,21 @@ def resolve(
     record(opened, "resolve", fields, how, rolled_for_me(roll_dice))
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-@reads
-def battles(how: Manner = USUAL) -> None:
-    """What must be fought: contested tiles, who chooses next, Defence, board size, benefit."""
-    opened = open_mk(how)
-    if (doc := shown(opened, "battles", how)) is None:
-        return
+def _battles(opened: Campaign, doc: Any) -> None:
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import battles_views
 
     show(*battles_views(opened.state, doc))
+
+
+battles = app.command(context_settings=TILES_MAY_BE_NEGATIVE)(
+    showing(
+        "battles",
+        "What must be fought: contested tiles, who chooses next, Defence, board size, benefit.",
+        open_mk,
+        _battles,
+    )
+)
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
@@ -254,32 +261,26 @@ winter.register(app)
 # ---------------------------------------------------------------- showing
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-@reads
-def status(how: Manner = USUAL) -> None:
-    """Year, season, month, phase, player order, and what the ledger waits for."""
-    opened = open_mk(how)
-    if (doc := shown(opened, "status", how)) is None:
-        return
+def _status(opened: Campaign, doc: Any) -> None:
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import status_views
 
     show(*status_views(opened.name, opened.state, doc))
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-@reads
-def kingdoms(how: Manner = USUAL) -> None:
-    """Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts."""
-    opened = open_mk(how)
-    if (doc := shown(opened, "kingdoms", how)) is None:
-        return
+def _kingdoms(opened: Campaign, doc: Any) -> None:
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import kingdoms_grid
 
     show(kingdoms_grid(opened.name, opened.state, doc))
+
+
+status = app.command(context_settings=TILES_MAY_BE_NEGATIVE)(
+    showing("status", "Year, season, month, phase, player order, and what the ledger waits for.", open_mk, _status)
+)
+kingdoms = app.command(context_settings=TILES_MAY_BE_NEGATIVE)(
+    showing("kingdoms", "Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts.", open_mk, _kingdoms)
+)
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)

@@ -22,7 +22,7 @@ from cok.cli.options import (
     records,
     refusals,
     said,
-    shown,
+    showing,
     words,
 )
 from cok.core.dice import ROLL
@@ -413,29 +413,37 @@ def status(how: Manner = USUAL) -> None:
     _show(*status_views(opened.name, opened.state))
 
 
-@app.command()
-@refusals
-@reads
-def board(how: Manner = USUAL) -> None:
-    """Per area: the house that controls it, its footmen, knights, ships and flag.
+def _board(opened: Campaign, doc: Any) -> None:
+    from cok.rulesets.no_true_king.views import board_grid
+
+    _show(board_grid(doc["areas"]))
+
+
+def _houses_table(opened: Campaign, doc: Any) -> None:
+    from cok.rulesets.no_true_king.views import houses_grid
+
+    _show(houses_grid(doc["houses"]))
+
+
+board = app.command()(
+    showing(
+        "board",
+        """Per area: the house that controls it, its footmen, knights, ships and flag.
 
     Example: cok ntk board
-    """
-    if (doc := shown(_open(how), "board", how)) is not None:
-        from cok.rulesets.no_true_king.views import board_grid
-
-        _show(board_grid(doc["areas"]))
-
-
-@app.command()
-@refusals
-@reads
-def houses(how: Manner = USUAL) -> None:
-    """Per house: ranking, crowns, castles, towns, barrels, troops, and cards held by whom.
+    """,
+        _open,
+        _board,
+    )
+)
+houses = app.command()(
+    showing(
+        "houses",
+        """Per house: ranking, crowns, castles, towns, barrels, troops, and cards held by whom.
 
     Example: cok ntk houses
-    """
-    if (doc := shown(_open(how), "houses", how)) is not None:
-        from cok.rulesets.no_true_king.views import houses_grid
-
-        _show(houses_grid(doc["houses"]))
+    """,
+        _open,
+        _houses_table,
+    )
+)
