@@ -30,7 +30,6 @@ class Scenario:
     steps: tuple[tuple[str, ...], ...]
     settings: Mapping[str, object] = field(default_factory=dict)
     reads: tuple[Read, ...] = ()
-    player: str = ""  # a player of the campaign once played, as the reads name them
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ SCENARIOS = Scenarios(
                 ("join", "tim", "--faction", "stark", "--name", "Tim"),
                 ("join", "sara", "--faction", "lannister"),
             ),
-            player="tim",
             reads=(
                 Read("locations", command=("locations",)),
                 Read("locations", "?free=1", ("locations", "--free")),

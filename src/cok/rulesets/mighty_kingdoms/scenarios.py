@@ -31,9 +31,7 @@ SUMMER = (
 
 SCENARIOS = Scenarios(
     scenarios=(
-        Scenario(
-            "summer", (*KINGDOMS, ("begin",)), settings={"advanced": ["wizards-towers"]}, reads=SUMMER, player="ana"
-        ),
+        Scenario("summer", (*KINGDOMS, ("begin",)), settings={"advanced": ["wizards-towers"]}, reads=SUMMER),
         Scenario(
             "kings-of-war",
             (
@@ -43,7 +41,6 @@ SCENARIOS = Scenarios(
             ),
             settings={"battles": "kings-of-war", "army_limit": 3},
             reads=SUMMER,
-            player="ana",
         ),
     ),
     wrong_entry="- type: kingdom\n  player: ana\n  race: orcs\n  capital: {value}\n  city: y\n  fortress: z\n"

@@ -17,7 +17,6 @@ SCENARIOS = Scenarios(
                 ("begin", "--seats", "ana", "bo", "--first", "ana"),
             ),
             settings={"loyalty": "open"},
-            player="ana",
             reads=(
                 Read("board", command=("board",)),
                 Read("houses", command=("houses",)),
