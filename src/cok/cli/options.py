@@ -21,7 +21,6 @@ from cok.core.folders import find_campaign
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
 
-Answers = dict[str, Any] | None
 
 CampaignOpt = Annotated[
     str | None,
@@ -136,16 +135,6 @@ def showing(
     show.__name__ = show.__qualname__ = name
     show.__doc__ = summary
     return refusals(reads(show))
-
-
-def record_given(opened: Campaign, type: str, fields: dict[str, Any], how: Manner, answers: Answers = None) -> None:
-    """Options → draft (an option left out gives no field) → the service (the game's intents
-    build the event, the rules decide) → the summary, as on a phone; the rules' questions
-    asked at a terminal (`answers`: what the options already answer, e.g. roll it for me)."""
-    from cok.cli.recording import record_drafts
-    from cok.service.drafts import Draft
-
-    record_drafts(opened, [Draft(type, given(fields))], **how.recording(), answers=answers)
 
 
 def player_id(typed: str) -> str:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cok.cli.drafts import record_given
 from cok.cli.games import ids
 from cok.cli.options import (
     USUAL,
@@ -22,7 +23,6 @@ from cok.cli.options import (
     emit_json,
     open_valid,
     reads,
-    record_given,
     records,
     refusals,
 )

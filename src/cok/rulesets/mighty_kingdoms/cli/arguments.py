@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cok.cli.options import USUAL, Manner, NoteOpt, complete, open_valid, record_given, records, refusals
+from cok.cli.drafts import record_given
+from cok.cli.options import USUAL, Manner, NoteOpt, complete, open_valid, records, refusals
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign

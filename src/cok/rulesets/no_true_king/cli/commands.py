@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cok.cli.basics import emit_json, open_valid
+from cok.cli.drafts import record_given
 from cok.cli.options import (
     USUAL,
     CampaignOpt,
@@ -18,7 +19,6 @@ from cok.cli.options import (
     NoteOpt,
     complete,
     reads,
-    record_given,
     records,
     refusals,
     said,
