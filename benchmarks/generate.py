@@ -27,7 +27,7 @@ from cok.rulesets.clash_of_kings.rules.state import Settings, State
 from cok.rulesets.clash_of_kings.rules.where import where
 
 ROOT = Path(__file__).resolve().parents[1]
-WESTEROS = ROOT / "maps" / "westeros.yaml"
+WESTEROS = RULESET.builtin_map()
 FACTIONS = [
     "stark",
     "martell",

@@ -29,7 +29,7 @@ from cok.rulesets.clash_of_kings.rules.state import Settings, State
 install()
 
 ROOT = Path(__file__).resolve().parents[1]
-WESTEROS = ROOT / "maps" / "westeros.yaml"
+WESTEROS = RULESET.builtin_map()  # the game's own (package data: rulesets/clash_of_kings/maps/)
 EXAMPLE = ROOT / "campaigns" / "example"
 
 

@@ -11,15 +11,13 @@ import pytest
 from cok.core.publish import MANIFEST
 
 from .conftest import Cok, Run
-
-GAMES = ["clash-of-kings", "mighty-kingdoms", "no-true-king"]
+from .games import GAMES, begun, command, scenarios, scene
 
 
 @pytest.fixture(params=GAMES)
 def game(request: pytest.FixtureRequest, tmp_path: Path) -> Cok:
-    """A new campaign of each game, as `cok init` makes it."""
-    assert Cok(tmp_path)("init", "game", "--ruleset", request.param).exit_code == 0
-    return Cok(tmp_path / "game")
+    """A new campaign of each game, as `cok init` makes it (with its first scenario's keys)."""
+    return begun(tmp_path, request.param, name="game")
 
 
 def built(game: Cok) -> Path:
@@ -138,23 +136,10 @@ def test_site_never_writes_or_removes_the_campaigns_own_files_even_forced(game: 
 # The log through a symlink ------------------------------------------------------------------
 
 
-def kingdom(player: str, capital: str, city: str, fortress: str, villages: tuple[str, str]) -> list[str]:
-    where = ["--capital", capital, "--city", city, "--fortress", fortress, "--villages", *villages]
-    return ["mk", "kingdom", player, "--race", "orcs", *where, "--army", capital]
-
-
-#: Two recordings each game accepts on a new campaign, one after the other.
-RECORD = {
-    "clash-of-kings": [["join", "tim", "--faction", "stark"], ["join", "sara", "--faction", "lannister"]],
-    "mighty-kingdoms": [
-        kingdom("ana", "-5,3", "-5,2", "-4,3", ("-4,2", "-6,4")),
-        kingdom("bo", "-2,5", "-2,4", "-3,5", ("-3,6", "-2,6")),
-    ],
-    "no-true-king": [
-        ["ntk", "join", "ana", "--symbol", "crown", "--seal", "a" * 64],
-        ["ntk", "join", "bo", "--symbol", "torch", "--seal", "b" * 64],
-    ],
-}
+def recordings(game: str) -> list[list[str]]:
+    """Two recordings the game accepts on a new campaign, one after the other: its first
+    scenario's first two steps."""
+    return [command(game, *step) for step in scene(game).steps[:2]]
 
 
 def game_of(game: Cok) -> str:
@@ -173,7 +158,7 @@ def test_the_log_is_never_created_through_a_dangling_symlink(game: Cok) -> None:
     outside.mkdir()
     linked(game, outside / "events.yaml")
     assert game("standings").exit_code == 1  # before any cache is written
-    for args in [*RECORD[game_of(game)], ["check"], ["standings"]]:
+    for args in [*recordings(game_of(game)), ["check"], ["standings"]]:
         run = game(*args)
         assert run.exit_code == 1 and "symlink" in run.stderr, (args, run.stdout)
     assert list(outside.iterdir()) == []
@@ -185,7 +170,7 @@ def test_a_symlinked_log_is_appended_to_only_when_it_already_is_a_cok_event_log(
     outside.mkdir()
     (outside / "notes.yaml").write_text(content)
     linked(game, outside / "notes.yaml")
-    for args in RECORD[game_of(game)]:
+    for args in recordings(game_of(game)):
         run = game(*args)
         assert run.exit_code == 1, (args, run.stdout)
     assert (outside / "notes.yaml").read_text() == content
@@ -193,7 +178,7 @@ def test_a_symlinked_log_is_appended_to_only_when_it_already_is_a_cok_event_log(
 
 
 def test_a_symlinked_log_that_is_a_cok_event_log_is_appended_to(game: Cok) -> None:
-    first, second = RECORD[game_of(game)]
+    first, second = recordings(game_of(game))
     assert game(*first).exit_code == 0
     shared = game.cwd.parent / "shared"
     shared.mkdir()
@@ -261,22 +246,7 @@ def test_a_map_not_found_says_where_it_was_looked_for_and_how_to_fix_it(game: Co
 
 BIG = "x" * 1_000_000
 
-#: For each game: a mistake in the log, the map and campaign.yaml, each quoting a 1 MB value.
-HUGE = {
-    "clash-of-kings": {
-        "events.yaml": f"- type: join\n  player: tim\n  faction: {BIG}\n",
-        "map.yaml": ("kind: fort", f"kind: {BIG}"),
-    },
-    "mighty-kingdoms": {
-        "events.yaml": "- type: kingdom\n  player: ana\n  race: orcs\n  capital: " + BIG + "\n  city: y\n"
-        "  fortress: z\n  villages: [a, b]\n  army: x\n",
-        "map.yaml": ("n: water", f"n: {BIG}"),
-    },
-    "no-true-king": {
-        "events.yaml": f"- type: conspiracy\n  player: ana\n  symbol: crown\n  seal: {BIG}\n",
-        "map.yaml": ("kind: land", f"kind: {BIG}"),
-    },
-}
+#: For every game: a mistake in the log and in the map (each game's own), each quoting a 1 MB value.
 EVERY_GAME = {
     "events.yaml": [f"- type: {BIG}\n", f"- type: void\n  target: {BIG}\n  reason: r\n"],
     "campaign.yaml": [("map: map.yaml", f"map: {BIG}"), ("ruleset: ", f"ruleset: {BIG}"), ("name: ", f"name: [{BIG}]")],
@@ -292,11 +262,11 @@ def short_enough(run: Run) -> None:
 
 def test_a_message_quotes_a_huge_value_cut_to_a_readable_length(game: Cok) -> None:
     files = {name: (game.cwd / name).read_text() for name in ("events.yaml", "map.yaml", "campaign.yaml")}
-    mistakes = HUGE[game_of(game)]
-    cases = [
-        ("events.yaml", files["events.yaml"] + text) for text in [mistakes["events.yaml"], *EVERY_GAME["events.yaml"]]
-    ]
-    cases += [("map.yaml", files["map.yaml"].replace(*mistakes["map.yaml"], 1))]  # type: ignore[arg-type]
+    mistakes = scenarios(game_of(game))
+    wrong = mistakes.wrong_entry.format(value=BIG)
+    cases = [("events.yaml", files["events.yaml"] + text) for text in [wrong, *EVERY_GAME["events.yaml"]]]
+    key = mistakes.map_line.split(":", 1)[0]
+    cases += [("map.yaml", files["map.yaml"].replace(mistakes.map_line, f"{key}: {BIG}", 1))]
     for old, new in EVERY_GAME["campaign.yaml"]:
         cases.append(("campaign.yaml", files["campaign.yaml"].replace(old, new, 1)))
     for name, text in cases:

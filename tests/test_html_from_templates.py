@@ -8,13 +8,14 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
 from markupsafe import Markup
 
-import cok.rulesets
 from cok.core.campaign import open_campaign
 
+from .games import GAMES, played
+
 SRC = Path(__file__).resolve().parents[1] / "src" / "cok"
-EXAMPLES = Path(__file__).resolve().parents[1] / "campaigns"
 TAG = re.compile(r"<[a-z/?]")
 SEARCHES = {"find", "rfind", "index", "rindex", "replace", "split", "rsplit", "partition", "rpartition"}
 
@@ -98,21 +99,20 @@ def test_the_factorys_environment_escapes_and_shows_what_a_page_cannot_hold_visi
     assert "<b>" not in shown and "&lt;b&gt;" in shown and "\x07" not in shown
 
 
-def test_a_site_page_is_served_with_the_bar_its_template_renders_in_its_bar_block() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_a_site_page_is_served_with_the_bar_its_template_renders_in_its_bar_block(tmp_path: Path, game: str) -> None:
     from cok.render.site import Page
 
-    cok.rulesets.install()
-    for example in ("example", "mighty-kingdoms", "no-true-king-example"):
-        campaign = open_campaign(EXAMPLES / example, use_cache=False)
-        for path, text in campaign.ruleset.site_pages(campaign):
-            if not path.endswith(".html"):
-                continue
-            assert isinstance(text, Page), f"{example}/{path} is not made from its template"
-            served = text.served(Markup('<nav class="cok-bar">the bar</nav>'), "/root")
-            body = served.index("<body>")
-            skip = '<a class="skip" href="#main">Skip to the page</a>\n'
-            assert served.index(skip) == body + len("<body>\n")  # issue #49: the skip link first
-            assert body < served.index('<nav class="cok-bar">the bar</nav>') < served.index("<main")
-            assert '<header class="top">' not in served  # one header: the server's, in the site's place
-            assert '<link rel="stylesheet" href="/root/_cok/serve.css">' in served[: served.index("</head>")]
-            assert "cok-bar" not in text and "_cok/serve.css" not in text  # `cok site` writes no bar
+    campaign = open_campaign(played(tmp_path, game), use_cache=False)
+    for path, text in campaign.ruleset.site_pages(campaign):
+        if not path.endswith(".html"):
+            continue
+        assert isinstance(text, Page), f"{game}/{path} is not made from its template"
+        served = text.served(Markup('<nav class="cok-bar">the bar</nav>'), "/root")
+        body = served.index("<body>")
+        skip = '<a class="skip" href="#main">Skip to the page</a>\n'
+        assert served.index(skip) == body + len("<body>\n")  # issue #49: the skip link first
+        assert body < served.index('<nav class="cok-bar">the bar</nav>') < served.index("<main")
+        assert '<header class="top">' not in served  # one header: the server's, in the site's place
+        assert '<link rel="stylesheet" href="/root/_cok/serve.css">' in served[: served.index("</head>")]
+        assert "cok-bar" not in text and "_cok/serve.css" not in text  # `cok site` writes no bar

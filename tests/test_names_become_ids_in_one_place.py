@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import cok
+from cok.rulesets import BUILT_IN
 
 RULESETS = Path(cok.__file__).parent / "rulesets"
 
@@ -50,7 +51,7 @@ def matching_calls(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("game", ["clash_of_kings", "no_true_king", "mighty_kingdoms"])
+@pytest.mark.parametrize("game", [module.rsplit(".", 1)[1] for module in BUILT_IN.values()])
 def test_no_rule_module_but_the_spelling_step_matches_names(game: str) -> None:
     rules = RULESETS / game / "rules"
     assert (rules / "spelling.py").is_file()

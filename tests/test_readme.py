@@ -27,7 +27,6 @@ def game_night() -> list[str]:
 
 def test_every_command_of_the_game_night_runs_as_written(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "campaigns", tmp_path / "campaigns")
-    shutil.copytree(ROOT / "maps", tmp_path / "maps")
     shim = tmp_path / "bin" / "cok"
     shim.parent.mkdir()
     shim.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m cok "$@"\n')
@@ -47,7 +46,6 @@ def test_every_command_of_the_mighty_kingdoms_block_runs_as_written(tmp_path: Pa
     block = re.search(r"## Mighty Kingdoms\n.*?```\n(.*?)```", text, re.S)
     assert block is not None
     shutil.copytree(ROOT / "campaigns", tmp_path / "campaigns")
-    shutil.copytree(ROOT / "maps", tmp_path / "maps")
     shim = tmp_path / "bin" / "cok"
     shim.parent.mkdir()
     shim.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m cok "$@"\n')

@@ -18,19 +18,16 @@ from cok.core.errors import RuleError
 from cok.main import main
 from cok.rulesets.clash_of_kings import RULESET
 
-from .conftest import EXAMPLE, ROOT
+from .conftest import EXAMPLE
 
 Outcome = tuple[object, str, str]
 
 
 @pytest.fixture
 def example(tmp_path: Path) -> Path:
-    """A copy of the example campaign, its map beside it."""
+    """A copy of the example campaign (its map its own)."""
     folder = tmp_path / "campaigns" / "example"
     shutil.copytree(EXAMPLE, folder)
-    shutil.copyfile(ROOT / "maps" / "westeros.yaml", tmp_path / "maps-westeros.yaml")
-    settings = folder / "campaign.yaml"
-    settings.write_text(settings.read_text().replace("../../maps/westeros.yaml", "../../maps-westeros.yaml"))
     return folder
 
 

@@ -13,36 +13,19 @@ import pytest
 from cok.render import palette
 
 from .conftest import Cok
+from .games import GAMES, begun, command, scene
 
 HOSTILE = "<script>alert(\"x\")</script> & 'Bo'"
-HOUSES = ["baratheon", "stark", "lannister", "greyjoy", "tyrell"]
 
 
-def clash_of_kings(cok: Cok) -> Path:
-    assert cok("init", "c", "--name", HOSTILE).exit_code == 0
-    assert cok("join", "evil", "--faction", "stark", "--name", HOSTILE, "-C", "c").exit_code == 0
-    return cok.cwd / "c"
-
-
-def mighty_kingdoms(cok: Cok) -> Path:
-    assert cok("init", "c", "--ruleset", "mighty-kingdoms", "--name", HOSTILE).exit_code == 0
-    run = cok(
-        "mk", "kingdom", "ana", "--name", HOSTILE, "--race", "Elves", "--capital", "Emberhold", "--city", "1,-4",
-        "--fortress", "2,-5", "--villages", "0,-4", "0,-5", "--army", "2,-5", "-C", "c",
-    )  # fmt: skip
-    assert run.exit_code == 0, run.stderr
-    return cok.cwd / "c"
-
-
-def no_true_king(cok: Cok) -> Path:
-    assert cok("init", "c", "--ruleset", "no-true-king", "--name", HOSTILE).exit_code == 0
-    settings = cok.cwd / "c" / "campaign.yaml"
-    settings.write_text(settings.read_text().replace("sealed", "open"))
-    for player, symbol in (("ana", "crown"), ("bo", "torch")):
-        run = cok("ntk", "join", player, "--symbol", symbol, "--loyalty", *HOUSES, "--name", HOSTILE, "-C", "c")
+def hostile(tmp_path: Path, game: str) -> Path:
+    """The game's first scenario, the campaign and every display name (`--name`) hostile."""
+    cok = begun(tmp_path, game, None, "c", "--name", HOSTILE)
+    for step in scene(game).steps:
+        named = [HOSTILE if before == "--name" else arg for before, arg in zip(("", *step), step, strict=False)]
+        run = cok(*command(game, *named))
         assert run.exit_code == 0, run.stderr
-    assert cok("ntk", "begin", "--seats", "ana", "bo", "--first", "ana", "-C", "c").exit_code == 0
-    return cok.cwd / "c"
+    return cok.cwd
 
 
 class Reading(HTMLParser):
@@ -62,13 +45,13 @@ class Reading(HTMLParser):
         self.text.append(data)
 
 
-@pytest.mark.parametrize("game", [clash_of_kings, mighty_kingdoms, no_true_king], ids=lambda g: g.__name__)
+@pytest.mark.parametrize("game", GAMES)
 def test_a_hostile_name_is_text_on_every_page_of_every_game(
-    tmp_path: Path, game: object, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
     cok = Cok(tmp_path)
-    folder = game(cok)  # type: ignore[operator]
+    folder = hostile(tmp_path, game)
     assert cok("site", "out", "-C", str(folder)).exit_code == 0
     pages = [p for p in (tmp_path / "out").rglob("*") if p.suffix in (".html", ".svg")]
     assert len(pages) >= 3
@@ -87,15 +70,15 @@ def test_a_hostile_name_is_text_on_every_page_of_every_game(
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &#39;Bo&#39;" in home
 
 
-@pytest.mark.parametrize("game", [clash_of_kings, mighty_kingdoms, no_true_king], ids=lambda g: g.__name__)
+@pytest.mark.parametrize("game", GAMES)
 def test_every_game_builds_its_pages_on_the_shared_layout_and_style_sheet(
-    tmp_path: Path, game: object, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from importlib import resources
 
     monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
     cok = Cok(tmp_path)
-    folder = game(cok)  # type: ignore[operator]
+    folder = hostile(tmp_path, game)
     assert cok("site", "out", "-C", str(folder)).exit_code == 0
     shared = resources.files("cok.render").joinpath("templates/style.css").read_text(encoding="utf-8")
     from cok.core.publish import SITE_MARK

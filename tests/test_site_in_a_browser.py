@@ -1,5 +1,5 @@
-"""Every page of every shipped example's site, opened in a real browser on a phone (390 px)
-and a laptop (1280 px): nothing scrolls sideways, no table is cut off, no text is drawn
+"""Every page of every shipped example's site and of every game's scenarios, opened in a real
+browser on a phone (390 px) and a laptop (1280 px): nothing scrolls sideways, no table is cut off, no text is drawn
 smaller than 9 CSS px (issue #29). One Chromium for the module, pages opened as files."""
 
 from __future__ import annotations
@@ -13,19 +13,25 @@ import pytest
 
 from .browser import DESKTOP, PHONE, browser, flaws
 from .conftest import ROOT, Cok
+from .games import SCENE_IDS, SCENES, played
 
-EXAMPLES = ["example", "mighty-kingdoms", "mighty-kingdoms-kow", "no-true-king-example"]
+SHIPPED = sorted(folder.name for folder in (ROOT / "campaigns").iterdir() if (folder / "campaign.yaml").is_file())
+#: Each shipped example, and each scenario of every registered game (`game-moment`).
+EXAMPLES = [*SHIPPED, *SCENE_IDS]
 
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each example's site, built from a copy of the example (its maps beside it)."""
+    """Each example's site, built from a copy of the example, and each scenario's."""
     base = tmp_path_factory.mktemp("examples")
-    shutil.copytree(ROOT / "maps", base / "maps")
+    folders = {}
+    for example in SHIPPED:
+        folders[example] = base / "campaigns" / example
+        shutil.copytree(ROOT / "campaigns" / example, folders[example])
+    for name, (game, moment) in zip(SCENE_IDS, SCENES, strict=True):
+        folders[name] = played(base / "played", game, moment, name=name)
     built = {}
-    for example in EXAMPLES:
-        folder = base / "campaigns" / example
-        shutil.copytree(ROOT / "campaigns" / example, folder)
+    for example, folder in folders.items():
         run = Cok(folder)("site", str(base / "sites" / example))
         assert run.exit_code == 0, run.stderr
         built[example] = base / "sites" / example

@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 import cok.rulesets
-from cok.rulesets import BUILT_IN
+from cok.core.ruleset import get
+from cok.rulesets import BUILT_IN, install
+
+install()
 
 GAMES = Path(cok.rulesets.__file__).parent
 
@@ -18,6 +21,7 @@ REQUIRED = [
     "__init__.py",  # RULESET: the game as the core sees it
     "map.py",  # the map's model
     "mapfile.py",  # reading a map file
+    "maps/",  # its built-in map, package data
     "events.py",  # its events
     "settings.py",  # its keys in campaign.yaml
     "rules/apply.py",  # decide, then commit
@@ -30,7 +34,14 @@ REQUIRED = [
     "reports.py",  # the summaries the shared commands show
     "site/pages.py",  # the static site's pages
     "site/templates",  # and their templates
+    "rules/spelling.py",  # where names become ids
+    "queries.py",  # its reads by name: --json, its pages, GET /api/<name>
+    "notify.py",  # which of its events the club's chat is told, whom the ledger waits for
+    "scenarios.py",  # what the shared tests (and the contract) play of it
 ]
+#: Required where a game's pages draw a board of legal moves (`table/board.py`): what a player
+#: may do now, read from the state, which the board's read (`offers`, `resolving`) gives.
+OFFERS = "offers.py"
 
 
 def folder(game: str) -> Path:
@@ -44,6 +55,25 @@ def test_every_game_has_the_skeletons_file_for_each_job(game: str, job: str) -> 
 
 
 @pytest.mark.parametrize("game", list(BUILT_IN))
+def test_every_games_built_in_map_is_found_inside_its_own_folder(game: str) -> None:
+    assert get(game).builtin_map().parent == folder(game) / "maps"
+
+
+@pytest.mark.parametrize("game", list(BUILT_IN))
+def test_a_game_whose_pages_draw_a_board_has_its_offers(game: str) -> None:
+    if (folder(game) / "table" / "board.py").exists():
+        assert (folder(game) / OFFERS).is_file(), f"{game} draws a board and has no {OFFERS}"
+
+
+@pytest.mark.parametrize("game", list(BUILT_IN))
+def test_every_game_keeps_the_contract_in_the_tests_every_game_shares(game: str) -> None:
+    from tests import test_every_game_keeps_the_contract as contract
+
+    held = [name for name, member in vars(contract).items() if getattr(member, "ruleset", None) is get(game)]
+    assert held, f"{game} runs no contract test"
+
+
+@pytest.mark.parametrize("game", list(BUILT_IN))
 def test_every_games_commands_are_a_cli_module_or_a_cli_package(game: str) -> None:
     module, package = folder(game) / "cli.py", folder(game) / "cli" / "__init__.py"
     assert module.is_file() != package.is_file(), f"{game}: cli.py or cli/, one of them"
@@ -51,4 +81,5 @@ def test_every_games_commands_are_a_cli_module_or_a_cli_package(game: str) -> No
 
 def test_the_skeleton_table_in_the_docs_names_every_required_file() -> None:
     table = (Path(__file__).parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
-    assert all(f"`{job}`" in table for job in REQUIRED)
+    rows = [line for line in table.splitlines() if "**required**" in line]
+    assert [job for job in [*REQUIRED, OFFERS] if not any(f"`{job}`" in row for row in rows)] == []

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from .conftest import EXAMPLE
+from .games import GAMES, played
 
 
 def imported(*args: str, env: dict[str, str] | None = None) -> set[str]:
@@ -120,11 +121,11 @@ def test_only_a_name_typed_wrong_is_matched_to_close_ones(cached_standings: set[
     assert not loaded(cached_standings, "difflib")
 
 
-@pytest.mark.parametrize("game", ["mighty-kingdoms", "no-true-king-example"])
+@pytest.mark.parametrize("game", GAMES)
 def test_every_games_cached_standings_read_no_event_models_and_no_rules_of_play(
     game: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    folder = EXAMPLE.parent / game
+    folder = played(tmp_path_factory.mktemp("played"), game)
     env = {**os.environ, "COK_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
     env.pop("COK_NO_CACHE", None)
     subprocess.run(

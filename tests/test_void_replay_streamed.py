@@ -20,7 +20,8 @@ from cok.core.replay import read_entries, set_up
 from cok.rulesets import install
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = [ROOT / "campaigns" / name for name in ("example", "mighty-kingdoms", "no-true-king-example")]
+#: Every shipped example campaign (each game's long logs), found in campaigns/.
+EXAMPLES = sorted(folder for folder in (ROOT / "campaigns").iterdir() if (folder / "campaign.yaml").is_file())
 
 
 def _whole_list(folder: Path, voids: list[Void]) -> Folded:

@@ -10,6 +10,7 @@ from typing import Any
 
 from cok.core.events import EventBase
 from cok.core.names import normalize
+from cok.rulesets.mighty_kingdoms import RULESET
 from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
 from cok.rulesets.mighty_kingdoms.map import distance
 from cok.rulesets.mighty_kingdoms.mapfile import read_map
@@ -21,7 +22,7 @@ from cok.rulesets.mighty_kingdoms.rules.state import Settings, State
 
 #: Players' ids and names, in founding order (ids sort as they are founded).
 PLAYERS = (("ana", "Ana"), ("bo", "Bo"), ("cy", "Cyrus"), ("dag", "Dagny"), ("eir", "Eira"), ("fen", "Fenn"))
-SHIPPED = Path(__file__).resolve().parents[2] / "maps" / "ember-reaches.yaml"
+SHIPPED = RULESET.builtin_map()
 
 
 def indexes_agree(state: State) -> None:

@@ -298,7 +298,6 @@ def test_a_long_log_is_in_linked_pages_of_whole_months_holding_every_event_once(
 
     example = tmp_path / "campaigns" / "mighty-kingdoms"
     shutil.copytree(ROOT / "campaigns" / "mighty-kingdoms", example)
-    shutil.copytree(ROOT / "maps", tmp_path / "maps")
     whole, paged = tmp_path / "whole", tmp_path / "paged"
     cok(example, "site", str(whole))
     pages.log_pages.__defaults__ = ("log.html", 40)
@@ -326,7 +325,6 @@ def test_a_rebuild_after_one_new_event_rewrites_only_the_pages_it_changed(tmp_pa
 
     example = tmp_path / "campaigns" / "mighty-kingdoms"
     shutil.copytree(ROOT / "campaigns" / "mighty-kingdoms", example)
-    shutil.copytree(ROOT / "maps", tmp_path / "maps")
     out = tmp_path / "public"
     pages.log_pages.__defaults__ = ("log.html", 40)
     try:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cok.core.errors import ChoiceNeeded, RuleError
+from cok.rulesets.no_true_king import RULESET
 from cok.rulesets.no_true_king.events import EVENT_TYPES
 from cok.rulesets.no_true_king.map import SPACES, Board
 from cok.rulesets.no_true_king.mapfile import read_board
@@ -22,7 +23,7 @@ from cok.rulesets.no_true_king.rules.state import State
 from cok.rulesets.no_true_king.rules.turns import free_spaces
 
 ROOT = Path(__file__).resolve().parents[2]
-BOARD_FILE = ROOT / "maps" / "westeros-agot.yaml"
+BOARD_FILE = RULESET.builtin_map()
 SYMBOLS = ("crown", "torch", "helm", "gauntlet")
 NAMES = ("ana", "bo", "cy", "di")
 POSITIONS: tuple[int | str, ...] = (1, 2, 3, 4, "left")

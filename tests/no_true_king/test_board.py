@@ -89,9 +89,12 @@ def test_every_area_has_a_position_to_draw_it() -> None:
     assert all(a.at is not None for a in board().areas.values())
 
 
-def test_the_board_ships_with_cok() -> None:
-    assert RULESET.builtin_map().read_text() == BOARD_FILE.read_text()
-    assert 'maps/westeros-agot.yaml" = "cok/data/westeros-agot.yaml' in Path("pyproject.toml").read_text()
+def test_the_board_ships_inside_the_game() -> None:
+    """Package data in the game's own folder: no line elsewhere names it (pyproject.toml)."""
+    import cok.rulesets.no_true_king as game
+
+    assert RULESET.builtin_map() == Path(game.__file__).parent / "maps" / "westeros-agot.yaml"
+    assert "westeros-agot" not in Path("pyproject.toml").read_text()
 
 
 GOOD = BOARD_FILE.read_text()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Cok
-from tests.no_true_king.game import ROOT
+from tests.no_true_king.game import ROOT, RULESET
 
 EXAMPLE = ROOT / "campaigns" / "no-true-king-example"
 HOUSES = ["baratheon", "stark", "lannister", "greyjoy", "tyrell"]
@@ -40,7 +40,7 @@ def joined(ntk: Cok, players: tuple[str, ...] = ("ana", "bo")) -> None:
 
 
 def test_init_copies_the_board_into_the_campaign(ntk: Cok) -> None:
-    assert (ntk.cwd / "map.yaml").read_text().endswith((ROOT / "maps" / "westeros-agot.yaml").read_text())
+    assert (ntk.cwd / "map.yaml").read_text().endswith(RULESET.builtin_map().read_text())
     assert "loyalty: sealed" in (ntk.cwd / "campaign.yaml").read_text()
 
 

@@ -21,9 +21,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from cok.links import invites
 from cok.serve.app import create_app
 from cok.serve.signed import FORGED, GUARDED, ORGANISERS
-from tests.service.conftest import shipped
+from tests.games import GAMES, played
 
-GAMES = ("example", "mighty-kingdoms", "no-true-king-example")
 #: The two POSTs that sign in without the session's cookie: the link's own page, and the API's
 #: Bearer token. Each is checked below for its own refusal.
 OWN_DOORS = {"/join/{token}", "/api/events"}
@@ -49,7 +48,7 @@ def csrf_of(client: TestClient, token: str) -> str:
 
 @pytest.fixture(params=GAMES)
 def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Path, TestClient]]:
-    folder = shipped(tmp_path, request.param)
+    folder = played(tmp_path, request.param)
     with TestClient(create_app(folder)) as client:
         yield folder, client
 

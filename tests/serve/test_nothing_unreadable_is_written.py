@@ -23,9 +23,8 @@ from cok.links import invites
 from cok.serve.app import create_app
 from cok.serve.forms import MAX_DRAFTS
 from cok.service.recording import MAX_NOTE
+from tests.games import GAMES, played
 from tests.service.conftest import shipped
-
-GAMES = ("example", "mighty-kingdoms", "no-true-king-example")
 
 
 @dataclass
@@ -54,7 +53,7 @@ class Served:
 
 @pytest.fixture(params=GAMES)
 def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
-    folder = shipped(tmp_path, request.param)
+    folder = played(tmp_path, request.param)
     organiser = invites.invite(folder, "Ann", organiser=True)
     with TestClient(create_app(folder)) as client:
         yield Served(folder, client, organiser)

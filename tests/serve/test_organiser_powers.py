@@ -13,6 +13,7 @@ import pytest
 from cok.core.ruleset import get, organiser_events
 from cok.service import Draft, Who, may_record
 
+from ..games import GAMES
 from .conftest import Table, battle
 
 
@@ -106,7 +107,7 @@ def test_a_field_the_game_does_not_list_for_players_is_refused_to_them(
     assert not may_record(example, Draft("painting", {"player": "tim"}), Who("tim"))
 
 
-@pytest.mark.parametrize("game", ["clash-of-kings", "mighty-kingdoms", "no-true-king"])
+@pytest.mark.parametrize("game", GAMES)
 def test_no_game_lets_a_player_send_an_override_or_an_organisers_event(game: str) -> None:
     ruleset = get(game)
 

@@ -4,6 +4,7 @@ command prints with `--json`, for the holder of a link; an unknown read is 404 n
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,81 +17,20 @@ with warnings.catch_warnings():
 
 from cok.core.campaign import open_campaign
 from cok.core.errors import RuleError
+from cok.core.scenarios import Read
 from cok.links import invites
 from cok.serve.app import create_app
-from tests.conftest import ROOT, Cok
+from tests.conftest import Cok
+from tests.games import SCENE_IDS, SCENES, command, played, reads, ruleset
 from tests.service.conftest import shipped
 
-#: Per shipped example, each read and the command line that prints it with `--json` (a read's
-#: arguments as a query string and as options). Clash of Kings' `where` is its status (tested
-#: in test_api.py).
-READS = {
-    "example": [
-        ("locations", "", ["locations"]),
-        ("locations", "?free=1", ["locations", "--free"]),
-        ("locations", "?player=tim", ["locations", "--player", "tim"]),
-        ("modes", "", ["modes", "-C", "."]),
-        ("modes", "?mode=a-clash-of-kings", ["modes", "a-clash-of-kings", "-C", "."]),
-        ("week", "", ["week"]),
-        ("standings", "", ["standings"]),
-    ],
-    "mighty-kingdoms": [
-        ("kingdoms", "", ["mk", "kingdoms"]),
-        ("armies", "", ["mk", "armies"]),
-        ("armies", "?player=Ana", ["mk", "armies", "--player", "Ana"]),
-        ("battles", "", ["mk", "battles"]),
-        ("status", "", ["mk", "status"]),
-        ("standings", "", ["standings"]),
-    ],
-    "mighty-kingdoms-kow": [
-        ("kingdoms", "", ["mk", "kingdoms"]),
-        ("armies", "", ["mk", "armies"]),
-        ("battles", "", ["mk", "battles"]),
-        ("status", "", ["mk", "status"]),
-    ],
-    "no-true-king-example": [
-        ("board", "", ["ntk", "board"]),
-        ("houses", "", ["ntk", "houses"]),
-        ("status", "", ["ntk", "status"]),
-        ("standings", "", ["standings"]),
-    ],
-}
+Scene = tuple[str, str]  # a game and the moment of one of its scenarios
+Served = tuple[Scene, Path, TestClient, str]
 
-
-#: Per shipped example, the reads its pages ask that no command prints (the forms' choices),
-#: each with a query string it answers.
-FOR_PAGES: dict[str, list[tuple[str, str]]] = {
-    "example": [("players", ""), ("factions", "")],
-    "mighty-kingdoms": [
-        ("offers", "?player=Ana"),
-        ("targets", "?player=ana&army=ana-1"),
-        ("towers", "?player=ana"),
-        ("phase", ""),
-        ("recalls", ""),
-        ("rules", ""),
-        ("artefacts", ""),
-        ("picture", ""),
-    ],
-    "mighty-kingdoms-kow": [
-        ("offers", "?player=bo"),
-        ("targets", "?player=bo"),
-        ("towers", "?player=bo"),
-        ("phase", ""),
-        ("recalls", ""),
-        ("rules", ""),
-        ("artefacts", ""),
-        ("picture", ""),
-    ],
-    "no-true-king-example": [
-        ("game", ""),
-        ("turn", "?player=ana"),
-        ("resolving", "?player=Ana"),
-        ("cards", "?player=ana"),
-        ("picture", ""),
-        ("combat", "?house=greyjoy&origin=Pyke&to=Ironman's Bay&units=footman"),  # refused: 422
-        ("opening", "?house=greyjoy&then=move&then_route=Pyke|Ironman's Bay&granted_to=Ironman's Bay"),
-    ],
-}
+#: Each read of every game's scenarios (`rulesets/<game>/scenarios.py`) with the command line
+#: that prints it with `--json` (a read's arguments as a query string and as options), or none
+#: where only its pages ask it (the forms' choices). Clash of Kings' `where` is its status
+#: (tested in test_api.py).
 
 
 @pytest.fixture(autouse=True)
@@ -98,39 +38,51 @@ def _own_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     monkeypatch.setenv("COK_DATA_DIR", str(tmp_path_factory.mktemp("data")))
 
 
-@pytest.fixture(params=sorted(READS))
-def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Path, TestClient, str]]:
-    folder = shipped(tmp_path, request.param)
+@pytest.fixture(params=SCENES, ids=SCENE_IDS)
+def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Scene, Path, TestClient, str]]:
+    folder = played(tmp_path, *request.param)
     token = invites.invite(folder, "Ann", organiser=True)
     with TestClient(create_app(folder)) as client:
         yield request.param, folder, client, token
 
 
-def test_each_read_of_the_api_is_what_the_command_prints_with_json(served: tuple[str, Path, TestClient, str]) -> None:
-    example, folder, client, token = served
-    for name, query, argv in READS[example]:
-        answer = client.get(f"/api/{name}{query}", headers={"authorization": f"Bearer {token}"})
-        assert answer.status_code == 200, (name, answer.text)
-        printed = Cok(folder)(*argv, "--json")
-        assert printed.exit_code == 0, printed.stderr
-        assert answer.json() == json.loads(printed.stdout), (name, query)
+def printed(scene: Scene) -> list[Read]:
+    """The scenario's reads that a command prints, and the standings (every game's)."""
+    return [*(read for read in reads(*scene) if read.command is not None), Read("standings", "", ("standings",))]
 
 
-@pytest.mark.parametrize("example", sorted(READS))
-def test_every_read_a_game_names_is_tested_against_its_command(example: str) -> None:
-    """A read added to a game's `queries` without its command here fails this test."""
-    game = open_campaign(ROOT / "campaigns" / example).ruleset
-    pages = {name for name, _ in FOR_PAGES.get(example, [])}
-    untested = set(game.queries) - {name for name, _, _ in READS[example]} - pages - {"where"}  # where: test_api.py
+def for_pages(scene: Scene) -> list[Read]:
+    return [read for read in reads(*scene) if read.command is None]
+
+
+def argv(scene: Scene, read: Read) -> list[str]:
+    assert read.command is not None
+    return list(read.command) if read.name == "standings" else command(scene[0], *read.command)
+
+
+def test_each_read_of_the_api_is_what_the_command_prints_with_json(served: Served) -> None:
+    scene, folder, client, token = served
+    for read in printed(scene):
+        answer = client.get(f"/api/{read.name}{read.query}", headers={"authorization": f"Bearer {token}"})
+        assert answer.status_code == 200, (read.name, answer.text)
+        shown = Cok(folder)(*argv(scene, read), "--json")
+        assert shown.exit_code == 0, shown.stderr
+        assert answer.json() == json.loads(shown.stdout), (read.name, read.query)
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=SCENE_IDS)
+def test_every_read_a_game_names_is_tested_against_its_command(scene: Scene) -> None:
+    """A read added to a game's `queries` without it in the game's scenarios fails this test."""
+    untested = set(ruleset(scene[0]).queries) - {read.name for read in reads(*scene)} - {"where"}  # test_api.py
     assert not untested
 
 
-def test_each_read_only_the_pages_ask_answers_at_the_api(served: tuple[str, Path, TestClient, str]) -> None:
+def test_each_read_only_the_pages_ask_answers_at_the_api(served: Served) -> None:
     """The forms' reads are the game's reads too (`GET /api/<name>`), the same document."""
     from cok.service import queries
 
-    example, folder, client, token = served
-    for name, query in FOR_PAGES.get(example, []):
+    _, folder, client, token = served
+    for name, query in ((read.name, read.query) for read in for_pages(served[0])):
         answer = client.get(f"/api/{name}{query}", headers={"authorization": f"Bearer {token}"})
         args = dict(pair.split("=", 1) for pair in query.lstrip("?").split("&") if pair)
         try:
@@ -143,18 +95,18 @@ def test_each_read_only_the_pages_ask_answers_at_the_api(served: tuple[str, Path
 
 
 def test_a_pages_read_asked_without_whom_it_is_about_is_refused_saying_so(
-    served: tuple[str, Path, TestClient, str],
+    served: Served,
 ) -> None:
     """`/api/offers` without `?player=`: the read's own refusal (422), never a server error."""
-    example, _, client, token = served
-    for name, query in FOR_PAGES.get(example, []):
+    scene, _, client, token = served
+    for name, query in ((read.name, read.query) for read in for_pages(scene)):
         if "player=" in query or "house=" in query:
             answer = client.get(f"/api/{name}", headers={"authorization": f"Bearer {token}"})
             assert answer.status_code == 422, (name, answer.text)
             assert "`" in answer.json()["problems"][0]["message"], name
 
 
-def test_an_unknown_read_is_404_listing_the_reads(served: tuple[str, Path, TestClient, str]) -> None:
+def test_an_unknown_read_is_404_listing_the_reads(served: Served) -> None:
     _, folder, client, token = served
     answer = client.get("/api/nothing", headers={"authorization": f"Bearer {token}"})
     assert answer.status_code == 404
@@ -163,37 +115,38 @@ def test_an_unknown_read_is_404_listing_the_reads(served: tuple[str, Path, TestC
     assert all(name in answer.json()["problems"][0]["message"] for name in game.queries)
 
 
-def test_a_read_without_a_link_is_401(served: tuple[str, Path, TestClient, str]) -> None:
-    example, _, client, _ = served
-    name = next(n for n, _, _ in READS[example] if n not in ("standings", "status"))
+def test_a_read_without_a_link_is_401(served: Served) -> None:
+    scene, _, client, _ = served
+    name = next(read.name for read in printed(scene) if read.name not in ("standings", "status"))
     assert client.get(f"/api/{name}").status_code == 401
     assert client.get(f"/api/{name}", headers={"authorization": "Bearer guess"}).status_code == 401
 
 
-def test_a_phone_signed_in_with_its_link_reads_too(served: tuple[str, Path, TestClient, str]) -> None:
-    example, _, client, token = served
+def test_a_phone_signed_in_with_its_link_reads_too(served: Served) -> None:
+    scene, _, client, token = served
     client.get(f"/join/{token}")
-    name = next(n for n, _, _ in READS[example] if n not in ("standings", "status"))
+    name = next(read.name for read in printed(scene) if read.name not in ("standings", "status"))
     assert client.get(f"/api/{name}").status_code == 200
 
 
 def test_an_argument_a_read_does_not_take_is_400_naming_those_it_takes(
-    served: tuple[str, Path, TestClient, str],
+    served: Served,
 ) -> None:
-    example, _, client, token = served
-    name = next(n for n, _, _ in READS[example] if n not in ("standings", "status"))
+    scene, _, client, token = served
+    name = next(read.name for read in printed(scene) if read.name not in ("standings", "status"))
     answer = client.get(f"/api/{name}?colour=red", headers={"authorization": f"Bearer {token}"})
     assert answer.status_code == 400
     assert "`colour`" in answer.json()["problems"][0]["message"]
 
 
-def test_an_unknown_player_in_a_read_is_422_in_the_rules_words(tmp_path: Path) -> None:
-    folder = shipped(tmp_path, "mighty-kingdoms")
-    token = invites.invite(folder, "Ann", organiser=True)
-    with TestClient(create_app(folder)) as client:
-        answer = client.get("/api/armies?player=nobody", headers={"authorization": f"Bearer {token}"})
-    assert answer.status_code == 422
-    assert "nobody" in answer.json()["problems"][0]["message"]
+def test_an_unknown_player_in_a_read_is_422_in_the_rules_words(served: Served) -> None:
+    scene, _, client, token = served
+    about = [read for read in reads(*scene) if "player=" in read.query]
+    for read in about:
+        query = re.sub(r"player=[^&]*", "player=nobody", read.query)
+        answer = client.get(f"/api/{read.name}{query}", headers={"authorization": f"Bearer {token}"})
+        assert answer.status_code == 422, (read.name, answer.text)
+        assert "nobody" in answer.json()["problems"][0]["message"]
 
 
 def test_an_option_given_a_value_it_cannot_take_is_400(tmp_path: Path) -> None:

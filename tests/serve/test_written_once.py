@@ -22,10 +22,8 @@ with warnings.catch_warnings():
 from cok.core.campaign import open_campaign
 from cok.links import invites
 from cok.serve.app import create_app
+from tests.games import GAMES, played
 from tests.serve.conftest import Table
-from tests.service.conftest import shipped
-
-GAMES = ("example", "mighty-kingdoms", "no-true-king-example")
 
 
 def form_of(page: str, action: str) -> dict[str, str]:
@@ -49,7 +47,7 @@ def test_every_post_form_of_every_game_carries_a_one_time_token() -> None:
 
     folders = [Path(str(resources.files("cok.serve").joinpath("templates")))]
     folders += sorted(Path(cok.rulesets.__file__).parent.glob("*/table/templates"))
-    assert len(folders) == 4  # the server's own, and each game's
+    assert len(folders) == 1 + len(GAMES)  # the server's own, and each game's
     for folder in folders:
         for template in folder.glob("*.html"):
             for form in re.findall(
@@ -218,7 +216,7 @@ def test_a_kingdoms_order_sent_again_records_nothing(tmp_path: Path) -> None:
 
 @pytest.fixture(params=GAMES)
 def game(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Path, TestClient, str]]:
-    folder = shipped(tmp_path, request.param)
+    folder = played(tmp_path, request.param)
     organiser = invites.invite(folder, "Ann", organiser=True)
     with TestClient(create_app(folder)) as client:
         yield folder, client, organiser

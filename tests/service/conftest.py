@@ -8,17 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import ROOT, WESTEROS
+from ..conftest import ROOT
 
 
 def shipped(tmp_path: Path, name: str) -> Path:
-    """A copy of a shipped example campaign (its map beside it), safe to append to."""
+    """A copy of a shipped example campaign (its map its own), safe to append to."""
     folder = tmp_path / name
     shutil.copytree(ROOT / "campaigns" / name, folder)
-    if not (folder / "map.yaml").exists():
-        shutil.copyfile(WESTEROS, folder / "map.yaml")
-        text = (folder / "campaign.yaml").read_text()
-        (folder / "campaign.yaml").write_text(text.replace("../../maps/westeros.yaml", "map.yaml"))
     return folder
 
 

@@ -18,9 +18,9 @@ from cok.core.events import Void
 from cok.service import Draft, Who, record
 from cok.service.recording import MAX_NAME, MAX_NOTE
 
+from ..games import GAMES, played
 from .conftest import shipped
 
-GAMES = ("example", "mighty-kingdoms", "no-true-king-example")
 ORGANISER = Who("Ann", organiser=True)
 
 
@@ -36,7 +36,7 @@ def reads(folder: Path) -> bool:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_lone_surrogate_in_a_draft_is_refused_and_nothing_is_written(tmp_path: Path, game: str) -> None:
-    folder = shipped(tmp_path, game)
+    folder = played(tmp_path, game)
     before = (folder / "events.yaml").read_bytes()
     draft = Draft("void", {"target": last_id(folder), "reason": "bad\udcff"})
     with pytest.raises(Refused) as refused:
@@ -48,7 +48,7 @@ def test_a_lone_surrogate_in_a_draft_is_refused_and_nothing_is_written(tmp_path:
 @pytest.mark.parametrize("game", GAMES)
 def test_the_append_itself_refuses_text_that_would_not_read_back(tmp_path: Path, game: str) -> None:
     """Whatever path an event takes to the log, the append writes only what reads back."""
-    folder = shipped(tmp_path, game)
+    folder = played(tmp_path, game)
     log = folder / "events.yaml"
     before = log.read_bytes()
     event = Void(target=last_id(folder), reason="why", note="bad\ud800", id="abcdef012345")
@@ -60,7 +60,7 @@ def test_the_append_itself_refuses_text_that_would_not_read_back(tmp_path: Path,
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_note_over_the_bound_is_refused_with_the_bound(tmp_path: Path, game: str) -> None:
-    folder = shipped(tmp_path, game)
+    folder = played(tmp_path, game)
     before = (folder / "events.yaml").read_bytes()
     draft = Draft("void", {"target": last_id(folder), "reason": "x" * (MAX_NOTE + 1)})
     with pytest.raises(Refused) as refused:
@@ -71,7 +71,7 @@ def test_a_note_over_the_bound_is_refused_with_the_bound(tmp_path: Path, game: s
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_name_over_the_bound_is_refused_with_the_bound(tmp_path: Path, game: str) -> None:
-    folder = shipped(tmp_path, game)
+    folder = played(tmp_path, game)
     before = (folder / "events.yaml").read_bytes()
     draft = Draft("void", {"target": "x" * (MAX_NAME + 1), "reason": "too long"})
     with pytest.raises(Refused) as refused:
@@ -110,7 +110,7 @@ def cok_bytes(folder: Path, *args: bytes) -> subprocess.CompletedProcess[bytes]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_byte_that_is_not_utf8_on_the_command_line_is_refused(tmp_path: Path, game: str) -> None:
-    folder = shipped(tmp_path, game)
+    folder = played(tmp_path, game)
     before = (folder / "events.yaml").read_bytes()
     done = cok_bytes(folder, b"void", last_id(folder).encode(), b"--reason", b"bad\xff")
     assert done.returncode == 1

@@ -11,7 +11,11 @@ from cok.core.errors import Refused, RuleError
 from cok.service import queries
 
 from ..conftest import Cok
+from ..games import GAMES, played, ruleset
 from .conftest import shipped
+
+#: The games whose commands are a group of their own (`cok mk …`), each with its `status`.
+GROUPED = [(game, ruleset(game).command) for game in GAMES if ruleset(game).command]
 
 
 def printed(folder: Path, *args: str) -> object:
@@ -20,9 +24,9 @@ def printed(folder: Path, *args: str) -> object:
     return json.loads(run.stdout)
 
 
-@pytest.mark.parametrize("example", ["example", "mighty-kingdoms", "no-true-king-example"])
-def test_the_standings_are_what_cok_standings_json_prints_for_every_game(tmp_path: Path, example: str) -> None:
-    folder = shipped(tmp_path, example)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_standings_are_what_cok_standings_json_prints_for_every_game(tmp_path: Path, game: str) -> None:
+    folder = played(tmp_path, game)
     assert queries.standings(folder) == printed(folder, "standings")
 
 
@@ -41,9 +45,9 @@ def test_where_refuses_as_the_command_does(tmp_path: Path) -> None:
         queries.status(folder, players=["tim", "nobody"])
 
 
-@pytest.mark.parametrize(("example", "command"), [("mighty-kingdoms", "mk"), ("no-true-king-example", "ntk")])
-def test_another_games_status_is_what_its_status_json_prints(tmp_path: Path, example: str, command: str) -> None:
-    folder = shipped(tmp_path, example)
+@pytest.mark.parametrize(("game", "command"), GROUPED)
+def test_another_games_status_is_what_its_status_json_prints(tmp_path: Path, game: str, command: str) -> None:
+    folder = played(tmp_path, game)
     assert queries.status(folder) == printed(folder, command, "status")
 
 
@@ -69,15 +73,15 @@ def test_a_campaign_with_problems_has_no_standings(tmp_path: Path) -> None:
 NEEDS_ARGUMENTS = {"combat"}
 
 
-@pytest.mark.parametrize(("example", "command"), [("mighty-kingdoms", "mk"), ("no-true-king-example", "ntk")])
-def test_each_read_a_game_names_is_what_its_command_prints(tmp_path: Path, example: str, command: str) -> None:
+@pytest.mark.parametrize(("game", "command"), GROUPED)
+def test_each_read_a_game_names_is_what_its_command_prints(tmp_path: Path, game: str, command: str) -> None:
     """The reads that are commands too (`cok mk armies`); the reads only its pages ask (what a
     kingdom may do now) are tested as the API answers them (tests/serve/test_reads.py)."""
     import typer
 
     from cok.core.campaign import open_campaign
 
-    folder = shipped(tmp_path, example)
+    folder = played(tmp_path, game)
     names = queries.names(folder)
     group = typer.main.get_command(open_campaign(folder).ruleset.commands())
     commands = set(getattr(group, "commands", {}))

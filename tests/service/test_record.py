@@ -16,7 +16,8 @@ from cok.core.yamlfile import decode
 from cok.rulesets.clash_of_kings import RULESET
 from cok.service import Asked, Draft, Refusal, Who, record
 
-from .conftest import log_of, shipped
+from ..games import GAMES, played
+from .conftest import log_of
 
 
 def events_of(folder: Path) -> list[Any]:
@@ -221,13 +222,11 @@ def test_a_void_is_given_in_the_logs_own_shape(two: Path) -> None:
     assert events_of(two)[-1].target == done.events[0].id
 
 
-@pytest.mark.parametrize("example", ["mighty-kingdoms", "no-true-king-example"])
-def test_another_games_event_in_the_logs_own_shape_records_through_its_event_model(
-    tmp_path: Path, example: str
-) -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_every_games_event_in_the_logs_own_shape_records_through_its_event_model(tmp_path: Path, game: str) -> None:
     import yaml
 
-    folder = shipped(tmp_path, example)
+    folder = played(tmp_path, game)
     text = log_of(folder)
     cut = text.rindex("\n- ") + 1
     last = yaml.safe_load(text[cut:])[0]

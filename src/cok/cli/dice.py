@@ -8,16 +8,15 @@ from typing import Annotated
 
 import typer
 
-from cok.cli.options import CampaignOpt, JsonOpt, NoCacheOpt, emit_json, open_valid, refusals
+from cok.cli.options import USUAL, CampaignOpt, JsonOpt, Manner, emit_json, open_valid, reads, refusals
 
 app = typer.Typer(no_args_is_help=False, invoke_without_command=True)
 
 
 @app.callback()
 @refusals
-def dice(
-    ctx: typer.Context, campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False
-) -> None:
+@reads
+def dice(ctx: typer.Context, how: Manner = USUAL) -> None:
     """Every die cok rolled: verified from its revealed seed, or waiting for the period to end.
 
     Example: cok dice
@@ -26,10 +25,10 @@ def dice(
         return
     from cok.service.queries import dice_document
 
-    opened = open_valid(campaign, no_cache)
+    opened = open_valid(how.campaign, how.no_cache)
     document = dice_document(opened)  # the document GET /api/dice answers
     rows, problems = document["commitments"], document["problems"]
-    if as_json:
+    if how.as_json:
         emit_json(document)
         return
     if not rows:

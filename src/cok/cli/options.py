@@ -4,9 +4,11 @@ the campaign the command is about (those two from `cok.cli.basics`, which needs 
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict, TypeVar
 
 import typer
 
@@ -15,6 +17,10 @@ from cok.cli.basics import open_valid as open_valid
 from cok.cli.basics import refusal
 from cok.core.errors import Refused, RuleError
 from cok.core.folders import find_campaign
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+
 
 CampaignOpt = Annotated[
     str | None,
@@ -36,6 +42,101 @@ DisplayNameOpt = Annotated[str | None, typer.Option("--name", help="Display name
 PlayerIdArg = Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")]
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Manner:
+    """How a command is to run, as the options every command ends with say: on which campaign
+    (`-C`), replaying the whole log (`--no-cache`), writing nothing (`--dry-run`), as JSON
+    (`--json`). Declared once here; `records` and `reads` give a command these options."""
+
+    campaign: str | None = None
+    no_cache: bool = False
+    dry_run: bool = False
+    as_json: bool = False
+
+    def recording(self) -> Recording:
+        """What a recording (`cok.cli.recording.record_drafts`) takes of it."""
+        return Recording(dry_run=self.dry_run, as_json=self.as_json, no_cache=self.no_cache)
+
+
+class Recording(TypedDict):
+    dry_run: bool
+    as_json: bool
+    no_cache: bool
+
+
+USUAL = Manner()  # what a command's `how` stands for in its signature: `records` or `reads` replaces it
+
+#: Each option of a `Manner`, as the command's --help lists it, and its default.
+MANNER: dict[str, tuple[Any, Any]] = {
+    "campaign": (CampaignOpt, None),
+    "no_cache": (NoCacheOpt, False),
+    "dry_run": (DryRunOpt, False),
+    "as_json": (JsonOpt, False),
+}
+
+
+def _ending(*options: str) -> Callable[[F], F]:
+    """The command's `how: Manner` parameter becomes these options, last in its signature (so
+    last in its --help, as they always were), gathered back into a `Manner` when it runs."""
+
+    def decorate(command: F) -> F:
+        signature = inspect.signature(command, eval_str=True)
+        own = [p for p in signature.parameters.values() if p.name != "how"]
+        ending = [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=MANNER[name][1], annotation=MANNER[name][0])
+            for name in options
+        ]
+
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            how = Manner(**{name: kwargs.pop(name) for name in options})
+            return command(*args, how=how, **kwargs)
+
+        parameters = [*own, *ending]
+        wrapper.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+#: A command that records: `-C`, `--no-cache`, `--dry-run`, `--json`.
+records = _ending("campaign", "no_cache", "dry_run", "as_json")
+#: A command that shows: `-C`, `--no-cache`, `--json`.
+reads = _ending("campaign", "no_cache", "as_json")
+
+
+def shown(opened: Campaign, name: str, how: Manner, **args: Any) -> Any:
+    """The game's read `name` (its `queries`): printed as the one JSON document with `--json`
+    (then None: nothing more to show), else the document for the command's table."""
+    from cok.service.queries import read
+
+    doc = read(opened, name, **args)
+    if how.as_json:
+        emit_json(doc)
+        return None
+    return doc
+
+
+def showing(
+    name: str, summary: str, opening: Callable[[Manner], Campaign], table: Callable[[Campaign, Any], None]
+) -> Callable[..., None]:
+    """A command that shows the game's read `name` (`-C`, `--no-cache`, `--json`): the
+    document with `--json`, else its table (`table`, which imports its views when it runs)."""
+
+    def show(how: Manner = USUAL) -> None:
+        opened = opening(how)
+        if (doc := shown(opened, name, how)) is not None:
+            table(opened, doc)
+
+    show.__name__ = show.__qualname__ = name
+    show.__doc__ = summary
+    return refusals(reads(show))
+
+
 def player_id(typed: str) -> str:
     """A new player's id as typed: lowercase, else a wrong command line (exit 2) saying the
     id and the display name to give instead."""
@@ -49,9 +150,6 @@ def player_id(typed: str) -> str:
 def given(fields: dict[str, Any]) -> dict[str, Any]:
     """A draft's fields from a command's options: an option left out gives none."""
     return {key: value for key, value in fields.items() if value is not None}
-
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 def refusals(command: F) -> F:

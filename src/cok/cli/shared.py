@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from cok.cli.drafts import record_given
 from cok.cli.games import ids
 from cok.cli.options import (
+    USUAL,
     CampaignOpt,
-    DryRunOpt,
     JsonOpt,
+    Manner,
     NoCacheOpt,
     NoteOpt,
     ReasonOpt,
@@ -20,6 +22,8 @@ from cok.cli.options import (
     complete,
     emit_json,
     open_valid,
+    reads,
+    records,
     refusals,
 )
 from cok.core.errors import Refused, RuleError
@@ -68,35 +72,35 @@ def init(
 
 @app.command()
 @refusals
-def standings(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
+@reads
+def standings(how: Manner = USUAL) -> None:
     """The players, ranked.
 
     Example: cok standings --json
     """
     from cok.cli.basics import show_standings
 
-    show_standings(campaign, no_cache, as_json)  # also run without Typer: see `cok.cli.shortcut`
+    show_standings(how.campaign, how.no_cache, how.as_json)  # also run without Typer: see `cok.cli.shortcut`
 
 
 @app.command()
 @refusals
+@reads
 def log(
     player: Annotated[
         str | None,
         typer.Option("--player", metavar="P", help="Only events about this player.", autocompletion=complete("player")),
     ] = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """The campaign's history, in words.
 
     Example: cok log --player tim
     """
-    found = open_valid(campaign, no_cache)
+    found = open_valid(how.campaign, how.no_cache)
     pid = found.ruleset.player(found.state, player) if player else None
     history: Iterator[Told] = (t for t in found.told() if pid is None or pid in t.players)  # never held whole
-    if as_json:
+    if how.as_json:
         from cok.render.documents import dumps_list
         from cok.render.output import write
         from cok.service.queries import history as entries
@@ -135,6 +139,7 @@ def log(
 
 @app.command()
 @refusals
+@records
 def void(
     event_id: Annotated[
         str,
@@ -150,10 +155,7 @@ def void(
         typer.Option("--cascade", help="Also void the later events that depend on it (listed; asked at a terminal)."),
     ] = False,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Cancel an earlier event, as if it had never been recorded.
 
@@ -168,15 +170,22 @@ def void(
     from cok.service import Dependent, Refusal
     from cok.service import void as voided
 
-    found = open_valid(campaign, no_cache)
+    found = open_valid(how.campaign, how.no_cache)
 
     def put(drafts: Sequence[Draft], trying: bool) -> Recording:
-        return record_drafts(found, drafts, dry_run=trying, as_json=as_json, no_cache=no_cache)
+        return record_drafts(found, drafts, dry_run=trying, as_json=how.as_json, no_cache=how.no_cache)
 
     def voiding(all_of_it: bool) -> None:
         try:
             voided(
-                found.folder, event_id, reason, cascade=all_of_it, note=note, dry_run=dry_run, campaign=found, put=put
+                found.folder,
+                event_id,
+                reason,
+                cascade=all_of_it,
+                note=note,
+                dry_run=how.dry_run,
+                campaign=found,
+                put=put,
             )
         except Refusal as refused:
             if isinstance(refused, Dependent):
@@ -188,7 +197,7 @@ def void(
         return
     except Dependent as listing:
         following = listing.takes.following
-        asking = interactive() and not as_json and not dry_run
+        asking = interactive() and not how.as_json and not how.dry_run
         if not asking:
             hint = "void them with it: add --cascade (see what it voids first with --dry-run --cascade)"
             raise RuleError(f"{listing.rule}\n{hint}") from None
@@ -206,27 +215,29 @@ TargetArg = Annotated[
 ]
 
 
-def _verdict(
-    kind: str, event_id: str, reason: str | None, campaign: str | None, no_cache: bool, dry_run: bool, as_json: bool
-) -> None:
+def _verdict(kind: str, event_id: str, reason: str | None, how: Manner) -> None:
     """Record a confirmation, a dispute or a settling of a result (docs/confirm.md)."""
-    from cok.cli.recording import record_drafts
-    from cok.service import Draft, event_ref
+    from cok.service import event_ref
 
-    found = open_valid(campaign, no_cache)
-    fields = {"target": event_ref(found, event_id), **({"reason": reason} if reason is not None else {})}
-    record_drafts(found, [Draft(kind, fields)], no_cache=no_cache, dry_run=dry_run, as_json=as_json)
+    found = open_valid(how.campaign, how.no_cache)
+    record_given(found, kind, {"target": event_ref(found, event_id), "reason": reason}, how)
+
+
+def _ruling(kind: str, summary: str) -> None:
+    """`dispute` and `settle`, one command: a verdict on a result that says why (`--reason`)."""
+
+    def verdict(event_id: TargetArg, reason: ReasonOpt, how: Manner = USUAL) -> None:
+        _verdict(kind, event_id, reason, how)
+
+    verdict.__name__ = verdict.__qualname__ = kind
+    verdict.__doc__ = summary
+    app.command()(refusals(records(verdict)))
 
 
 @app.command()
 @refusals
-def confirm(
-    event_id: TargetArg,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
+@records
+def confirm(event_id: TargetArg, how: Manner = USUAL) -> None:
     """Confirm a result the other side recorded (a battle): it happened as written.
 
     Only the other side of the result (or an organiser) may; whoever recorded it may not
@@ -234,41 +245,25 @@ def confirm(
 
     Example: cok confirm 3fa9c1
     """
-    _verdict("confirm", event_id, None, campaign, no_cache, dry_run, as_json)
+    _verdict("confirm", event_id, None, how)
 
 
-@app.command()
-@refusals
-def dispute(
-    event_id: TargetArg,
-    reason: ReasonOpt,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
+_ruling(
+    "dispute",
     """Dispute a result the other side recorded, saying why: it is marked until an organiser settles it.
 
     Example: cok dispute 3fa9c1 --reason "I won on objectives"
-    """
-    _verdict("dispute", event_id, reason, campaign, no_cache, dry_run, as_json)
+    """,
+)
 
 
-@app.command()
-@refusals
-def settle(
-    event_id: TargetArg,
-    reason: ReasonOpt,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
+_ruling(
+    "settle",
     """Settle a dispute by keeping the result as recorded (an organiser's ruling); `cok void` takes it back instead.
 
     Example: cok settle 3fa9c1 --reason "the photo shows the objectives held"
-    """
-    _verdict("settle", event_id, reason, campaign, no_cache, dry_run, as_json)
+    """,
+)
 
 
 @app.command("check")

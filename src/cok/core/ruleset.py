@@ -275,10 +275,10 @@ class Game:
     results: frozenset[str] = frozenset()
     player_fields: Mapping[str, frozenset[str]] = {}
     upcasts: Mapping[str, Sequence[Upcast]] = {}
-    map_file = ""  # the shipped map's file name (`maps/`)
+    map_file = ""  # the shipped map's file name, in the game's own `maps/` folder
 
     def builtin_map(self) -> Path:
-        return shipped_map(self.map_file)
+        return shipped_map(type(self).__module__, self.map_file)
 
     def repeats(self, state: Any, outcome: Any) -> str | None:
         return None
@@ -397,12 +397,10 @@ def refuse_unknown(ruleset_id: object, where: str, line: int | None) -> Refused:
     )
 
 
-def shipped_map(file_name: str) -> Path:
-    """A map shipped with cok: packaged in the wheel, or in `maps/` beside the source."""
-    packaged = resources.files("cok").joinpath(f"data/{file_name}")
+def shipped_map(package: str, file_name: str) -> Path:
+    """A map shipped with a game: package data in its own folder (`rulesets/<game>/maps/`),
+    so that a game brings its map the way it brings its templates, in a wheel and a checkout."""
+    packaged = resources.files(package).joinpath("maps", file_name)
     if packaged.is_file():
         return Path(str(packaged))
-    checkout = Path(__file__).resolve().parents[3] / "maps" / file_name
-    if checkout.is_file():
-        return checkout
     raise Refused(f"the built-in map {file_name} is missing from this installation; give --map PATH")

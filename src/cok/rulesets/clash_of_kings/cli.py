@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cok.cli.options import (
-    CampaignOpt,
+    USUAL,
     DisplayNameOpt,
-    DryRunOpt,
     JsonOpt,
-    NoCacheOpt,
+    Manner,
     NoteOpt,
     PlayerIdArg,
     ReasonOpt,
@@ -24,6 +23,8 @@ from cok.cli.options import (
     given,
     open_valid,
     player_id,
+    reads,
+    records,
     refusals,
 )
 from cok.cli.recording import record_drafts
@@ -73,6 +74,7 @@ def _names(state: State) -> dict[str, str]:
 
 @app.command()
 @refusals
+@records
 def join(
     player: PlayerIdArg,
     faction: Annotated[
@@ -100,39 +102,35 @@ def join(
         typer.Option("--territories", metavar="A B C", help="Three adjacent territories, when every castle is held."),
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Add a player, with a starting castle (or three territories once every castle is held).
 
     Example: cok join tim --faction martell --name Tim
     """
-    opened = _open(campaign, no_cache)
+    opened = _open(how.campaign, how.no_cache)
     player_id(player)
     fields = {"player": player, "name": name, "faction": faction, "castle": castle, "note": note}
     typed = given({**fields, "territories": list(territories) if territories else None})
-    record_drafts(opened, [Draft("join", typed)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_drafts(opened, [Draft("join", typed)], **how.recording())
 
 
 @app.command()
 @refusals
+@reads
 def where(
     p1: FirstPlayer,
     p2: SecondPlayer,
     attacker: AttackerOpt = None,
     brotherhood: BrotherhoodOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Who chooses the battle's location, and the legal locations.
 
     Example: cok where tim matt
     """
-    opened = _open(campaign, no_cache)
-    if as_json:
+    opened = _open(how.campaign, how.no_cache)
+    if how.as_json:
         from cok.service.queries import read
 
         emit_json(read(opened, "where", players=[p1, p2], attacker=attacker, brotherhood=brotherhood or []))
@@ -159,6 +157,7 @@ def _pairs(given: list[str] | None, what: str) -> list[str] | None:
 
 @app.command()
 @refusals
+@records
 def battle(
     p1: FirstPlayer,
     p2: SecondPlayer,
@@ -202,16 +201,13 @@ def battle(
         bool, typer.Option("--again", help="Record it although the same battle is already recorded.")
     ] = False,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Record a battle: who won, and what the winner occupies.
 
     Example: cok battle tim matt --at Starfall --vp tim=7 --vp matt=5
     """
-    opened = _open(campaign, no_cache)
+    opened = _open(how.campaign, how.no_cache)
     fields = {
         "players": [p1, p2],
         "location": at,
@@ -232,11 +228,12 @@ def battle(
         raise typer.BadParameter("either name the roll-off's winner or --roll-dice, not both", param_hint="--roll-dice")
     rolled = {ROLL: True} if roll_dice else None
     drafts = [Draft("battle", given(fields))]
-    record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache, again=again, answers=rolled)
+    record_drafts(opened, drafts, **how.recording(), again=again, answers=rolled)
 
 
 @app.command()
 @refusals
+@records
 def paint(
     player: Annotated[str, typer.Argument(help="The player who painted.", autocompletion=PLAYERS)],
     fully_painted: Annotated[
@@ -252,33 +249,28 @@ def paint(
     ] = None,
     week: Annotated[int | None, typer.Option("--week", min=1, help="The week (default: this week).")] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Record a week's painting: the painting bonus.
 
     Example: cok paint tim --fully-painted --units 2
     """
-    opened = _open(campaign, no_cache)
+    opened = _open(how.campaign, how.no_cache)
     fields = {"player": player, "week": week, "fully_painted": fully_painted, "units": units, "models": models}
     typed = given({**fields, "commissioned": commissioned, "note": note})
-    record_drafts(opened, [Draft("painting", typed)], dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_drafts(opened, [Draft("painting", typed)], **how.recording())
 
 
 @app.command("week")
 @refusals
+@records
 def week_(
     next_: Annotated[bool, typer.Option("--next", help="Start the next week.")] = False,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="With --next: the new week's limit (default: + step).")
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Show the week and its points limit; with --next, start the next week.
 
@@ -286,13 +278,13 @@ def week_(
     """
     if limit is not None and not next_:
         raise typer.BadParameter("--limit goes with --next", param_hint="--limit")
-    opened = _open(campaign, no_cache)
+    opened = _open(how.campaign, how.no_cache)
     if next_:
         drafts = [Draft("week", given({"limit": limit, "note": note}))]
-        record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+        record_drafts(opened, drafts, **how.recording())
         return
     state = opened.state
-    if as_json:
+    if how.as_json:
         from cok.service.queries import read
 
         emit_json(read(opened, "week"))
@@ -304,22 +296,21 @@ def week_(
 
 @app.command()
 @refusals
+@reads
 def locations(
     free: Annotated[bool, typer.Option("--free", help="Only unoccupied locations.")] = False,
     player: Annotated[
         str | None,
         typer.Option("--player", metavar="P", help="Only this player's locations.", autocompletion=PLAYERS),
     ] = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """The map's locations with kind, value, occupant and bonus.
 
     Example: cok locations --free
     """
-    opened = _open(campaign, no_cache)
-    if as_json:
+    opened = _open(how.campaign, how.no_cache)
+    if how.as_json:
         from cok.service.queries import read
 
         emit_json(read(opened, "locations", free=free, player=player))
@@ -343,23 +334,21 @@ def locations(
 
 @app.command(context_settings={"ignore_unknown_options": True})
 @refusals
+@records
 def adjust(
     player: Annotated[str, typer.Argument(help="The player.", autocompletion=PLAYERS)],
     cp: Annotated[int, typer.Argument(metavar="CP", help="Bonus CP to add (negative to take away).")],
     reason: ReasonOpt,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Correct a player's bonus CP (an organiser's ruling).
 
     Example: cok adjust tim -2 --reason "late army list"
     """
-    opened = _open(campaign, no_cache)
+    opened = _open(how.campaign, how.no_cache)
     drafts = [Draft("adjust", given({"player": player, "cp": cp, "reason": reason, "note": note}))]
-    record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    record_drafts(opened, drafts, **how.recording())
 
 
 @app.command()

@@ -3,13 +3,13 @@ recording a draft, and reading `A=B` pairs, unit lists and dice from the command
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cok.cli.options import complete, given, open_valid
-from cok.cli.recording import record_drafts
-from cok.service.drafts import Draft
+from cok.cli.drafts import record_given
+from cok.cli.options import USUAL, Manner, NoteOpt, complete, open_valid, records, refusals
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
@@ -48,23 +48,34 @@ LIST_WORDS = {"ignore_unknown_options": True, "allow_extra_args": True}
 RollDiceOpt = Annotated[bool, typer.Option("--roll-dice", help="Let the ledger roll the dice (they are recorded).")]
 
 
-def open_mk(campaign: str | None, no_cache: bool = False) -> Campaign:
-    return open_valid(campaign, no_cache).require(RULESET, "see `cok mk --help`")
+def open_mk(how: Manner) -> Campaign:
+    return open_valid(how.campaign, how.no_cache).require(RULESET, "see `cok mk --help`")
 
 
-def record(
-    opened: Campaign,
-    type: str,
-    fields: dict[str, Any],
-    dry_run: bool,
-    as_json: bool,
-    no_cache: bool,
-    answers: dict[str, Any] | None = None,
-) -> None:
-    """Options → draft → the service (`intents.py` builds the event, the rules decide) →
-    the summary, as on a phone; the rules' questions asked at a terminal."""
-    drafts = [Draft(type, given(fields))]
-    record_drafts(opened, drafts, dry_run=dry_run, as_json=as_json, no_cache=no_cache, answers=answers)
+record = record_given  # options → draft → the service (`intents.py` builds the event, the rules decide)
+
+
+def closing(kind: str, summary: str) -> Callable[..., None]:
+    """`reform` and `spring`, one command: the period closed and the next begun, in the order
+    the roll-off gave (`--order`) or with the ledger rolling it (`--roll-dice`)."""
+
+    def close(
+        ctx: typer.Context,
+        order: OrderOpt = None,
+        roll_dice: RollDiceOpt = False,
+        note: NoteOpt = None,
+        how: Manner = USUAL,
+    ) -> None:
+        given = player_list(order, list(ctx.args))
+        if roll_dice and given:
+            raise typer.BadParameter(
+                "either give the roll-off's order or --roll-dice, not both", param_hint="--roll-dice"
+            )
+        record(open_mk(how), kind, {"order": given, "note": note}, how, rolled_for_me(roll_dice))
+
+    close.__name__ = close.__qualname__ = kind
+    close.__doc__ = summary
+    return refusals(records(close))
 
 
 def rolled_for_me(roll_dice: bool) -> dict[str, Any]:

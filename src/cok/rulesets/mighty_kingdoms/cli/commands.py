@@ -7,23 +7,24 @@ from __future__ import annotations
 
 import re
 import typing
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cok.cli.options import (
-    CampaignOpt,
+    USUAL,
     DisplayNameOpt,
-    DryRunOpt,
-    JsonOpt,
-    NoCacheOpt,
+    Manner,
     NoteOpt,
     PlayerIdArg,
     chosen,
     complete,
-    emit_json,
     player_id,
+    reads,
+    records,
     refusals,
+    showing,
+    shown,
 )
 from cok.core.errors import RuleError
 from cok.rulesets.mighty_kingdoms.cli.arguments import (
@@ -31,9 +32,9 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
     FoundingOrderOpt,
-    OrderOpt,
     RollDiceOpt,
     Tile,
+    closing,
     example_of,
     open_mk,
     pair_list,
@@ -45,6 +46,9 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
     unit_strengths,
 )
 
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+
 app = typer.Typer(no_args_is_help=True)
 
 # ---------------------------------------------------------------- setup
@@ -52,6 +56,7 @@ app = typer.Typer(no_args_is_help=True)
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
+@records
 def kingdom(
     player: PlayerIdArg,
     race: Annotated[str, typer.Option("--race", help="The kingdom's main race (public).")],
@@ -71,10 +76,7 @@ def kingdom(
         typer.Option("--unit", metavar="NAME=US", help="Kings of War: a unit and its Unit Strength (repeat)."),
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Found a kingdom: capital, city, fortress, two villages and the first army.
 
@@ -82,27 +84,20 @@ def kingdom(
     --fortress 2,-5 --villages 0,-4 0,-5 --army Emberhold
     """
     player_id(player)
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     fields = {"player": player, "name": name, "race": race, "capital": capital, "city": city, "fortress": fortress}
     more = {"villages": list(villages), "army": army, "list": army_list, "units": unit_strengths(unit), "note": note}
-    record(opened, "kingdom", {**fields, **more}, dry_run, as_json, no_cache)
+    record(opened, "kingdom", {**fields, **more}, how)
 
 
 @app.command(context_settings=LIST_WORDS)
 @refusals
-def begin(
-    ctx: typer.Context,
-    order: FoundingOrderOpt = None,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
+@records
+def begin(ctx: typer.Context, order: FoundingOrderOpt = None, note: NoteOpt = None, how: Manner = USUAL) -> None:
     """Close setup: year 1, month 1 begins in the founding order."""
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     given = player_list(order, list(ctx.args))
-    record(opened, "begin", {"order": given, "note": note}, dry_run, as_json, no_cache)
+    record(opened, "begin", {"order": given, "note": note}, how)
 
 
 # ---------------------------------------------------------------- summer
@@ -110,6 +105,7 @@ def begin(
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
+@records
 def order(
     army: ArmyArg,
     what: Annotated[
@@ -121,10 +117,7 @@ def order(
         str | None, typer.Option("--to", metavar="TILE", help="move: the adjacent tile (as TILE).", hidden=True)
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Give an army its order for this month.
 
@@ -135,13 +128,14 @@ def order(
     what = chosen(what, typing.get_args(Order.model_fields["order"].annotation), "ORDER")
     if to is not None and to_option is not None:
         raise typer.BadParameter("give the tile once: as TILE or with --to", param_hint="--to")
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     fields = {"army": army, "order": what, "to": to or to_option, "note": note}
-    record(opened, "order", fields, dry_run, as_json, no_cache)
+    record(opened, "order", fields, how)
 
 
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
+@records
 def resolve(
     army: ArmyArg,
     roll: Annotated[
@@ -152,42 +146,40 @@ def resolve(
     ] = None,
     roll_dice: RollDiceOpt = False,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Resolve an army's order, in turn (the exploration roll when it moves into the unknown).
 
     Example: cok mk resolve ana-1 --roll 5 6
     """
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     first, second = two_dice(roll, "--roll"), two_dice(reroll, "--reroll")
     if roll_dice and (roll is not None or reroll is not None):
         raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
     fields = {"army": army, "roll": first, "reroll": second, "note": note}
-    record(opened, "resolve", fields, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
+    record(opened, "resolve", fields, how, rolled_for_me(roll_dice))
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def battles(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
-    """What must be fought: contested tiles, who chooses next, Defence, board size, benefit."""
-    from cok.service.queries import read
-
-    opened = open_mk(campaign, no_cache)
-    doc = read(opened, "battles")
-    if as_json:
-        emit_json(doc)
-        return
+def _battles(opened: Campaign, doc: Any) -> None:
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import battles_views
 
     show(*battles_views(opened.state, doc))
 
 
+battles = app.command(context_settings=TILES_MAY_BE_NEGATIVE)(
+    showing(
+        "battles",
+        "What must be fought: contested tiles, who chooses next, Defence, board size, benefit.",
+        open_mk,
+        _battles,
+    )
+)
+
+
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
+@records
 def battle(
     tile: Tile,
     attacker: Annotated[str, typer.Option("--attacker", metavar="P", help="The player who chose this battle.")],
@@ -218,17 +210,14 @@ def battle(
         str | None, typer.Option("--slaughter", metavar="ARMY", help="Every enemy army on its side: the one removed.")
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Record a battle in a contested tile.
 
     Example: cok mk battle Kingsford --attacker ana --defender bo --dice ana-1=5
     --dice bo-2=3 --allocate ana-1:bo-2 --allocate bo-2:ana-1 --retreat bo-2=Mereside
     """
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     rolled = {a: _number(v, "--dice") for a, v in pairs(dice, "--dice").items()} or None
     if roll_dice and rolled:
         raise typer.BadParameter("either give the dice or --roll-dice, not both", param_hint="--roll-dice")
@@ -248,7 +237,7 @@ def battle(
     more = {"allocate": plan, **{k: v or None for k, v in moved.items()}, "strength": changes or None}
     given = {**fields, **more, "slaughter": slaughter, "note": note}
     try:
-        record(opened, "battle", given, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
+        record(opened, "battle", given, how, rolled_for_me(roll_dice))
     except RuleError as error:  # the rules' questions, as this command's options answer them
         said = re.sub(r"--allocate-(\d+) NAME", r"--allocate A:B (allocation \1)", str(error))
         raise RuleError(re.sub(r"--retreat-([\w-]+) NAME", r"--retreat \1=TILE", said)) from None
@@ -260,26 +249,9 @@ def _number(value: str, option: str) -> int:
     return int(value)
 
 
-@app.command(context_settings=LIST_WORDS)
-@refusals
-def reform(
-    ctx: typer.Context,
-    order: OrderOpt = None,
-    roll_dice: RollDiceOpt = False,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Close the month: terrain, razes, control, Unit Strength, the new player order."""
-    opened = open_mk(campaign, no_cache)
-    given = player_list(order, list(ctx.args))
-    if roll_dice and given:
-        raise typer.BadParameter("either give the roll-off's order or --roll-dice, not both", param_hint="--roll-dice")
-    fields = {"order": given, "note": note}
-    record(opened, "reform", fields, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
-
+reform = app.command(context_settings=LIST_WORDS)(
+    closing("reform", "Close the month: terrain, razes, control, Unit Strength, the new player order.")
+)
 
 from cok.rulesets.mighty_kingdoms.cli import winter  # noqa: E402 - its commands come next in --help
 
@@ -289,55 +261,38 @@ winter.register(app)
 # ---------------------------------------------------------------- showing
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
-    """Year, season, month, phase, player order, and what the ledger waits for."""
-    from cok.service.queries import read
-
-    opened = open_mk(campaign, no_cache)
-    doc = read(opened, "status")
-    if as_json:
-        emit_json(doc)
-        return
+def _status(opened: Campaign, doc: Any) -> None:
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import status_views
 
     show(*status_views(opened.name, opened.state, doc))
 
 
-@app.command(context_settings=TILES_MAY_BE_NEGATIVE)
-@refusals
-def kingdoms(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
-    """Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts."""
-    from cok.service.queries import read
-
-    opened = open_mk(campaign, no_cache)
-    doc = read(opened, "kingdoms")
-    if as_json:
-        emit_json(doc)
-        return
+def _kingdoms(opened: Campaign, doc: Any) -> None:
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import kingdoms_grid
 
     show(kingdoms_grid(opened.name, opened.state, doc))
 
 
+status = app.command(context_settings=TILES_MAY_BE_NEGATIVE)(
+    showing("status", "Year, season, month, phase, player order, and what the ledger waits for.", open_mk, _status)
+)
+kingdoms = app.command(context_settings=TILES_MAY_BE_NEGATIVE)(
+    showing("kingdoms", "Each kingdom: tiles, settlements, capital, armies, gold, food, artefacts.", open_mk, _kingdoms)
+)
+
+
 @app.command(context_settings=TILES_MAY_BE_NEGATIVE)
 @refusals
+@reads
 def armies(
     player: Annotated[str | None, typer.Option("--player", metavar="P", help="Only this kingdom's armies.")] = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Every army: tile, points, upright or on its side, this month's order."""
-    from cok.service.queries import read
-
-    opened = open_mk(campaign, no_cache)
-    doc = read(opened, "armies", player=player)
-    if as_json:
-        emit_json(doc)
+    opened = open_mk(how)
+    if (doc := shown(opened, "armies", how, player=player)) is None:
         return
     from cok.render.output import show
     from cok.rulesets.mighty_kingdoms.views import armies_grid

@@ -9,18 +9,25 @@ from typing import Annotated
 
 import typer
 
-from cok.cli.options import CampaignOpt, DryRunOpt, JsonOpt, NoCacheOpt, NoteOpt, chosen, complete, refusals
+from cok.cli.options import (
+    USUAL,
+    Manner,
+    NoteOpt,
+    chosen,
+    complete,
+    records,
+    refusals,
+)
 from cok.rulesets.mighty_kingdoms.cli.arguments import (
     LIST_WORDS,
     TILES_MAY_BE_NEGATIVE,
     ArmyArg,
-    OrderOpt,
     PlayerArg,
     RollDiceOpt,
     Tile,
+    closing,
     open_mk,
     pairs,
-    player_list,
     record,
     rolled_for_me,
     unit_strengths,
@@ -30,42 +37,40 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
 def register(app: typer.Typer) -> None:
     """Add the winter's commands to `cok mk`, in the order of the winter's steps."""
     for command in (winter, tithe, build, recruit, feed, deploy, spring, quest, artefact):
-        app.command(context_settings=LIST_WORDS if command is spring else TILES_MAY_BE_NEGATIVE)(refusals(command))
+        settings = LIST_WORDS if command is spring else TILES_MAY_BE_NEGATIVE
+        app.command(context_settings=settings)(command if command is spring else refusals(command))
 
 
+@records
 def winter(
     recall: Annotated[
         list[str] | None,
         typer.Option("--recall", metavar="P=TILE", help="A kingdom without a capital: where its armies go."),
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Start winter: armies recalled, resources gathered."""
-    opened = open_mk(campaign, no_cache)
-    record(opened, "winter", {"recall": pairs(recall, "--recall"), "note": note}, dry_run, as_json, no_cache)
+    opened = open_mk(how)
+    record(opened, "winter", {"recall": pairs(recall, "--recall"), "note": note}, how)
 
 
+@records
 def tithe(
     giver: Annotated[str, typer.Argument(metavar="FROM", help="The kingdom that gives.")],
     receiver: Annotated[str, typer.Argument(metavar="TO", help="The kingdom that receives.")],
     gold: Annotated[int, typer.Option("--gold", min=0, max=1, help="0 or 1 gold.")] = 0,
     food: Annotated[int, typer.Option("--food", min=0, max=1, help="0 or 1 food.")] = 0,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """A tithe: up to 1 gold and up to 1 food to another kingdom."""
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     fields = {"from": giver, "to": receiver, "gold": gold, "food": food, "note": note}
-    record(opened, "tithe", fields, dry_run, as_json, no_cache)
+    record(opened, "tithe", fields, how)
 
 
+@records
 def build(
     player: PlayerArg,
     tile: Tile,
@@ -76,20 +81,18 @@ def build(
         ),
     ],
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Build or upgrade a settlement on a tile the kingdom controls."""
     from cok.rulesets.mighty_kingdoms.events import Build
 
     settlement = chosen(settlement, typing.get_args(Build.model_fields["settlement"].annotation), "SETTLEMENT")
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     fields = {"player": player, "tile": tile, "settlement": settlement, "note": note}
-    record(opened, "build", fields, dry_run, as_json, no_cache)
+    record(opened, "build", fields, how)
 
 
+@records
 def recruit(
     player: PlayerArg,
     tile: Tile,
@@ -103,66 +106,44 @@ def recruit(
     ] = None,
     allied: Annotated[bool, typer.Option("--allied", help="Kings of War: an allied army.")] = False,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Recruit a new army at a fortress (1 gold)."""
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     fields = {"player": player, "tile": tile, "disband": disband, "list": army_list, "units": unit_strengths(unit)}
-    record(opened, "recruit", {**fields, "allied": allied, "note": note}, dry_run, as_json, no_cache)
+    record(opened, "recruit", {**fields, "allied": allied, "note": note}, how)
 
 
+@records
 def feed(
     player: PlayerArg,
     unfed: Annotated[
         list[str] | None, typer.Option("--unfed", metavar="ARMY", help="An army not fed, removed (repeat).")
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Feed a kingdom's armies (1 food each); the unfed are removed, the rest of the stores lost."""
-    opened = open_mk(campaign, no_cache)
-    record(opened, "feed", {"player": player, "unfed": list(unfed or []), "note": note}, dry_run, as_json, no_cache)
+    opened = open_mk(how)
+    record(
+        opened,
+        "feed",
+        {"player": player, "unfed": list(unfed or []), "note": note},
+        how,
+    )
 
 
-def deploy(
-    army: ArmyArg,
-    tile: Tile,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
+@records
+def deploy(army: ArmyArg, tile: Tile, note: NoteOpt = None, how: Manner = USUAL) -> None:
     """Deploy an army on a settlement of its kingdom (village 1, city 2, capital or fortress 3)."""
-    opened = open_mk(campaign, no_cache)
-    record(opened, "deploy", {"army": army, "tile": tile, "note": note}, dry_run, as_json, no_cache)
+    opened = open_mk(how)
+    record(opened, "deploy", {"army": army, "tile": tile, "note": note}, how)
 
 
-def spring(
-    ctx: typer.Context,
-    order: OrderOpt = None,
-    roll_dice: RollDiceOpt = False,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Close winter: the next year's month 1 begins."""
-    opened = open_mk(campaign, no_cache)
-    given = player_list(order, list(ctx.args))
-    if roll_dice and given:
-        raise typer.BadParameter("either give the roll-off's order or --roll-dice, not both", param_hint="--roll-dice")
-    fields = {"order": given, "note": note}
-    record(opened, "spring", fields, dry_run, as_json, no_cache, rolled_for_me(roll_dice))
+spring = closing("spring", "Close winter: the next year's month 1 begins.")
 
 
+@records
 def quest(
     player: PlayerArg,
     tower: Annotated[str, typer.Option("--tower", metavar="TILE", help="The wizard's tower.")],
@@ -178,27 +159,23 @@ def quest(
     ] = 0,
     artefact: Annotated[str | None, typer.Option("--artefact", help="On 4 or more: the artefact's name.")] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Wizard's towers: a hero's quest in winter."""
     if roll_dice == (roll is not None):
         raise typer.BadParameter("give the d6 with --roll, or --roll-dice", param_hint="--roll")
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     fields = {"player": player, "tower": tower, "army": army, "hero": hero, "roll": roll, "points": points}
     record(
         opened,
         "quest",
         {**fields, "artefact": artefact, "note": note},
-        dry_run,
-        as_json,
-        no_cache,
+        how,
         rolled_for_me(roll_dice),
     )
 
 
+@records
 def artefact(
     art: Annotated[str, typer.Argument(metavar="ART", help="The artefact, like art-2.")],
     to: Annotated[str, typer.Option("--to", metavar="P|pool", help="The kingdom it goes to, or pool.")],
@@ -207,12 +184,9 @@ def artefact(
         typer.Option("--override", metavar="REASON", help="The organiser's reason when the ledger sees no cause."),
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Wizard's towers: an artefact changes hands, or is lost to the pool."""
-    opened = open_mk(campaign, no_cache)
+    opened = open_mk(how)
     fields = {"artefact": art, "to": to, "override": override, "note": note}
-    record(opened, "artefact", fields, dry_run, as_json, no_cache)
+    record(opened, "artefact", fields, how)

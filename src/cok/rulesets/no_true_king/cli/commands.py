@@ -9,20 +9,22 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cok.cli.basics import emit_json, open_valid
+from cok.cli.drafts import record_given
 from cok.cli.options import (
+    USUAL,
     CampaignOpt,
-    DryRunOpt,
     JsonOpt,
-    NoCacheOpt,
+    Manner,
     NoteOpt,
     complete,
-    emit_json,
-    open_valid,
+    reads,
+    records,
     refusals,
     said,
+    showing,
     words,
 )
-from cok.cli.recording import record_drafts
 from cok.core.dice import ROLL
 from cok.core.errors import RuleError
 
@@ -52,8 +54,8 @@ Loyalty = Annotated[
 ]
 
 
-def _open(campaign: str | None, no_cache: bool = False) -> Campaign:
-    return open_valid(campaign, no_cache).require(RULESET, "see `cok --help`")
+def _open(how: Manner) -> Campaign:
+    return open_valid(how.campaign, how.no_cache).require(RULESET, "see `cok --help`")
 
 
 def _show(*views: Any) -> None:
@@ -62,22 +64,7 @@ def _show(*views: Any) -> None:
     show(*views)
 
 
-def _record(
-    opened: Campaign,
-    type: str,
-    fields: dict[str, Any],
-    *,
-    dry_run: bool,
-    as_json: bool,
-    no_cache: bool,
-    answers: dict[str, Any] | None = None,
-) -> None:
-    """The event as typed, built by the game's intents and recorded through the service
-    (`answers`: what the options already answer, e.g. `--roll`: roll it for me)."""
-    from cok.service import Draft
-
-    given = {k: v for k, v in fields.items() if v is not None}
-    record_drafts(opened, [Draft(type, given)], dry_run=dry_run, as_json=as_json, no_cache=no_cache, answers=answers)
+_record = record_given  # the event as typed, built by the game's intents and recorded through the service
 
 
 def _player(state: State, typed: str) -> str:
@@ -94,6 +81,7 @@ def _houses(state: State, typed: tuple[str, ...] | list[str]) -> list[str]:
 
 @app.command()
 @refusals
+@records
 def join(
     player: Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")],
     symbol: Annotated[str, typer.Option("--symbol", metavar="S", help="crown, torch, helm or gauntlet.")],
@@ -101,10 +89,7 @@ def join(
     loyalty: Loyalty = None,
     name: Annotated[str | None, typer.Option("--name", help="Display name (default: the id).")] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """A conspiracy joins, with a sealed loyalty card (--seal) or an open one (--loyalty).
 
@@ -112,7 +97,7 @@ def join(
     --seal-only)"
     """
     fields = {"player": player, "name": name, "symbol": symbol, "seal": seal, "loyalty": loyalty, "note": note}
-    _record(_open(campaign, no_cache), "conspiracy", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    _record(_open(how), "conspiracy", fields, how)
 
 
 @app.command()
@@ -151,7 +136,7 @@ def _seal_state(campaign: str | None) -> State:
     from cok.core.errors import Refused
 
     try:
-        found: State = _open(campaign).state
+        found: State = _open(Manner(campaign)).state
         return found
     except Refused:
         if campaign:
@@ -165,6 +150,7 @@ def _seal_state(campaign: str | None) -> State:
 
 @app.command(context_settings=WORDS, options_metavar="--seats P… (--first P | --roll) [OPTIONS]")
 @refusals
+@records
 @words(
     ("--seats P…", "Every player once, clockwise from any of them."),
     ("--first P", "The first player (or --roll)."),
@@ -173,10 +159,7 @@ def begin(
     ctx: typer.Context,
     roll: Annotated[bool, typer.Option("--roll", help="Choose the first player at random.")] = False,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Seat the players clockwise (--seats P…) and choose the first player (--first P or --roll).
 
@@ -185,7 +168,7 @@ def begin(
     from cok.rulesets.no_true_king.cli.phrases import split
 
     _, given = split(list(ctx.args), said(begin))
-    opened = _open(campaign, no_cache)
+    opened = _open(how)
     state = opened.state
     seats = [_player(state, p) for typed in given.all("seats") for w in typed for p in w.split(",") if p]
     first = given.one("first")
@@ -195,27 +178,19 @@ def begin(
         raise RuleError("--seats P… names every player once, clockwise")
     fields = {"seats": seats, "first": first, "note": note}
     rolled = {ROLL: True} if roll else None
-    _record(opened, "begin", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache, answers=rolled)
+    _record(opened, "begin", fields, how, answers=rolled)
 
 
 @app.command()
 @refusals
-def place(
-    player: Player,
-    house: House,
-    space: Space,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
+@records
+def place(player: Player, house: House, space: Space, note: NoteOpt = None, how: Manner = USUAL) -> None:
     """Place an agent on an empty action space.
 
     Example: cok ntk place ana stark maester
     """
     fields = {"player": player, "house": house, "space": space, "note": note}
-    _record(_open(campaign, no_cache), "place", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    _record(_open(how), "place", fields, how)
 
 
 def _resolve_words(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -236,6 +211,7 @@ def _resolve_words(ctx: typer.Context, incomplete: str) -> list[str]:
 
 @app.command(context_settings=WORDS, options_metavar="PLAYER HOUSE SPACE [ACTIONS…] [COMBAT…] [OPTIONS]")
 @refusals
+@records
 @words(
     ("--muster AREA=UNITS…", "Muster: AREA=footman, AREA=ship:SEA (several: AREA=footman,ship:SEA)."),
     ("--promote AREA…", "Muster: a footman promoted to a knight in each area."),
@@ -259,10 +235,7 @@ def resolve(
     ctx: typer.Context,
     given: Annotated[list[str] | None, typer.Argument(hidden=True, autocompletion=_resolve_words)] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Resolve an agent: PLAYER HOUSE SPACE, then its actions in the order taken —
     --muster AREA=footman[,ship:SEA]… --promote AREA…, --move FROM TO UNITS…, --draw — and,
@@ -278,24 +251,20 @@ def resolve(
     positional, words = split([*(given or []), *ctx.args], said(resolve) | COMMON)
     if len(positional) != 3:
         raise RuleError("resolve takes PLAYER HOUSE SPACE, then its actions (see --help)")
-    opened = _open(campaign, no_cache)
+    opened = _open(how)
     player, house, space = positional
     fields = {"player": player, "house": house, "space": space, "actions": actions(words), "combat": combat(words)}
-    _record(opened, "resolve", {**fields, "note": note}, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    _record(opened, "resolve", {**fields, "note": note}, how)
 
 
 @app.command(context_settings=WORDS, options_metavar="HOUSE FROM TO UNITS… [--card PLAYER=CARD…] [OPTIONS]")
 @refusals
+@reads
 @words(
     ("--card PLAYER=CARD", "A card played (once per player)."),
     ("--player P", "The active player, who plays cards first (default: whose turn it is)."),
 )
-def combat(
-    ctx: typer.Context,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
+def combat(ctx: typer.Context, how: Manner = USUAL) -> None:
     """Before recording a move into another house's troops: HOUSE FROM TO UNITS… [--card
     PLAYER=CARD…] shows each side's power, the cards still in play, the casualties and the
     legal retreats, for either winner.
@@ -308,11 +277,11 @@ def combat(
     positional, words = split(list(ctx.args), said(combat))
     if len(positional) < 4:
         raise RuleError("combat takes HOUSE FROM TO UNITS…, e.g. combat stark Winterfell 'Moat Cailin' footman")
-    opened = _open(campaign, no_cache)
+    opened = _open(how)
     state = opened.state
     (hid,) = _houses(state, [positional[0]])
     found = preview(state, hid, positional[1], positional[2], units(positional[3:]), cards(words), words.one("player"))
-    if as_json:
+    if how.as_json:
         emit_json(preview_doc(found))
     else:
         _show(*preview_views(found))
@@ -320,6 +289,7 @@ def combat(
 
 @app.command()
 @refusals
+@records
 def exchange(
     player: Player,
     a: Annotated[str, typer.Argument(metavar="A", help="A position: 1, 2, 3, 4 or left.")],
@@ -333,10 +303,7 @@ def exchange(
         ),
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Swap two loyalty tokens and reveal one (end of a round).
 
@@ -344,7 +311,7 @@ def exchange(
     """
     from cok.rulesets.no_true_king.reveal import revealed_house
 
-    opened = _open(campaign, no_cache)
+    opened = _open(how)
     state = opened.state
     pid = _player(state, player)
     shown: dict[str, str] | None = None
@@ -353,11 +320,12 @@ def exchange(
         house = house.strip() if eq else revealed_house(state, pid, a, b, position.strip())
         shown = {position.strip(): house}
     fields = {"player": pid, "swap": [a, b], "reveal": shown, "note": note}
-    _record(opened, "exchange", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    _record(opened, "exchange", fields, how)
 
 
 @app.command(name="card")
 @refusals
+@records
 def card_(
     player: Player,
     card: Annotated[str | None, typer.Argument(help="The card played (none: plays no card).")] = None,
@@ -368,10 +336,7 @@ def card_(
         str | None, typer.Option("--to", metavar="AREA", help="The active player's: the area it enters.")
     ] = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Play a card, or none, before a combat is resolved, in turn from the active player, who
     opens it with --house and --to (as each phone plays its own at the table).
@@ -379,29 +344,24 @@ def card_(
     Example: cok ntk card ana --house stark --to Karhold "Robb Stark"; cok ntk card bo
     """
     fields = {"player": player, "card": card, "house": house, "to": to, "note": note}
-    _record(_open(campaign, no_cache), "card", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    _record(_open(how), "card", fields, how)
 
 
 @app.command(name="pass")
 @refusals
-def pass_(
-    player: Player,
-    note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
-) -> None:
+@records
+def pass_(player: Player, note: NoteOpt = None, how: Manner = USUAL) -> None:
     """Keep your loyalty tokens as they are (end of a round).
 
     Example: cok ntk pass bo
     """
     fields = {"player": player, "note": note}
-    _record(_open(campaign, no_cache), "pass", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    _record(_open(how), "pass", fields, how)
 
 
 @app.command()
 @refusals
+@records
 def unseal(
     player: Player,
     secret: Annotated[
@@ -409,10 +369,7 @@ def unseal(
     ] = None,
     loyalty: Loyalty = None,
     note: NoteOpt = None,
-    campaign: CampaignOpt = None,
-    no_cache: NoCacheOpt = False,
-    dry_run: DryRunOpt = False,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Reveal a sealed loyalty card after the last round (reads the secret kept by `seal`).
 
@@ -420,7 +377,7 @@ def unseal(
     """
     from cok.rulesets.no_true_king import sealbox
 
-    opened = _open(campaign, no_cache)
+    opened = _open(how)
     state = opened.state
     pid = _player(state, player)
     card = _houses(state, loyalty) if loyalty else None
@@ -434,18 +391,19 @@ def unseal(
         card = card or kept[0]
         secret = secret or kept[1]
     fields = {"player": pid, "loyalty": card, "secret": secret, "note": note}
-    _record(opened, "unseal", fields, dry_run=dry_run, as_json=as_json, no_cache=no_cache)
+    _record(opened, "unseal", fields, how)
 
 
 @app.command()
 @refusals
-def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
+@reads
+def status(how: Manner = USUAL) -> None:
     """The round, the first player, the phase, whose turn it is and what the ledger waits for.
 
     Example: cok ntk status --json
     """
-    opened = _open(campaign, no_cache)
-    if as_json:
+    opened = _open(how)
+    if how.as_json:
         from cok.service.queries import read
 
         emit_json(read(opened, "status"))
@@ -455,37 +413,37 @@ def status(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: 
     _show(*status_views(opened.name, opened.state))
 
 
-@app.command()
-@refusals
-def board(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
-    """Per area: the house that controls it, its footmen, knights, ships and flag.
-
-    Example: cok ntk board
-    """
-    from cok.service.queries import read
-
-    doc = read(_open(campaign, no_cache), "board")
-    if as_json:
-        emit_json(doc)
-        return
+def _board(opened: Campaign, doc: Any) -> None:
     from cok.rulesets.no_true_king.views import board_grid
 
     _show(board_grid(doc["areas"]))
 
 
-@app.command()
-@refusals
-def houses(campaign: CampaignOpt = None, no_cache: NoCacheOpt = False, as_json: JsonOpt = False) -> None:
-    """Per house: ranking, crowns, castles, towns, barrels, troops, and cards held by whom.
-
-    Example: cok ntk houses
-    """
-    from cok.service.queries import read
-
-    doc = read(_open(campaign, no_cache), "houses")
-    if as_json:
-        emit_json(doc)
-        return
+def _houses_table(opened: Campaign, doc: Any) -> None:
     from cok.rulesets.no_true_king.views import houses_grid
 
     _show(houses_grid(doc["houses"]))
+
+
+board = app.command()(
+    showing(
+        "board",
+        """Per area: the house that controls it, its footmen, knights, ships and flag.
+
+    Example: cok ntk board
+    """,
+        _open,
+        _board,
+    )
+)
+houses = app.command()(
+    showing(
+        "houses",
+        """Per house: ranking, crowns, castles, towns, barrels, troops, and cards held by whom.
+
+    Example: cok ntk houses
+    """,
+        _open,
+        _houses_table,
+    )
+)
