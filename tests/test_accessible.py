@@ -118,6 +118,34 @@ def test_every_page_of_every_examples_site_is_accessible(chromium: Any, sites: d
     assert in_every_look(chromium, visit, SAME_KINDS.get(example, len(LOOKS))) == []
 
 
+# ---------------------------------------------------------------- served: the club's page
+
+
+def test_the_clubs_page_is_accessible_with_a_campaign_that_cannot_be_opened_and_a_path_it_no_longer_serves(
+    chromium: Any, tmp_path: Path
+) -> None:
+    """A club's server: its page listing every campaign (one of them broken, its problem
+    shown), and the 404 of a path no campaign has any more, each with the one header."""
+    from tests.serve.test_several_campaigns import GAMES, served_club
+
+    club = tmp_path / "club"
+    for name, source in GAMES.items():
+        shutil.copytree(source, club / name)
+    shutil.copytree(ROOT / "campaigns" / "example", club / "broken")
+    with (club / "broken" / "events.yaml").open("a", encoding="utf-8") as log:
+        log.write("- type: battle\n  players: [tim]\n")
+    with served_club(club) as (url, _):
+
+        def visit(page: Any, look: str) -> Iterator[str]:
+            page.goto(url + "/")
+            assert "broken" in page.content()
+            yield "the club's page"
+            page.goto(url + "/gone/")
+            yield "a path no campaign has"
+
+        assert in_every_look(chromium, visit) == []
+
+
 # ---------------------------------------------------------------- served: Clash of Kings
 
 
