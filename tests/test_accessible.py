@@ -94,7 +94,6 @@ def posted(page: Any, path: str, **fields: str) -> None:
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("examples")
-    shutil.copytree(ROOT / "maps", base / "maps")
     built = {}
     for example in EXAMPLES:
         folder = base / "campaigns" / example

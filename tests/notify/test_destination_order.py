@@ -56,7 +56,7 @@ def test_posts_to_one_destination_go_in_the_logs_order_whatever_order_they_were_
     begins = outbox.Prepared(kept, [Post("e2", "round", "The game begins.")], decided + 0.01, "e2")
     outbox.put(example, begins)  # written to the outbox first (another process, a slower writer)
     outbox.put(example, join)
-    outbox.send(example)
+    outbox.send(example, now=lambda: decided + 1)  # both due (a post is due when it was decided)
     assert fake.bodies == ["Ana joins the game.", "The game begins."]
 
 
