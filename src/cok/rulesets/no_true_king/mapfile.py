@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Iterator
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -11,6 +12,8 @@ from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap
 from cok.rulesets.no_true_king.map import UNITS, Area, Board, Card
+
+Entry = TypeVar("Entry")
 
 
 class AreaSpec(BaseModel):
@@ -155,6 +158,22 @@ def _ranking(data: YamlMap, houses: tuple[str, ...], bad: Bad) -> tuple[tuple[st
     return tuple(tuple(map(str, group)) for group in raw)
 
 
+def _by_house(
+    raw: YamlMap, houses: tuple[str, ...], key: str, kind: type[Entry], must: str, bad: Bad
+) -> Iterator[tuple[str, Entry]]:
+    """Each known house of a section keyed by house (`start`, `house_cards`) with its entry, the
+    unknown houses and the entries of another kind refused at their lines."""
+    for house, entry in raw.items():
+        hline = raw.key_lines[house]
+        if house not in houses:
+            bad(hline, f"{key}: unknown house {house!r}{did_you_mean(house, houses)}")
+            continue
+        if not isinstance(entry, kind):
+            bad(hline, f"{key}: {house} must {must}")
+            continue
+        yield house, entry
+
+
 def _start(
     data: YamlMap, areas: dict[str, Area], houses: tuple[str, ...], bad: Bad
 ) -> dict[str, dict[str, tuple[str, ...]]]:
@@ -166,14 +185,7 @@ def _start(
         return {}
     start: dict[str, dict[str, tuple[str, ...]]] = {}
     taken: dict[str, str] = {}
-    for house, places in raw.items():
-        hline = raw.key_lines[house]
-        if house not in houses:
-            bad(hline, f"start: unknown house {house!r}{did_you_mean(house, houses)}")
-            continue
-        if not isinstance(places, YamlMap):
-            bad(hline, f"start: {house} must map areas to lists of units")
-            continue
+    for house, places in _by_house(raw, houses, "start", YamlMap, "map areas to lists of units", bad):
         start[house] = {}
         for typed, units in places.items():
             uline = places.key_lines[typed]
@@ -215,14 +227,7 @@ def _cards(data: YamlMap, houses: tuple[str, ...], bad: Bad) -> dict[str, Card]:
             bad(_line(data, "house_cards"), "`house_cards` must map each house to its cards")
         return {}
     cards: dict[str, Card] = {}
-    for house, entries in raw.items():
-        hline = raw.key_lines[house]
-        if house not in houses:
-            bad(hline, f"house_cards: unknown house {house!r}{did_you_mean(house, houses)}")
-            continue
-        if not isinstance(entries, YamlList):
-            bad(hline, f"house_cards: {house} must be a list of cards")
-            continue
+    for house, entries in _by_house(raw, houses, "house_cards", YamlList, "be a list of cards", bad):
         for entry, line in zip(entries, entries.item_lines, strict=True):
             spec, errors = check(CardSpec, entry)
             if spec is None:
