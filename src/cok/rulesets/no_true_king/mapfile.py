@@ -73,11 +73,20 @@ def _line(data: YamlMap, key: str) -> int:
     return data.key_lines.get(key, data.line)
 
 
+def _section(data: YamlMap, key: str, kind: type[Entry], must: str, bad: Bad) -> Entry | None:
+    """The file's section `key` when it is of its kind; a section of another kind refused at
+    its line (None either way, and for a section the file leaves out)."""
+    raw = data.get(key)
+    if isinstance(raw, kind):
+        return raw
+    if key in data:
+        bad(_line(data, key), must)
+    return None
+
+
 def _areas(data: YamlMap, bad: Bad) -> dict[str, Area]:
-    raw = data.get("areas")
-    if not isinstance(raw, YamlList):
-        if "areas" in data:
-            bad(_line(data, "areas"), "`areas` must be a list")
+    raw = _section(data, "areas", YamlList, "`areas` must be a list", bad)
+    if raw is None:
         return {}
     found: dict[str, Area] = {}
     lines: dict[str, int] = {}
@@ -108,10 +117,8 @@ def _find(areas: dict[str, Area], typed: Any, by_key: dict[str, str] | None = No
 
 
 def _borders(data: YamlMap, areas: dict[str, Area], bad: Bad) -> frozenset[tuple[str, str]]:
-    raw = data.get("borders")
-    if not isinstance(raw, YamlList):
-        if "borders" in data:
-            bad(_line(data, "borders"), "`borders` must be a list of [A, B] pairs")
+    raw = _section(data, "borders", YamlList, "`borders` must be a list of [A, B] pairs", bad)
+    if raw is None:
         return frozenset()
     seen: dict[frozenset[str], int] = {}
     pairs: set[tuple[str, str]] = set()
@@ -177,11 +184,8 @@ def _by_house(
 def _start(
     data: YamlMap, areas: dict[str, Area], houses: tuple[str, ...], bad: Bad
 ) -> dict[str, dict[str, tuple[str, ...]]]:
-    raw = data.get("start")
-    line = _line(data, "start")
-    if not isinstance(raw, YamlMap):
-        if "start" in data:
-            bad(line, "`start` must map each house to its areas and units")
+    raw = _section(data, "start", YamlMap, "`start` must map each house to its areas and units", bad)
+    if raw is None:
         return {}
     start: dict[str, dict[str, tuple[str, ...]]] = {}
     taken: dict[str, str] = {}
@@ -221,10 +225,8 @@ def _pieces(data: YamlMap, bad: Bad) -> dict[str, int]:
 
 
 def _cards(data: YamlMap, houses: tuple[str, ...], bad: Bad) -> dict[str, Card]:
-    raw = data.get("house_cards")
-    if not isinstance(raw, YamlMap):
-        if "house_cards" in data:
-            bad(_line(data, "house_cards"), "`house_cards` must map each house to its cards")
+    raw = _section(data, "house_cards", YamlMap, "`house_cards` must map each house to its cards", bad)
+    if raw is None:
         return {}
     cards: dict[str, Card] = {}
     for house, entries in _by_house(raw, houses, "house_cards", YamlList, "be a list of cards", bad):
