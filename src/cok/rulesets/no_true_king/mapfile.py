@@ -7,7 +7,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cok.core.maps import Bad, joined, read_spec
+from cok.core.maps import Bad, joined, named_once, read_spec
 from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap
@@ -99,11 +99,8 @@ def _areas(data: YamlMap, bad: Bad) -> dict[str, Area]:
             continue
         if spec.kind == "sea" and (spec.crowns or spec.barrels or spec.fort):
             bad(line, f"area {spec.name!r}: a sea area has no crowns, barrels or fort")
-        key = normalize(spec.name)
-        if key in lines:
-            bad(line, f"area {spec.name!r} is already defined on line {lines[key]}")
+        if not named_once(lines, "area", spec.name, line, bad):
             continue
-        lines[key] = line
         found[spec.name] = Area(spec.name, spec.kind, spec.crowns, spec.barrels, spec.fort, spec.at)
     return found
 
