@@ -14,13 +14,13 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "campaigns" / "example"
 
 
 def shown(data: SiteHistory) -> dict[str, Any]:
-    kept = ("log", "battles", "served_log", "served_battles", "latest")
+    kept = ("log", "pages", "served_log", "served_pages", "latest")
     plain = {k: v for k, v in vars(data).items() if k not in kept}
     plain["latest"] = list(data.latest)
     for name in ("log", "served_log"):
         newest = getattr(data, name)
         plain[name] = (newest.page(), newest.page().entries, newest.pages())
-    for name in ("battles", "served_battles"):
+    for name in ("pages", "served_pages"):
         plain[name] = {pid: (n.page(), n.page().entries, n.pages()) for pid, n in getattr(data, name).items()}
     return plain
 

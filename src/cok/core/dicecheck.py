@@ -123,16 +123,10 @@ def _roll(
     agree: Agree | None,
 ) -> None:
     line = row.line
-    commitment = done.commitments.get(str(rolled.get("commit")))
+    commitment = _commitment(done, line, "rolled", rolled.get("commit"), problem)
     if commitment is None:
-        problem(line, f"rolled: no dice-commit {rolled.get('commit')!r} before this line")
         return
-    if commitment.closed:
-        problem(
-            line,
-            f"rolled: the seed committed on line {commitment.line} was already {commitment.closed} "
-            f"on line {commitment.closed_line}: anyone could have chosen these dice",
-        )
+    _closed(commitment, line, "rolled", problem, ": anyone could have chosen these dice")
     entropy = str(rolled.get("entropy"))
     if entropy in entropies:
         problem(line, f"rolled: the entropy was already used on line {entropies[entropy]}: a replayed entropy")
@@ -144,18 +138,31 @@ def _roll(
     commitment.rolls.append(row)
 
 
-def _close(done: Audit, row: Told, problem: Callable[[int, str], None]) -> None:
-    fields, line = row.event, row.line
-    commitment = done.commitments.get(str(fields.get("commit")))
+def _commitment(
+    done: Audit, line: int, kind: str, commit: Any, problem: Callable[[int, str], None]
+) -> Commitment | None:
+    """The commitment a roll or a reveal names; a problem where none stands before it."""
+    commitment = done.commitments.get(str(commit))
     if commitment is None:
-        problem(line, f"{row.type}: no dice-commit {fields.get('commit')!r} before this line")
-        return
+        problem(line, f"{kind}: no dice-commit {commit!r} before this line")
+    return commitment
+
+
+def _closed(commitment: Commitment, line: int, kind: str, problem: Callable[[int, str], None], why: str = "") -> bool:
+    """Whether the seed was already revealed or lost (a problem if so): its dice are known to all."""
     if commitment.closed:
         problem(
             line,
-            f"{row.type}: the seed committed on line {commitment.line} was already {commitment.closed} "
-            f"on line {commitment.closed_line}",
+            f"{kind}: the seed committed on line {commitment.line} was already {commitment.closed} "
+            f"on line {commitment.closed_line}{why}",
         )
+    return bool(commitment.closed)
+
+
+def _close(done: Audit, row: Told, problem: Callable[[int, str], None]) -> None:
+    fields, line = row.event, row.line
+    commitment = _commitment(done, line, row.type, fields.get("commit"), problem)
+    if commitment is None or _closed(commitment, line, row.type, problem):
         return
     if row.type == "dice-lost":
         commitment.closed, commitment.closed_line = "lost", line

@@ -63,6 +63,19 @@ def read_spec(
     return found
 
 
+def named_once(first: dict[str, int], what: str, name: str, line: int, bad: Bad) -> bool:
+    """Whether `name` (in any spelling) is given here first: a second is refused with the line
+    of the first, so that a map names each place once."""
+    from cok.core.names import normalize
+
+    key = normalize(name)
+    if key in first:
+        bad(line, f"{what} {name!r} is already defined on line {first[key]}")
+        return False
+    first[key] = line
+    return True
+
+
 def joined(
     ends: Sequence[str | None], line: int, seen: dict[frozenset[str], int], bad: Bad, what: str, noun: str
 ) -> tuple[str, str] | None:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cok.core.errors import RuleError
 from cok.core.text import quoted
+
+if TYPE_CHECKING:
+    from cok.core.events import EventBase
+
+S = TypeVar("S")
 
 
 def normalize(name: str) -> str:
@@ -120,3 +126,13 @@ class NameIndex:
 
     def __contains__(self, typed: object) -> bool:
         return isinstance(typed, str) and normalize(typed) in self._by_key
+
+
+def spelled_by(
+    spellings: Mapping[type[EventBase], Callable[[S, Any], EventBase]], state: S, event: EventBase
+) -> EventBase:
+    """The event with every name it gives in the map's or the campaign's own spelling, by its
+    type's spelling in a game's table: the SAME object when it already is (the usual case, so
+    a long fold copies nothing); RuleError with "did you mean" for a name that matches none."""
+    spell = spellings.get(type(event))
+    return event if spell is None else spell(state, event)

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from cok.core.errors import RuleError
 from cok.core.folders import data_dir
-from cok.links.invites import kept, key
+from cok.links.invites import kept_line, key
 
 EVERY = ("0.0.0.0", "::", "")
 
@@ -47,11 +47,7 @@ def _file(folder: Path) -> Path:
 
 def remembered(folder: Path) -> str | None:
     """The public URL the campaign was last given (`--url` or `--public-url`), if any."""
-    try:
-        found = kept(folder, "urls").read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-    return found or None
+    return kept_line(folder, "urls")
 
 
 def remember(folder: Path, url: str) -> None:

@@ -124,6 +124,15 @@ def kept(folder: Path, kind: str, suffix: str = ".txt") -> Path:
     return by_path if not named.exists() and by_path.exists() else named
 
 
+def kept_line(folder: Path, kind: str) -> str | None:
+    """The one line kept in the campaign's `kind` file (its public address, its club), if any."""
+    try:
+        found = kept(folder, kind).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return found or None
+
+
 def store(folder: Path) -> Path:
     """The file of this campaign's links: named by the campaign's identity."""
     return data_dir() / "invites" / f"{key(folder)}.json"

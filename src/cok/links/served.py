@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from cok.core.folders import SETTINGS_FILE, data_dir
-from cok.links.invites import kept, key
+from cok.links.invites import kept_line, key
 
 ALONE = "/"  # what is kept for a campaign last served alone
 #: What a campaign's folder name becomes in its path: lowercase letters, digits and dashes.
@@ -36,18 +36,10 @@ def remember(folder: Path, name: str | None) -> None:
         path.write_text((name or ALONE) + "\n", encoding="utf-8")
 
 
-def _kept(folder: Path) -> str | None:
-    try:
-        found = kept(folder, "clubs").read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-    return found or None
-
-
 def served_as(folder: Path) -> str | None:
     """The slug the campaign was last served under in a club, if it was (None: served alone
     last, or never served)."""
-    found = _kept(folder)
+    found = kept_line(folder, "clubs")
     return None if found == ALONE else found
 
 
@@ -56,7 +48,7 @@ def path_of(folder: Path) -> str | None:
     (None: served alone); never served yet, the one its folder's place gives it, as `cok serve`
     of the folder holding it and other campaigns would serve it (a campaign alone in its folder:
     None, as it is served alone)."""
-    found = _kept(folder)
+    found = kept_line(folder, "clubs")
     if found is not None:
         return None if found == ALONE else found
     parent = folder.resolve().parent

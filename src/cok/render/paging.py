@@ -157,3 +157,40 @@ def nearby(pages: Sequence[Page], page: Page, around: int = 2) -> list[Page]:
     last = len(pages) - 1
     kept = {0, last, *range(max(0, at - around), min(last, at + around) + 1)} if pages else set()
     return [pages[n] for n in sorted(kept)]  # by index: not a pass over a long log's pages
+
+
+class NewestPages:
+    """The newest page of the log and of each one's own pages (a player's battles, a kingdom's
+    history), each kept twice: cut as the site's files are and as `cok serve` shows them. A
+    game's site history folds into it entry by entry."""
+
+    def __init__(self, folder: str, per_page: int, served: int) -> None:
+        self.folder = folder  # where each one's own pages are: `players/ana.html`
+        self.log = Newest("log.html", per_page)
+        self.pages: dict[str, Newest] = {}
+        self.served_log = Newest("log.html", served)
+        self.served_pages: dict[str, Newest] = {}
+
+    @property
+    def broken(self) -> bool:
+        kept = (self.log, self.served_log, *self.pages.values(), *self.served_pages.values())
+        return any(n.broken for n in kept)
+
+    def newest(self, per_page: int) -> tuple[Newest, dict[str, Newest]]:
+        """The newest page of the log and of each one's own pages, cut at `per_page`."""
+        if per_page == self.served_log.per_page:
+            return self.served_log, self.served_pages
+        return self.log, self.pages
+
+    def logged(self, group: Any, entry: Any) -> None:
+        """An entry on the log's pages."""
+        self.log.add(group, entry)
+        self.served_log.add(group, entry)
+
+    def logged_about(self, who: str, group: Any, entry: Any) -> None:
+        """An entry on `who`'s own pages, cut as the log's are."""
+        for kept, log in ((self.pages, self.log), (self.served_pages, self.served_log)):
+            newest = kept.get(who)
+            if newest is None:
+                newest = kept[who] = Newest(f"{self.folder}/{who}.html", log.per_page)
+            newest.add(group, entry)

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cok.core.errors import display_path
-from cok.core.maps import Bad, joined, read_spec
+from cok.core.maps import Bad, joined, named_once, read_spec
 from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap, read_text
@@ -110,11 +110,8 @@ def _locations(data: YamlMap, bad: Any) -> tuple[dict[str, Location], set[str]]:
             continue
         if spec.bonus is not None and spec.kind != "castle":
             bad(line, f"location {spec.name!r}: only castles have a bonus, and this is a {spec.kind}")
-        key = normalize(spec.name)
-        if key in first_line:
-            bad(line, f"location {spec.name!r} is already defined on line {first_line[key]}")
+        if not named_once(first_line, "location", spec.name, line, bad):
             continue
-        first_line[key] = line
         locations[spec.name] = Location(
             name=spec.name,
             kind=spec.kind,  # type: ignore[arg-type]

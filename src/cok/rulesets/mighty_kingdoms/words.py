@@ -20,6 +20,11 @@ def _and(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _goods(gold: int, food: int) -> str:
+    """What a tithe gives or a building costs: its gold and food, the nil ones left out."""
+    return _and([w for w in (f"{gold} gold" if gold else "", f"{food} food" if food else "") if w])
+
+
 def tell(state: State, outcome: Any) -> str:
     """The outcome in a sentence (state: just after the event)."""
     place = state.map.label
@@ -65,29 +70,11 @@ def tell(state: State, outcome: Any) -> str:
                 text += f"; lost with nowhere to winter: {', '.join(outcome.lost)}"
             return text
         case o.Tithed():
-            gift = _and(
-                [
-                    w
-                    for w in (
-                        f"{outcome.gold} gold" if outcome.gold else "",
-                        f"{outcome.food} food" if outcome.food else "",
-                    )
-                    if w
-                ]
-            )
+            gift = _goods(outcome.gold, outcome.food)
             return f"{name(outcome.giver)} tithes {gift} to {name(outcome.receiver)}"
         case o.Built():
             was = f" (was {outcome.was})" if outcome.was else ""
-            cost = _and(
-                [
-                    w
-                    for w in (
-                        f"{outcome.gold} gold" if outcome.gold else "",
-                        f"{outcome.food} food" if outcome.food else "",
-                    )
-                    if w
-                ]
-            )
+            cost = _goods(outcome.gold, outcome.food)
             return f"{name(outcome.player)} builds a {outcome.settlement} at {place(outcome.tile)}{was} for {cost}"
         case o.Recruited():
             allied = "an allied army" if outcome.allied else "a new army"

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Iterator
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cok.core.maps import Bad, joined, read_spec
+from cok.core.maps import Bad, joined, named_once, read_spec
 from cok.core.names import did_you_mean, normalize
 from cok.core.validation import check
 from cok.core.yamlfile import YamlList, YamlMap
 from cok.rulesets.no_true_king.map import UNITS, Area, Board, Card
+
+Entry = TypeVar("Entry")
 
 
 class AreaSpec(BaseModel):
@@ -70,11 +73,20 @@ def _line(data: YamlMap, key: str) -> int:
     return data.key_lines.get(key, data.line)
 
 
+def _section(data: YamlMap, key: str, kind: type[Entry], must: str, bad: Bad) -> Entry | None:
+    """The file's section `key` when it is of its kind; a section of another kind refused at
+    its line (None either way, and for a section the file leaves out)."""
+    raw = data.get(key)
+    if isinstance(raw, kind):
+        return raw
+    if key in data:
+        bad(_line(data, key), must)
+    return None
+
+
 def _areas(data: YamlMap, bad: Bad) -> dict[str, Area]:
-    raw = data.get("areas")
-    if not isinstance(raw, YamlList):
-        if "areas" in data:
-            bad(_line(data, "areas"), "`areas` must be a list")
+    raw = _section(data, "areas", YamlList, "`areas` must be a list", bad)
+    if raw is None:
         return {}
     found: dict[str, Area] = {}
     lines: dict[str, int] = {}
@@ -87,11 +99,8 @@ def _areas(data: YamlMap, bad: Bad) -> dict[str, Area]:
             continue
         if spec.kind == "sea" and (spec.crowns or spec.barrels or spec.fort):
             bad(line, f"area {spec.name!r}: a sea area has no crowns, barrels or fort")
-        key = normalize(spec.name)
-        if key in lines:
-            bad(line, f"area {spec.name!r} is already defined on line {lines[key]}")
+        if not named_once(lines, "area", spec.name, line, bad):
             continue
-        lines[key] = line
         found[spec.name] = Area(spec.name, spec.kind, spec.crowns, spec.barrels, spec.fort, spec.at)
     return found
 
@@ -105,10 +114,8 @@ def _find(areas: dict[str, Area], typed: Any, by_key: dict[str, str] | None = No
 
 
 def _borders(data: YamlMap, areas: dict[str, Area], bad: Bad) -> frozenset[tuple[str, str]]:
-    raw = data.get("borders")
-    if not isinstance(raw, YamlList):
-        if "borders" in data:
-            bad(_line(data, "borders"), "`borders` must be a list of [A, B] pairs")
+    raw = _section(data, "borders", YamlList, "`borders` must be a list of [A, B] pairs", bad)
+    if raw is None:
         return frozenset()
     seen: dict[frozenset[str], int] = {}
     pairs: set[tuple[str, str]] = set()
@@ -155,25 +162,31 @@ def _ranking(data: YamlMap, houses: tuple[str, ...], bad: Bad) -> tuple[tuple[st
     return tuple(tuple(map(str, group)) for group in raw)
 
 
+def _by_house(
+    raw: YamlMap, houses: tuple[str, ...], key: str, kind: type[Entry], must: str, bad: Bad
+) -> Iterator[tuple[str, Entry]]:
+    """Each known house of a section keyed by house (`start`, `house_cards`) with its entry, the
+    unknown houses and the entries of another kind refused at their lines."""
+    for house, entry in raw.items():
+        hline = raw.key_lines[house]
+        if house not in houses:
+            bad(hline, f"{key}: unknown house {house!r}{did_you_mean(house, houses)}")
+            continue
+        if not isinstance(entry, kind):
+            bad(hline, f"{key}: {house} must {must}")
+            continue
+        yield house, entry
+
+
 def _start(
     data: YamlMap, areas: dict[str, Area], houses: tuple[str, ...], bad: Bad
 ) -> dict[str, dict[str, tuple[str, ...]]]:
-    raw = data.get("start")
-    line = _line(data, "start")
-    if not isinstance(raw, YamlMap):
-        if "start" in data:
-            bad(line, "`start` must map each house to its areas and units")
+    raw = _section(data, "start", YamlMap, "`start` must map each house to its areas and units", bad)
+    if raw is None:
         return {}
     start: dict[str, dict[str, tuple[str, ...]]] = {}
     taken: dict[str, str] = {}
-    for house, places in raw.items():
-        hline = raw.key_lines[house]
-        if house not in houses:
-            bad(hline, f"start: unknown house {house!r}{did_you_mean(house, houses)}")
-            continue
-        if not isinstance(places, YamlMap):
-            bad(hline, f"start: {house} must map areas to lists of units")
-            continue
+    for house, places in _by_house(raw, houses, "start", YamlMap, "map areas to lists of units", bad):
         start[house] = {}
         for typed, units in places.items():
             uline = places.key_lines[typed]
@@ -209,20 +222,11 @@ def _pieces(data: YamlMap, bad: Bad) -> dict[str, int]:
 
 
 def _cards(data: YamlMap, houses: tuple[str, ...], bad: Bad) -> dict[str, Card]:
-    raw = data.get("house_cards")
-    if not isinstance(raw, YamlMap):
-        if "house_cards" in data:
-            bad(_line(data, "house_cards"), "`house_cards` must map each house to its cards")
+    raw = _section(data, "house_cards", YamlMap, "`house_cards` must map each house to its cards", bad)
+    if raw is None:
         return {}
     cards: dict[str, Card] = {}
-    for house, entries in raw.items():
-        hline = raw.key_lines[house]
-        if house not in houses:
-            bad(hline, f"house_cards: unknown house {house!r}{did_you_mean(house, houses)}")
-            continue
-        if not isinstance(entries, YamlList):
-            bad(hline, f"house_cards: {house} must be a list of cards")
-            continue
+    for house, entries in _by_house(raw, houses, "house_cards", YamlList, "be a list of cards", bad):
         for entry, line in zip(entries, entries.item_lines, strict=True):
             spec, errors = check(CardSpec, entry)
             if spec is None:

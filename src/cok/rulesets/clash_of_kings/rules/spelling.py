@@ -14,18 +14,15 @@ from typing import Any
 
 from cok.core.errors import RuleError
 from cok.core.events import EventBase, amended
-from cok.core.names import NameIndex, did_you_mean, find
+from cok.core.names import NameIndex, did_you_mean, find, spelled_by
 from cok.rulesets.clash_of_kings.events import Battle, Join
 from cok.rulesets.clash_of_kings.rules.start import known_factions
 from cok.rulesets.clash_of_kings.rules.state import State
 
 
 def spelled(state: State, event: EventBase) -> EventBase:
-    """The event with every name it gives in the map's or the campaign's own spelling: the
-    SAME object when it already is (the usual case, so a long fold copies nothing);
-    RuleError with "did you mean" for a name that matches none."""
-    spell = _SPELL.get(type(event))
-    return event if spell is None else spell(state, event)
+    """The event in the game's own spelling (`spelled_by`, by this module's `_SPELL`)."""
+    return spelled_by(_SPELL, state, event)
 
 
 def player(state: State, typed: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from cok.core.campaign import Campaign
 from cok.core.history import Told
 from cok.render import palette
-from cok.render.paging import Newest, Page, plan
+from cok.render.paging import NewestPages, Page, plan
 from cok.render.palette import initials, ink
 from cok.render.site import site_history
 from cok.rulesets.clash_of_kings.rules.scoring import standings
@@ -146,13 +146,14 @@ def colours(state: State) -> dict[str, str]:
     return palette.assign(state.players, wanted)
 
 
-class SiteHistory:
+class SiteHistory(NewestPages):
     """What the pages show of the history, folded one entry at a time (`cok.render.site.
     Fold`): how many entries each week has and the place of its last, each player's battles
     by week, the latest battles, why events were voided, and the newest page of the log and
     of each player's battles, filled."""
 
     def __init__(self) -> None:
+        super().__init__("players", LOG_PAGE_ENTRIES, SERVED_PAGE_ENTRIES)
         self.at = -1
         self.week = 1
         self.week_entries: dict[int, int] = {}
@@ -161,22 +162,6 @@ class SiteHistory:
         self.last_battles: dict[str, dict[int, int]] = {}
         self.reasons: dict[str, str] = {}
         self.latest: deque[Told] = deque(maxlen=LATEST)
-        self.log = Newest("log.html", LOG_PAGE_ENTRIES)
-        self.battles: dict[str, Newest] = {}
-        # the same, cut as `cok serve` shows them
-        self.served_log = Newest("log.html", SERVED_PAGE_ENTRIES)
-        self.served_battles: dict[str, Newest] = {}
-
-    @property
-    def broken(self) -> bool:
-        kept = (self.log, self.served_log, *self.battles.values(), *self.served_battles.values())
-        return any(n.broken for n in kept)
-
-    def newest(self, per_page: int) -> tuple[Newest, dict[str, Newest]]:
-        """The newest page of the log and of each player's battles, cut at `per_page`."""
-        if per_page == self.served_log.per_page:
-            return self.served_log, self.served_battles
-        return self.log, self.battles
 
     def add(self, t: Told) -> None:
         self.at += 1
@@ -184,8 +169,7 @@ class SiteHistory:
         self.week = week
         self.week_entries[week] = self.week_entries.get(week, 0) + 1
         self.last_entries[week] = at
-        self.log.add(week, t)
-        self.served_log.add(week, t)
+        self.logged(week, t)
         if t.type == "void" and t.text:
             self.reasons[str(t.event.get("target"))] = str(t.event.get("reason", ""))
         elif t.type == "battle":
@@ -194,11 +178,7 @@ class SiteHistory:
                 counts = self.battle_weeks.setdefault(pid, {})
                 counts[week] = counts.get(week, 0) + 1
                 self.last_battles.setdefault(pid, {})[week] = at
-                for kept, per_page in ((self.battles, LOG_PAGE_ENTRIES), (self.served_battles, SERVED_PAGE_ENTRIES)):
-                    newest = kept.get(pid)
-                    if newest is None:
-                        newest = kept[pid] = Newest(f"players/{pid}.html", per_page)
-                    newest.add(week, t)
+                self.logged_about(pid, week, t)
 
 
 def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES) -> SiteData:

@@ -22,7 +22,7 @@ from typing import Any
 
 from cok.core.errors import RuleError
 from cok.core.events import EventBase, amended
-from cok.core.names import normalize, unknown
+from cok.core.names import normalize, spelled_by, unknown
 from cok.rulesets.mighty_kingdoms.events import (
     Artefact,
     Battle,
@@ -40,11 +40,8 @@ from cok.rulesets.mighty_kingdoms.rules.state import State
 
 
 def spelled(state: State, event: EventBase) -> EventBase:
-    """The event with every name it gives in the map's or the campaign's own spelling: the
-    SAME object when it already is (the usual case, so a long fold copies nothing);
-    RuleError with "did you mean" for a name that matches none."""
-    spell = _SPELL.get(type(event))
-    return event if spell is None else spell(state, event)
+    """The event in the game's own spelling (`spelled_by`, by this module's `_SPELL`)."""
+    return spelled_by(_SPELL, state, event)
 
 
 def player(state: State, typed: str) -> str:

@@ -11,7 +11,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
 from cok.core.history import Told
-from cok.render.paging import Newest, Page, plan
+from cok.render.paging import NewestPages, Page, plan
 from cok.render.site import site_history
 from cok.rulesets.mighty_kingdoms import queries
 from cok.rulesets.mighty_kingdoms.rules.state import Army, Gathered, State
@@ -121,13 +121,14 @@ def log_pages(
     return plan(sorted(period_entries.items()), base, per_page)
 
 
-class SiteHistory:
+class SiteHistory(NewestPages):
     """What the pages show of the history, folded one event at a time (`cok.render.site.
     Fold`): the periods, how many events each has (in all and about each kingdom) and the
     place of its last, the latest battles, and the newest page of the log and of each
     kingdom's history, filled."""
 
     def __init__(self) -> None:
+        super().__init__("kingdoms", LOG_PAGE_ENTRIES, SERVED_PAGE_ENTRIES)
         self.at = -1
         self.periods = Periods()
         self.period_entries: dict[int, int] = {}
@@ -136,22 +137,6 @@ class SiteHistory:
         self.about: dict[str, dict[int, int]] = {}
         self.last_about: dict[str, dict[int, int]] = {}
         self.latest: deque[Told] = deque(maxlen=LATEST)
-        self.log = Newest("log.html", LOG_PAGE_ENTRIES)
-        self.pages: dict[str, Newest] = {}
-        # the same, cut as `cok serve` shows them
-        self.served_log = Newest("log.html", SERVED_PAGE_ENTRIES)
-        self.served_pages: dict[str, Newest] = {}
-
-    @property
-    def broken(self) -> bool:
-        kept = (self.log, self.served_log, *self.pages.values(), *self.served_pages.values())
-        return any(n.broken for n in kept)
-
-    def newest(self, per_page: int) -> tuple[Newest, dict[str, Newest]]:
-        """The newest page of the log and of each kingdom's history, cut at `per_page`."""
-        if per_page == self.served_log.per_page:
-            return self.served_log, self.served_pages
-        return self.log, self.pages
 
     def add(self, told: Told) -> None:
         self.at += 1
@@ -162,17 +147,12 @@ class SiteHistory:
         self.period_entries[period] = self.period_entries.get(period, 0) + 1
         self.headings[period] = heading
         self.last[period] = at
-        self.log.add(period, told)
-        self.served_log.add(period, told)
+        self.logged(period, told)
         for player in told.players:
             counts = self.about.setdefault(player, {})
             counts[period] = counts.get(period, 0) + 1
             self.last_about.setdefault(player, {})[period] = at
-            for kept, per_page in ((self.pages, LOG_PAGE_ENTRIES), (self.served_pages, SERVED_PAGE_ENTRIES)):
-                newest = kept.get(player)
-                if newest is None:
-                    newest = kept[player] = Newest(f"kingdoms/{player}.html", per_page)
-                newest.add(period, told)
+            self.logged_about(player, period, told)
 
 
 def site_data(campaign: Campaign, per_page: int = LOG_PAGE_ENTRIES, winters: int | None = None) -> SiteData:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cok.core.events import EventBase, amended
+from cok.core.names import spelled_by
 from cok.rulesets.no_true_king.events import Action, Card, Combat, Exchange, Pass, Place, Resolve, ShipTo, Unseal
 from cok.rulesets.no_true_king.map import Board
 from cok.rulesets.no_true_king.rules.places import find_area, find_card, find_house, find_player
@@ -26,11 +27,8 @@ from cok.rulesets.no_true_king.rules.state import Realm
 
 
 def spelled(state: Realm, event: EventBase) -> EventBase:
-    """The event with every name it gives in the board's or the game's own spelling: the SAME
-    object when it already is (the usual case, so a long fold copies nothing); RuleError with
-    "did you mean" for a name that matches none."""
-    spell = _SPELL.get(type(event))
-    return event if spell is None else spell(state, event)
+    """The event in the game's own spelling (`spelled_by`, by this module's `_SPELL`)."""
+    return spelled_by(_SPELL, state, event)
 
 
 def _acting(state: Realm, event: Place | Resolve | Card | Exchange | Pass | Unseal) -> dict[str, Any]:
