@@ -139,6 +139,17 @@ def campaign(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def two(campaign: Path) -> Path:
+    """Tim (Martell, at Sunspear) and Matt (Lannister, at Casterly Rock), week 1: as many
+    territories, so a battle between them rolls off."""
+    (campaign / "events.yaml").write_text(
+        "- type: join\n  player: tim\n  name: Tim\n  faction: martell\n  id: j1\n"
+        "- type: join\n  player: matt\n  name: Matt\n  faction: lannister\n  id: j2\n"
+    )
+    return campaign
+
+
+@pytest.fixture
 def cok(campaign: Path) -> Cok:
     return Cok(campaign)
 

@@ -27,16 +27,6 @@ from tests.mighty_kingdoms.game import Game, to_winter
 from tests.mighty_kingdoms.test_quests import tower_month
 
 
-@pytest.fixture
-def two(campaign: Path) -> Path:
-    """Tim (Martell) and Matt (Lannister), week 1: as many territories, so a battle rolls off."""
-    (campaign / "events.yaml").write_text(
-        "- type: join\n  player: tim\n  name: Tim\n  faction: martell\n  id: j1\n"
-        "- type: join\n  player: matt\n  name: Matt\n  faction: lannister\n  id: j2\n"
-    )
-    return campaign
-
-
 class Named:
     """Dice that keep the identity of every roll asked of them (and roll 1, 2, 1, 2, …)."""
 

@@ -43,6 +43,21 @@ class Served:
         self.process.wait(10)
 
 
+def answering(url: str, process: subprocess.Popen[str] | None = None, seconds: float = 30) -> None:
+    """Wait until `url` answers 200 (a server just started), failing at once if its process stopped."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if process is not None and process.poll() is not None:
+            raise AssertionError(f"cok serve stopped: {process.stderr.read() if process.stderr else ''}")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, f"{url} did not answer within {seconds:g} s"
+        time.sleep(0.1)
+
+
 @contextmanager
 def serving(folder: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Served]:
     port = free_port()
@@ -56,18 +71,7 @@ def serving(folder: Path, *args: str, env: dict[str, str] | None = None) -> Iter
     root = next((a.split("=", 1)[1] for a in args if a.startswith("--root-path=")), "")
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(f"cok serve stopped: {process.stderr.read() if process.stderr else ''}")
-            try:
-                if httpx.get(f"{url}/api/standings", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError("cok serve did not answer within 30 s")
-            time.sleep(0.1)
+        answering(f"{url}/api/standings", process)
         yield Served(process, url + root)
     finally:
         if process.poll() is None:

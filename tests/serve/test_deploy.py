@@ -10,7 +10,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ import typer
 
 from cok.cli.serving import app
 from tests.conftest import EXAMPLE
-from tests.serve.process import free_port
+from tests.serve.process import answering, free_port
 from tests.tools import missing
 
 DEPLOY = Path(__file__).parents[2] / "deploy"
@@ -166,27 +165,13 @@ def test_item7_the_units_campaign_and_links_made_from_its_comments_are_served(tm
     process = subprocess.Popen(shlex.split(start.replace("--port 8000", f"--port {port}")), env=env, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     try:
-        _answers(f"http://127.0.0.1:{port}/cok/api/standings", process)
+        answering(f"http://127.0.0.1:{port}/cok/api/standings", process)
         with httpx.Client() as phone:  # the proxy's address, as the proxy forwards it: the prefix kept
             signed = phone.get(f"http://127.0.0.1:{port}/cok/join/{link[1]}", follow_redirects=False)
             assert signed.status_code == 303 and signed.headers["location"] == "/cok/"
     finally:
         process.terminate()
         process.wait(10)
-
-
-def _answers(url: str, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        if process.poll() is not None:
-            raise AssertionError(process.stderr.read() if process.stderr else "stopped")
-        try:
-            if httpx.get(url, timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, f"{url} did not answer"
-        time.sleep(0.1)
 
 
 def _entrypoint(volume: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -232,7 +217,7 @@ def test_item7_the_container_serves_a_volume_filled_with_the_commands_it_gives(t
                                stderr=subprocess.PIPE, env=_entry_env(volume, COK_HOST="127.0.0.1",
                                                                       COK_PORT=str(port)))  # fmt: skip
     try:
-        _answers(f"http://127.0.0.1:{port}/cok/api/standings", process)
+        answering(f"http://127.0.0.1:{port}/cok/api/standings", process)
         signed = httpx.get(f"http://127.0.0.1:{port}/cok/join/{link[1]}", follow_redirects=False)
         assert signed.status_code == 303  # tim's link, made in the volume, signs in
     finally:

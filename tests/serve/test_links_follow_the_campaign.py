@@ -24,7 +24,7 @@ from cok.serve.app import create_app
 from cok.serve.reach import Listen, Listening
 from cok.serve.sessions import COOKIE
 from tests.conftest import EXAMPLE, ROOT, Cok
-from tests.serve.process import COK, free_port
+from tests.serve.process import COK, answering, free_port
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -124,7 +124,7 @@ def test_item1_a_card_printed_before_the_first_serve_opens_on_the_real_server(fo
         [*COK, "serve", "-C", str(folder), "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     try:
-        _wait_for(f"http://127.0.0.1:{port}/")
+        answering(f"http://127.0.0.1:{port}/")
         for link in (card, bare):
             with httpx.Client(follow_redirects=True) as phone:
                 opened = phone.get(link)
@@ -133,18 +133,6 @@ def test_item1_a_card_printed_before_the_first_serve_opens_on_the_real_server(fo
     finally:
         process.terminate()
         process.wait(10)
-
-
-def _wait_for(url: str) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(url, timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, f"{url} did not answer"
-        time.sleep(0.1)
 
 
 # --- item 2: the Links page's address -------------------------------------------------------------------
@@ -309,7 +297,7 @@ def test_item5_a_removed_campaign_says_no_traceback_on_the_real_server(folder: P
         text=True,
     )
     try:
-        _wait_for(f"http://127.0.0.1:{port}/ember/")
+        answering(f"http://127.0.0.1:{port}/ember/")
         shutil.rmtree(folder / "ember")
         assert httpx.get(f"http://127.0.0.1:{port}/ember/").status_code == 404
     finally:
@@ -324,7 +312,7 @@ def test_item3_a_campaign_added_to_a_served_club_gets_links_at_this_runs_address
         [*COK, "serve", "-C", str(folder), "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     try:
-        _wait_for(f"http://127.0.0.1:{port}/")
+        answering(f"http://127.0.0.1:{port}/")
         assert Cok(tmp_path)("init", str(folder / "friday")).exit_code == 0
         Cok(tmp_path)("join", "tim", "--faction", "stark", "-C", str(folder / "friday"))
         link = _printed(Cok(tmp_path)("invite", "tim", "-C", str(folder / "friday")).stdout)
