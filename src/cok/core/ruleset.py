@@ -20,6 +20,7 @@ from cok.core.errors import Refused
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from cok.core.deadlines import Step, Wait
     from cok.core.dice import Dice
     from cok.core.events import EventBase
     from cok.core.history import Told
@@ -237,6 +238,19 @@ class Ruleset(Protocol):
         """A period this recording opens besides its own post (No True King's next round), as
         (post kind, words); None: it opens none."""
 
+    #: What its ledger waits for, as `campaign.yaml`'s `deadlines:` and `defaults:` name each
+    #: step (docs/deadlines.md); empty: the game has no deadlines.
+    deadline_steps: Sequence[Step]
+
+    def waits(self, state: Any) -> Sequence[Wait]:
+        """Everything the ledger waits for now, each with its step, player and identity (pure:
+        the fold asks it after every event of a campaign with deadlines)."""
+
+    def defaults(self, state: Any, wait: Wait, choice: str) -> Sequence[tuple[str, dict[str, Any]]]:
+        """The drafts (event type, fields as a user would give them) recorded for `wait` when
+        it is missed, under the organiser's `choice` of its step's defaults; none for `none`.
+        They go through the one recording path, the game's intents and fair dice included."""
+
 
 class Lazy:
     """A member of the game's own package (`"module:name"`), imported the first time it is
@@ -335,6 +349,14 @@ class Game:
 
     def notify_opened(self, recorded: Recorded) -> tuple[str, str] | None:
         return None
+
+    deadline_steps: Sequence[Step] = ()
+
+    def waits(self, state: Any) -> Sequence[Wait]:
+        return ()
+
+    def defaults(self, state: Any, wait: Wait, choice: str) -> Sequence[tuple[str, dict[str, Any]]]:
+        return ()
 
     def own(self, where: str) -> Any:
         """`"module:name"` of the game's own package, imported now (`Lazy` for a member)."""
