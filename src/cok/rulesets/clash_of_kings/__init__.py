@@ -61,10 +61,11 @@ class ClashOfKings(Game):
 
     @property
     def cached_types(self) -> Sequence[type]:
+        from cok.core.deadlines import Clock
         from cok.rulesets.clash_of_kings.map import Geography, Location, Route
         from cok.rulesets.clash_of_kings.rules.state import BattleRecord, Player, Settings, State
 
-        return (State, Player, BattleRecord, Settings, Geography, Location, Route)
+        return (State, Player, BattleRecord, Settings, Geography, Location, Route, Clock)
 
     def initial_state(self, map: Any, settings: Any) -> State:
         from cok.rulesets.clash_of_kings.modes import allowed_modes

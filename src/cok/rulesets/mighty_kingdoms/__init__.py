@@ -77,10 +77,11 @@ class MightyKingdoms(Game):
 
     @property
     def cached_types(self) -> Sequence[type]:
+        from cok.core.deadlines import Clock
         from cok.rulesets.mighty_kingdoms.map import HexMap, Tile
         from cok.rulesets.mighty_kingdoms.rules.state import Army, ArtefactHeld, Gathered, Kingdom, Settings, State
 
-        return (State, Settings, Army, Kingdom, ArtefactHeld, Gathered, HexMap, Tile)
+        return (State, Settings, Army, Kingdom, ArtefactHeld, Gathered, HexMap, Tile, Clock)
 
     def copy(self, state: State) -> State:
         """A copy the rules may change (the map, settings and winters gathered shared)."""

@@ -67,10 +67,11 @@ class NoTrueKing(Game):
 
     @property
     def cached_types(self) -> Sequence[type]:
+        from cok.core.deadlines import Clock
         from cok.rulesets.no_true_king.map import Area, Board, Card
         from cok.rulesets.no_true_king.rules.state import Conspirator, State
 
-        return (State, Conspirator, Board, Area, Card)
+        return (State, Conspirator, Board, Area, Card, Clock)
 
     def initial_state(self, map: Any, settings: Any) -> State:
         return self.own("rules.apply:initial_state")(map, settings.loyalty)  # type: ignore[no-any-return]

@@ -6,6 +6,7 @@ import copy
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from cok.core.deadlines import Clock
 from cok.core.plain import Deferred
 from cok.rulesets.clash_of_kings.map import Geography
 
@@ -66,6 +67,9 @@ class State(Deferred):
     #: winner or ""): what the same battle recorded twice has in common. Older weeks are
     #: dropped, so that a long campaign's cache does not carry every battle it ever had.
     battles: set[tuple[str, str, str, int, str]] = field(default_factory=set)
+
+    #: The campaign's time (issue 48): when each wait opened, extensions, defaults, absent players.
+    clock: Clock = field(default_factory=Clock)
 
     def __post_init__(self) -> None:
         if not self.limits:

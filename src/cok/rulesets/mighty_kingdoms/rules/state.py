@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import ClassVar
 
+from cok.core.deadlines import Clock
 from cok.core.plain import Deferred
 from cok.rulesets.mighty_kingdoms.map import HexMap
 
@@ -148,6 +149,9 @@ class State(Deferred):
     _unresolved: int = field(init=False, repr=False, compare=False)  # armies whose order is not resolved
     _players: dict[str, str] = field(init=False, repr=False, compare=False)  # the spelling step's names -> id
     _players_of: int = field(init=False, repr=False, compare=False)  # kingdoms when _players was made
+
+    #: The campaign's time (issue 48): when each wait opened, extensions, defaults, absent players.
+    clock: Clock = field(default_factory=Clock)
 
     def __post_init__(self) -> None:
         self.reindex()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
+from cok.core.deadlines import Clock
 from cok.rulesets.no_true_king.map import SPACES, Board
 
 POSITIONS = (1, 2, 3, 4, "left")
@@ -145,3 +146,5 @@ class State(Realm):
     # played from the phones, the first combat's cards and area wait here for the resolve
     won_table: list[tuple[str, str | None]] = field(default_factory=list)
     won_at: tuple[str, str] | None = None
+    #: The campaign's time (issue 48): when each wait opened, extensions, defaults, absent players.
+    clock: Clock = field(default_factory=Clock)
