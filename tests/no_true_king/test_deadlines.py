@@ -4,8 +4,6 @@ through the game's intents and decided by the real rules. One test per sentence 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from cok.core.deadlines import NONE, Wait
@@ -108,7 +106,10 @@ def test_unsealing_is_a_wait_of_every_player_still_sealed() -> None:
     state = begun()
     state.phase, state.active = "unseal", None
     state.players["bo"].unsealed = True
-    assert [(w.step, w.who, w.key) for w in waits(state)] == [("unseal", "ana", "unseal:ana"), ("unseal", "cy", "unseal:cy")]
+    assert [(w.step, w.who, w.key) for w in waits(state)] == [
+        ("unseal", "ana", "unseal:ana"),
+        ("unseal", "cy", "unseal:cy"),
+    ]
 
 
 def test_the_game_over_waits_for_no_one() -> None:
@@ -268,7 +269,9 @@ def test_a_whole_game_in_which_one_conspiracy_never_acts_goes_on_to_its_unsealin
     assert all(any(f":{what}:" in k for k in defaulted) for what in ("place", "resolve", "exchange"))
     assert "bo" not in {p for (_, _), p in game.state.agents.items()}
     for player in ("ana", "cy"):
-        game.record({"type": "unseal", "player": player, "loyalty": game.sealed[player], "secret": game.secrets[player]})
+        game.record(
+            {"type": "unseal", "player": player, "loyalty": game.sealed[player], "secret": game.secrets[player]}
+        )
     assert [w.key for w in waits(game.state)] == ["unseal:bo"]
 
 
