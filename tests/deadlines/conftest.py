@@ -58,7 +58,8 @@ def turns(tmp_path: Path) -> Path:
     (folder / "board.yaml").write_text("name: Board\ncap: 5\n")
     (folder / "campaign.yaml").write_text(TURNS_SETTINGS)
     (folder / "events.yaml").write_text(
-        f"- type: join\n  player: al\n  id: j1\n  at: {iso(T0)}\n- type: join\n  player: bo\n  id: j2\n  at: {iso(T0)}\n"
+        f"- type: join\n  player: al\n  id: j1\n  at: {iso(T0)}\n"
+        f"- type: join\n  player: bo\n  id: j2\n  at: {iso(T0)}\n"
     )
     return folder
 
