@@ -253,25 +253,24 @@ def test_a_wait_no_longer_open_gets_no_default() -> None:
     assert defaults(state, gone, PASS) == []
 
 
-def test_a_whole_game_in_which_one_conspiracy_never_acts_goes_on_to_its_unsealing() -> None:
-    """bo never acts: each of bo's turns is defaulted, the others play; every round completes
-    and the game waits, at the end, only for the unseal no default can make."""
+def test_a_whole_game_in_which_one_conspiracy_stops_acting_goes_on_to_its_unsealing() -> None:
+    """bo places its first round's agents, then never acts again: each of bo's turns is
+    defaulted (its agents resolve idle, its placements and exchanges pass), the others play;
+    every round completes and the game waits, at the end, only for the unseal no default makes."""
     game = new_game(11)
     defaulted: list[str] = []
     while game.state.phase not in ("unseal", "over"):
         mine = [w for w in waits(game.state) if w.who == "bo"]
-        if mine:
+        if mine and not (game.state.round == 1 and game.state.phase == "placement"):
             defaulted.append(mine[0].key)
             assert missed(game.state, "bo")
         else:
             game.record(next_event(game))
     assert game.state.round == 3 and len(game.state.ranked) == 3
     assert all(any(f":{what}:" in k for k in defaulted) for what in ("place", "resolve", "exchange"))
-    assert "bo" not in {p for (_, _), p in game.state.agents.items()}
+    assert "bo" not in game.state.agents.values()
     for player in ("ana", "cy"):
-        game.record(
-            {"type": "unseal", "player": player, "loyalty": game.sealed[player], "secret": game.secrets[player]}
-        )
+        game.record({"type": "unseal", "player": player, "loyalty": game.sealed[player], "secret": game.secrets[player]})
     assert [w.key for w in waits(game.state)] == ["unseal:bo"]
 
 
