@@ -270,7 +270,9 @@ def test_a_whole_game_in_which_one_conspiracy_stops_acting_goes_on_to_its_unseal
     assert all(any(f":{what}:" in k for k in defaulted) for what in ("place", "resolve", "exchange"))
     assert "bo" not in game.state.agents.values()
     for player in ("ana", "cy"):
-        game.record({"type": "unseal", "player": player, "loyalty": game.sealed[player], "secret": game.secrets[player]})
+        game.record(
+            {"type": "unseal", "player": player, "loyalty": game.sealed[player], "secret": game.secrets[player]}
+        )
     assert [w.key for w in waits(game.state)] == ["unseal:bo"]
 
 
