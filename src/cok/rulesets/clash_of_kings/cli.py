@@ -289,9 +289,13 @@ def week_(
 
         emit_json(read(opened, "week"))
         return
+    from cok.core.deadlines import now, when
     from cok.render.output import show
+    from cok.service.deadlines import pending
 
-    show(f"{opened.name}: week {state.week}, points limit {state.limit}")
+    due = [d for d in pending(opened) if d.due is not None]
+    said = f"; week {state.week + 1} is due {when(due[0].due, now(), due[0].due.tzinfo)}" if due else ""
+    show(f"{opened.name}: week {state.week}, points limit {state.limit}{said}")
 
 
 @app.command()

@@ -41,7 +41,7 @@ def where(
     if len(players) != 2:
         raise RuleError("where needs two players: `players` P1 P2")
     state = campaign.state
-    return where_doc(state, plan(state, players[0], players[1], attacker, list(brotherhood)))
+    return {**where_doc(state, plan(state, players[0], players[1], attacker, list(brotherhood))), **due(campaign)}
 
 
 def locations(campaign: Campaign, free: bool | str = False, player: str | None = None) -> dict[str, Any]:
@@ -81,9 +81,23 @@ def modes(campaign: Campaign, mode: str | None = None) -> dict[str, Any]:
 
 
 def week(campaign: Campaign) -> dict[str, Any]:
-    """`cok week --json`: the week and its points limit."""
+    """`cok week --json`: the week and its points limit, and when the next one is due."""
     state = campaign.state
-    return {"campaign": campaign.name, "week": state.week, "points_limit": state.limit, "limits": state.limits}
+    return {
+        "campaign": campaign.name,
+        "week": state.week,
+        "points_limit": state.limit,
+        "limits": state.limits,
+        **due(campaign),
+    }
+
+
+def due(campaign: Campaign) -> dict[str, Any]:
+    """What the ledger waits for with its due time (`deadlines:` in campaign.yaml; null:
+    none), soonest first, and the players marked absent (docs/deadlines.md)."""
+    from cok.service.deadlines import absent, pending
+
+    return {"due": [d.document() for d in pending(campaign)], "absent": absent(campaign)}
 
 
 def players(campaign: Campaign) -> dict[str, Any]:
