@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cok.core.errors import RuleError
 
@@ -95,9 +95,11 @@ def week(campaign: Campaign) -> dict[str, Any]:
 def due(campaign: Campaign) -> dict[str, Any]:
     """What the ledger waits for with its due time (`deadlines:` in campaign.yaml; null:
     none), soonest first, and the players marked absent (docs/deadlines.md)."""
+    from cok.core.campaign import Campaign as Opened
     from cok.service.deadlines import absent, pending
 
-    return {"due": [d.document() for d in pending(campaign)], "absent": absent(campaign)}
+    opened = cast(Opened, campaign)  # the one the service opened: its game and its state
+    return {"due": [d.document() for d in pending(opened)], "absent": absent(opened)}
 
 
 def players(campaign: Campaign) -> dict[str, Any]:
