@@ -4,6 +4,8 @@ through the game's intents and decided by the real rules. One test per sentence 
 
 from __future__ import annotations
 
+from copy import deepcopy
+
 import pytest
 
 from cok.core.deadlines import NONE, Wait
@@ -284,3 +286,19 @@ def test_a_default_needs_no_secret_under_sealed_loyalty() -> None:
             for _, fields in defaults(game.state, wait, PASS):
                 assert set(fields) <= {"player", "house", "space", "actions"}
         game.record(next_event(game))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_turn_of_a_game_can_be_defaulted_by_the_real_rules_and_closes_its_wait(seed: int) -> None:
+    """At every position of a whole game, each open turn's default, on a copy of the state,
+    is an event the rules accept, and the turn it was for is no longer waited for."""
+    game = new_game(seed)
+    tried = 0
+    while game.state.phase not in ("unseal", "over"):
+        for wait in waits(game.state):
+            copy = deepcopy(game.state)
+            assert missed(copy, str(wait.who))
+            assert wait.key not in {w.key for w in waits(copy)}
+            tried += 1
+        game.record(next_event(game))
+    assert tried > 30
