@@ -302,3 +302,17 @@ def test_every_turn_of_a_game_can_be_defaulted_by_the_real_rules_and_closes_its_
             tried += 1
         game.record(next_event(game))
     assert tried > 30
+
+
+def test_a_missed_resolution_with_ashas_table_open_fights_neither_combat() -> None:
+    """Asha Greyjoy's granted move had its own table opened (§4.4): an idle agent makes no
+    move, so neither combat is fought and Asha stays in her player's hand."""
+    state = begun()
+    resolving(state, "ana", "greyjoy", "marshal")
+    give(state, "ana", "greyjoy")
+    state.won_table, state.won_at = [("ana", "Asha Greyjoy"), ("bo", None)], ("greyjoy", "The Golden Sound")
+    state.table, state.fight_at = [("ana", None), ("bo", None)], ("greyjoy", "Moat Cailin")
+    assert turn_of(state, "ana").what.startswith("ana to resolve")
+    missed(state, "ana")
+    assert (state.table, state.fight_at, state.won_table, state.won_at) == ([], None, [], None)
+    assert "Asha Greyjoy" not in state.played and state.held[("ana", "greyjoy")] == 1
