@@ -130,6 +130,19 @@ def test_a_conspiracy_missing_turns_in_a_row_is_absent_and_its_turns_pass_as_the
     checked(game, placed)
 
 
+def test_an_absent_conspiracy_brought_back_has_its_whole_deadline_again(game: Path) -> None:
+    assert at(game, DUE, "tick").exit_code == 0
+    assert at(game, DUE, "ntk", "place", "ana", "stark", "maester").exit_code == 0
+    second = DUE + dt.timedelta(hours=48)
+    assert at(game, second, "tick").exit_code == 0
+    assert at(game, second, "ntk", "place", "ana", "tyrell", "maester").exit_code == 0
+    back = at(game, second, "deadline", "back", "bo")
+    assert back.exit_code == 0, back.stderr
+    doc = json.loads(at(game, second, "ntk", "status", "--json").stdout)
+    assert doc["absent"] == [] and doc["due"][0]["due"] == "2026-12-07T12:00:00+00:00"
+    assert at(game, second, "tick").exit_code == 0 and "default: absent" not in log(game)
+
+
 def test_a_hand_written_placement_pass_is_refused_by_cok_check_at_its_line(game: Path) -> None:
     with (game / "events.yaml").open("a") as events:
         events.write(f"- type: pass\n  player: bo\n  at: '{iso(DUE)}'\n")
