@@ -178,3 +178,38 @@ def test_a_whole_round_with_one_conspiracy_gone_completes_by_its_defaults(game: 
     assert text.count("default: deadline") >= 3 + 6 + 1  # bo's placements, ana's agents (up, then back), bo's exchange
     assert text.count("- type: resolve\n") == 9  # three agents, each maester, marshal, lord, taking no action
     checked(game, now)
+
+
+def test_a_card_missed_in_anothers_combat_is_none_and_the_combat_goes_on(game: Path) -> None:
+    """bo holds a Stark card when ana's Greyjoy marshal marches into bo's Stark troops at Moat
+    Cailin: ana opens the combat's table, bo never plays; at the deadline the tick plays no
+    card for bo (§4.4: each player "may" play one), and ana resolves the combat."""
+    now = T0
+    for player, spot in [
+        ("bo", ("stark", "maester")),
+        ("ana", ("greyjoy", "maester")),
+        ("bo", ("tyrell", "lord")),
+        ("ana", ("lannister", "lord")),
+        ("bo", ("baratheon", "lord")),
+        ("ana", ("greyjoy", "lord")),
+    ]:
+        assert at(game, now, "ntk", "place", player, *spot).exit_code == 0
+    for args in [
+        ("bo", "stark", "maester", "--draw"),
+        ("ana", "greyjoy", "maester", "--draw"),
+        ("bo", "stark", "marshal", "--muster", "Winterfell=footman", "--move", "Winterfell", "Moat Cailin", "footman"),
+    ]:
+        run = at(game, now, "ntk", "resolve", *args)
+        assert run.exit_code == 0, run.stderr
+    opened = at(game, now, "ntk", "card", "ana", "--house", "greyjoy", "--to", "Moat Cailin")
+    assert opened.exit_code == 0, opened.stderr
+    doc = json.loads(at(game, now, "ntk", "status", "--json").stdout)
+    assert [(d["player"], d["due"]) for d in doc["due"]] == [("bo", "2026-12-03T12:00:00+00:00")]
+    assert at(game, DUE, "tick").exit_code == 0
+    assert "  player: bo\n  id:" in log(game).rsplit("- type: card", 1)[1] and "default: deadline" in log(game)
+    doc = json.loads(at(game, DUE, "ntk", "status", "--json").stdout)
+    assert doc["waiting_for"][0]["what"] == "resolve" and doc["turn"] == "ana"
+    fought = at(game, DUE, "ntk", "resolve", "ana", "greyjoy", "marshal", "--muster", "Greywater Watch=footman",
+                "--move", "Greywater Watch", "Moat Cailin", "footman", "footman")  # fmt: skip
+    assert fought.exit_code == 0, fought.stderr
+    checked(game, DUE)
