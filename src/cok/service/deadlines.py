@@ -149,10 +149,17 @@ def next_due(campaign: Campaign, now: dt.datetime | None = None) -> dt.datetime 
     for due in deadlines.pending(kept, campaign.ruleset.waits(campaign.state)):
         if due.due is None or due.wait.key in kept.defaulted:
             continue
-        if due.due > moment or plan.choice(campaign, due.wait.step) != NONE:
+        if due.due > moment or _drafts_owed(campaign, due.wait, plan):
             times.append(due.due)
         times += [t for t in reminder_times(due, plan) if t > moment]
     return min(times) if times else None
+
+
+def _drafts_owed(campaign: Campaign, wait: Wait, plan: Schedule) -> bool:
+    """Whether a tick would record something for `wait` now past due: its step's choice is not
+    `none` and the game drafts a default for it (else waking for it again would loop)."""
+    choice = plan.choice(campaign, wait.step)
+    return choice != NONE and bool(campaign.ruleset.defaults(campaign.state, wait, choice))
 
 
 def reminder_times(due: Due, plan: Schedule) -> list[dt.datetime]:
