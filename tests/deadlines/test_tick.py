@@ -166,3 +166,11 @@ def test_a_past_deadline_whose_default_is_none_is_never_due_again(turns: Path) -
     assert next_due(campaign, opened + dt.timedelta(hours=47)) == opened + dt.timedelta(hours=48)
     assert next_due(campaign, opened + dt.timedelta(days=9)) is None  # told once, then nothing to do
     assert tick(turns, opened + dt.timedelta(days=9)).defaults == []
+
+
+def test_tick_all_ticks_every_campaign_below_a_folder(week: Path, turns: Path) -> None:
+    run = cok_at(week.parent, LATE, "tick", "--all", str(week.parent), "--json")
+    assert run.exit_code == 0, run.stderr
+    ticked = {Path(d["campaign"]).name: [x["what"] for x in d["defaults"]] for d in json.loads(run.stdout)["campaigns"]}
+    assert ticked == {"week": ["the start of week 2"], "turns": ["al's score in round 1", "bo's score in round 1"]}
+    assert "default: deadline" in log(week) and "default: deadline" in log(turns)
