@@ -334,16 +334,18 @@ def back(
     followers: Followers | None = None,
     dry_run: bool = False,
 ) -> Recording:
-    """An absent player brought back by an organiser (a `present` event): their waits have
-    their whole deadline again, from now."""
+    """An absent player brought back (a `present` event): by an organiser, or by the player
+    themselves ("I'm back", from their page: an absent player's turns are defaulted as soon as
+    they open, so saying so is how they act again). Their waits have a whole deadline again."""
     from cok.core.campaign import open_campaign
     from cok.service.drafts import Draft, Who
     from cok.service.recording import Refusal, record
 
     campaign = open_campaign(Path(folder)).valid()
-    if isinstance(by, Who) and not by.organiser:
-        raise Refusal(campaign.shown, RuleError("an organiser brings a player back; ask one"), ruling=False)
     named = _player(campaign, player)
+    if isinstance(by, Who) and not by.organiser and _player(campaign, by.name) != named:
+        said = f"{by.name} may bring back only themselves; an organiser brings back another player"
+        raise Refusal(campaign.shown, RuleError(said), ruling=False)
     return record(campaign.folder, [Draft("present", {"player": named})], by=by, followers=followers, dry_run=dry_run)
 
 
