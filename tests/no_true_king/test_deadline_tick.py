@@ -128,6 +128,8 @@ def test_a_conspiracy_missing_turns_in_a_row_is_absent_and_its_turns_pass_as_the
     assert log(game).count("  default: absent\n") == 1
     assert json.loads(at(game, placed, "ntk", "status", "--json").stdout)["turn"] == "ana"
     checked(game, placed)
+    assert at(game, placed, "site", str(game.parent / "site")).exit_code == 0
+    assert '<td class="lead">bo (absent)</td>' in (game.parent / "site" / "index.html").read_text()
 
 
 def test_an_absent_conspiracy_brought_back_has_its_whole_deadline_again(game: Path) -> None:
