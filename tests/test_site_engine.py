@@ -90,6 +90,33 @@ def test_every_game_builds_its_pages_on_the_shared_layout_and_style_sheet(
         assert '<header class="top">' in text and '<main id="main"' in text and "<footer>Built by cok" in text, page
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_pages_are_listed_once_for_the_sites_header_and_the_servers(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site's header and the served bar link the same pages, from the one list the game's
+    `web().pages` holds: its `base.html` writes no link of its own (issue #51)."""
+    import re
+    from importlib import resources
+
+    from .games import ruleset
+
+    web = ruleset(game).web()
+    assert web is not None
+    package = type(ruleset(game)).__module__ + ".site"
+    base = resources.files(package).joinpath("templates/base.html").read_text(encoding="utf-8")
+    assert "<a " not in base and "block nav" not in base
+    monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
+    folder = hostile(tmp_path, game)
+    assert Cok(tmp_path)("site", "out", "-C", str(folder)).exit_code == 0
+    for page in (tmp_path / "out").rglob("*.html"):
+        nav = re.search(r'<nav aria-label="The campaign">(.*?)</nav>', page.read_text(), re.S)
+        assert nav is not None, page
+        root = "../" * (len(page.relative_to(tmp_path / "out").parts) - 1)
+        linked = re.findall(r'<a href="([^"]*)">([^<]*)</a>', nav[1])
+        assert linked == [(root + file, label) for label, file in web.pages], page
+
+
 def lab(channels: list[float]) -> tuple[float, float, float]:
     """CIE L*a*b* of linear sRGB channels."""
     x = (0.4124 * channels[0] + 0.3576 * channels[1] + 0.1805 * channels[2]) / 0.9505

@@ -46,7 +46,8 @@ class Web:
     actions: Sequence[Action] = ()
     forms: Sequence[Form] = ()
     #: the site's few pages as its own header names them (label, file), first the home page:
-    #: the one header of every served page leads to them (issue #49)
+    #: the one header of every served page leads to them (issue #49); a game gives its site's
+    #: own list (`site.PAGES`), so that the two headers never differ
     pages: Sequence[tuple[str, str]] = (("Standings", "index.html"),)
     templates: str | None = None  # the package holding its templates (they may extend "frame.html")
     status: str = "status"  # which of its reads is its status, open to all as the standings are

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from cok.rulesets.mighty_kingdoms.site import PAGES
 from cok.serve.kit import Action, Form, Visit, Web
 
 if TYPE_CHECKING:
@@ -21,11 +22,7 @@ DIE_FACES = (1, 2, 3, 4, 5, 6)
 
 def web() -> Web:
     return Web(
-        pages=(
-            ("Kingdoms", "index.html"),
-            ("Log", "log.html"),
-            ("Map", "map.html"),
-        ),  # as the site's header (site/templates/base.html)
+        pages=PAGES,  # the site's own header's list
         actions=(Action("My kingdom", "kingdom"), Action("Organiser", "organiser", organiser=True)),
         forms=(
             Form("/kingdom", kingdom),

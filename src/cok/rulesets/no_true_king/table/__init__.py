@@ -12,6 +12,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from cok.core.dice import ENTROPY, ROLL
+from cok.rulesets.no_true_king.site import PAGES
 from cok.serve.kit import Action, Form, Visit, Web
 
 if TYPE_CHECKING:
@@ -25,11 +26,7 @@ POSITIONS = ("1", "2", "3", "4", "left")
 
 def web() -> Web:
     return Web(
-        pages=(
-            ("The game", "index.html"),
-            ("The log", "log.html"),
-            ("The board", "board.html"),
-        ),  # as the site's header (site/templates/base.html)
+        pages=PAGES,  # the site's own header's list
         actions=(
             Action("My conspiracy", "conspiracy"),
             Action("Join", "join", when=_seating),
