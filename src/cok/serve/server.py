@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, Response
 
 from cok.links.invites import Keys
 from cok.render import markup
-from cok.render.site import Page
+from cok.render.site import SHARED, Page
 from cok.serve.awaiting import asking
 from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
@@ -90,6 +90,7 @@ class Server:
             packages = ["cok.serve"]
             if self.web().templates:
                 packages.append(str(self.web().templates))
+            packages.append(SHARED)  # the one head every page extends (document.html)
             self._env = markup.environment(packages)
             self._env.globals["once"] = once_token  # a form's one-time token: serve/once.py
             self._env.globals["backup"] = self.warm.backup  # --push's state: templates/backup.html
