@@ -117,6 +117,18 @@ def test_a_games_pages_are_listed_once_for_the_sites_header_and_the_servers(
         assert linked == [(root + file, label) for label, file in web.pages], page
 
 
+def test_a_paged_lists_links_to_its_pages_are_written_once() -> None:
+    """Every game's log and each one's own pages link their pages through the one macro
+    (`render/templates/paging.html`), never a copy of its markup (issue #51)."""
+    rulesets = Path(__file__).resolve().parents[1] / "src" / "cok" / "rulesets"
+    templates = sorted(rulesets.glob("*/site/templates/*.html"))
+    assert templates
+    copied = [t.relative_to(rulesets) for t in templates if 'class="log-pages"' in t.read_text()]
+    assert copied == []
+    paged = [t for t in templates if "page_links(" in t.read_text()]
+    assert len(paged) >= 4  # Clash of Kings' log and players', Mighty Kingdoms' log and kingdoms'
+
+
 def lab(channels: list[float]) -> tuple[float, float, float]:
     """CIE L*a*b* of linear sRGB channels."""
     x = (0.4124 * channels[0] + 0.3576 * channels[1] + 0.1805 * channels[2]) / 0.9505
