@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, Response
 
 from cok.links.invites import Keys
 from cok.render import markup
-from cok.render.site import SHARED, Page
+from cok.render.site import Page
 from cok.serve.awaiting import asking
 from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
@@ -87,6 +87,8 @@ class Server:
 
     def env(self) -> Environment:
         if self._env is None:
+            from cok.render.site import SHARED
+
             packages = ["cok.serve"]
             if self.web().templates:
                 packages.append(str(self.web().templates))
