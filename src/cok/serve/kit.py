@@ -78,6 +78,14 @@ class Visit:
         assert self.who is not None
         await in_thread(self.warm.record, drafts, self.who, dry_run=True)
 
+    def rolled_for_me(self) -> dict[str, Any]:
+        """A form's "roll for me" as answers: the one answer every game reads, with the phone's
+        own random bytes when it sent them (docs/dice.md)."""
+        from cok.core.dice import ENTROPY, ROLL
+
+        entropy = self.form.get("entropy", "")
+        return {ROLL: True, **({ENTROPY: entropy} if entropy else {})}
+
     async def read(self, name: str, **args: Any) -> dict[str, Any]:
         """One of the game's reads (its `queries`), the document `GET /api/<name>` answers."""
         view = await in_thread(self.warm.view)
