@@ -129,6 +129,34 @@ def test_a_paged_lists_links_to_its_pages_are_written_once() -> None:
     assert len(paged) >= 4  # Clash of Kings' log and players', Mighty Kingdoms' log and kingdoms'
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_voided_entry_says_so_in_a_word_on_every_page_that_lists_it(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every list of the log's entries shows an entry through one macro (`latest.html`'s
+    `entry`), and a voided one is struck out and says "voided": a strike-through alone is
+    neither read aloud nor seen by everyone (issue #51: four copies, two of them silent)."""
+    import re
+
+    import yaml
+
+    from .games import played
+
+    monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
+    folder = played(tmp_path, game)
+    last = yaml.safe_load((folder / "events.yaml").read_text())[-1]
+    cok = Cok(folder)
+    voided = cok("void", str(last["id"]), "--reason", "a test", "--cascade")
+    assert voided.exit_code == 0, voided.stdout + voided.stderr
+    assert cok("site", str(tmp_path / "out")).exit_code == 0
+    shown = 0
+    for page in (tmp_path / "out").rglob("*.html"):
+        for item in re.findall(r'<li class="[^"]*\bvoided\b[^"]*">.*?</li>', page.read_text(), re.S):
+            shown += 1
+            assert re.search(r">\s*voided\b", item), (page.name, item)
+    assert shown >= 1  # the log, at least
+
+
 def lab(channels: list[float]) -> tuple[float, float, float]:
     """CIE L*a*b* of linear sRGB channels."""
     x = (0.4124 * channels[0] + 0.3576 * channels[1] + 0.1805 * channels[2]) / 0.9505
