@@ -83,3 +83,32 @@ def test_the_skeleton_table_in_the_docs_names_every_required_file() -> None:
     table = (Path(__file__).parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
     rows = [line for line in table.splitlines() if "**required**" in line]
     assert [job for job in [*REQUIRED, OFFERS] if not any(f"`{job}`" in row for row in rows)] == []
+
+
+@pytest.mark.parametrize("game", list(BUILT_IN))
+def test_every_game_takes_the_skeletons_members_from_it_and_names_only_its_own(game: str) -> None:
+    """The members every game keeps in the same file under the same name are named once
+    (`cok.rulesets.skeleton.Skeleton`, issue #51): a game's class restates none of them, and
+    each resolves inside the game's own package."""
+    import ast
+    import importlib
+
+    from cok.core.ruleset import Lazy
+    from cok.rulesets.skeleton import Skeleton
+
+    shared = {name: member.where for name, member in vars(Skeleton).items() if isinstance(member, Lazy)}
+    assert len(shared) >= 10
+    ruleset = get(game)
+    assert isinstance(ruleset, Skeleton)
+    restated = [
+        target.id
+        for node in ast.walk(ast.parse((folder(game) / "__init__.py").read_text()))
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name) and target.id in shared
+    ]
+    assert restated == []
+    for name, where in shared.items():
+        module, _, member = where.partition(":")
+        own = importlib.import_module(f"{BUILT_IN[game]}.{module}")
+        assert getattr(ruleset, name) is getattr(own, member), name
