@@ -112,3 +112,29 @@ def test_every_game_takes_the_skeletons_members_from_it_and_names_only_its_own(g
         module, _, member = where.partition(":")
         own = importlib.import_module(f"{BUILT_IN[game]}.{module}")
         assert getattr(ruleset, name) is getattr(own, member), name
+
+
+@pytest.mark.parametrize("game", list(BUILT_IN))
+def test_every_games_event_types_are_read_from_its_models_once(game: str) -> None:
+    """A game's `EVENT_TYPES` names each type once, in its model (`by_type`, issue #51): a
+    key written again beside the model could drift from it; two models of one type are refused."""
+    import ast
+
+    from cok.rulesets.skeleton import by_type
+
+    events = get(game).events
+    assert events and all(model.model_fields["type"].default == name for name, model in events.items())
+    source = ast.parse((folder(game) / "events.py").read_text())
+    built = [
+        node.value
+        for node in ast.walk(source)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        and any(
+            isinstance(t, ast.Name) and t.id == "EVENT_TYPES"
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+    ]
+    assert len(built) == 1 and isinstance(built[0], ast.Call) and ast.unparse(built[0].func) == "by_type"
+    model = next(iter(events.values()))
+    with pytest.raises(ValueError, match="two event models of type"):
+        by_type(model, model)

@@ -5,7 +5,12 @@ keeps one elsewhere names it itself."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cok.core.ruleset import Game, Lazy
+
+if TYPE_CHECKING:
+    from cok.core.events import EventBase
 
 
 class Skeleton(Game):
@@ -24,3 +29,15 @@ class Skeleton(Game):
     notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
     report = Lazy("reports:recording_report")
     standings = Lazy("reports:standings_report")
+
+
+def by_type(*events: type[EventBase]) -> dict[str, type[EventBase]]:
+    """A game's `EVENT_TYPES` (its `events.py`): each event model by its `type`, read from the
+    model itself, so that a type's name is written once; two models of one type are refused."""
+    found: dict[str, type[EventBase]] = {}
+    for model in events:
+        name = model.model_fields["type"].default
+        if name in found:
+            raise ValueError(f"two event models of type {name!r}: {found[name].__name__} and {model.__name__}")
+        found[name] = model
+    return found
