@@ -125,7 +125,8 @@ def test_the_clubs_page_is_accessible_with_a_campaign_that_cannot_be_opened_and_
 ) -> None:
     """A club's server: its page listing every campaign (one of them broken, its problem
     shown), and the 404 of a path no campaign has any more, each with the one header."""
-    from tests.serve.test_several_campaigns import GAMES, served_club
+    from tests.serve.process import served_club
+    from tests.serve.test_several_campaigns import GAMES
 
     club = tmp_path / "club"
     for name, source in GAMES.items():

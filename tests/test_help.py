@@ -52,3 +52,19 @@ def test_no_true_kings_word_commands_list_the_options_they_read() -> None:
     assert re.search(r"^\s+--seats\b", begin, re.M) and re.search(r"^\s+--first\b", begin, re.M)
     for option in ("--muster", "--move", "--draw", "--card", "--retreat", "--winner", "--then-move"):
         assert re.search(rf"^\s+{option}\b", resolve, re.M), option
+
+
+def test_an_option_said_the_same_way_in_two_commands_is_declared_once() -> None:
+    """An option with the same flags and help in two commands is one declaration they share
+    (`cli/options.py`'s aliases, issue #51), never a copy that could drift from it."""
+    import ast
+
+    found: dict[tuple[Any, ...], list[str]] = {}
+    for path in sorted((ROOT / "src" / "cok").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "Option":
+                flags = tuple(a.value for a in node.args if isinstance(a, ast.Constant))
+                helps = [k.value.value for k in node.keywords if k.arg == "help" and isinstance(k.value, ast.Constant)]
+                found.setdefault((flags, *helps), []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert len(found) > 50  # the walk sees the options
+    assert {said: where for said, where in found.items() if len(where) > 1} == {}

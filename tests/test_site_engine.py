@@ -90,6 +90,73 @@ def test_every_game_builds_its_pages_on_the_shared_layout_and_style_sheet(
         assert '<header class="top">' in text and '<main id="main"' in text and "<footer>Built by cok" in text, page
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_pages_are_listed_once_for_the_sites_header_and_the_servers(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site's header and the served bar link the same pages, from the one list the game's
+    `web().pages` holds: its `base.html` writes no link of its own (issue #51)."""
+    import re
+    from importlib import resources
+
+    from .games import ruleset
+
+    web = ruleset(game).web()
+    assert web is not None
+    package = type(ruleset(game)).__module__ + ".site"
+    base = resources.files(package).joinpath("templates/base.html").read_text(encoding="utf-8")
+    assert "<a " not in base and "block nav" not in base
+    monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
+    folder = hostile(tmp_path, game)
+    assert Cok(tmp_path)("site", "out", "-C", str(folder)).exit_code == 0
+    for page in (tmp_path / "out").rglob("*.html"):
+        nav = re.search(r'<nav aria-label="The campaign">(.*?)</nav>', page.read_text(), re.S)
+        assert nav is not None, page
+        root = "../" * (len(page.relative_to(tmp_path / "out").parts) - 1)
+        linked = re.findall(r'<a href="([^"]*)">([^<]*)</a>', nav[1])
+        assert linked == [(root + file, label) for label, file in web.pages], page
+
+
+def test_a_paged_lists_links_to_its_pages_are_written_once() -> None:
+    """Every game's log and each one's own pages link their pages through the one macro
+    (`render/templates/paging.html`), never a copy of its markup (issue #51)."""
+    rulesets = Path(__file__).resolve().parents[1] / "src" / "cok" / "rulesets"
+    templates = sorted(rulesets.glob("*/site/templates/*.html"))
+    assert templates
+    copied = [t.relative_to(rulesets) for t in templates if 'class="log-pages"' in t.read_text()]
+    assert copied == []
+    paged = [t for t in templates if "page_links(" in t.read_text()]
+    assert len(paged) >= 4  # Clash of Kings' log and players', Mighty Kingdoms' log and kingdoms'
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_voided_entry_says_so_in_a_word_on_every_page_that_lists_it(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every list of the log's entries shows an entry through one macro (`latest.html`'s
+    `entry`), and a voided one is struck out and says "voided": a strike-through alone is
+    neither read aloud nor seen by everyone (issue #51: four copies, two of them silent)."""
+    import re
+
+    import yaml
+
+    from .games import played
+
+    monkeypatch.setenv("COK_DATA_DIR", str(tmp_path / "data"))
+    folder = played(tmp_path, game)
+    last = yaml.safe_load((folder / "events.yaml").read_text())[-1]
+    cok = Cok(folder)
+    voided = cok("void", str(last["id"]), "--reason", "a test", "--cascade")
+    assert voided.exit_code == 0, voided.stdout + voided.stderr
+    assert cok("site", str(tmp_path / "out")).exit_code == 0
+    shown = 0
+    for page in (tmp_path / "out").rglob("*.html"):
+        for item in re.findall(r'<li class="[^"]*\bvoided\b[^"]*">.*?</li>', page.read_text(), re.S):
+            shown += 1
+            assert re.search(r">\s*voided\b", item), (page.name, item)
+    assert shown >= 1  # the log, at least
+
+
 def lab(channels: list[float]) -> tuple[float, float, float]:
     """CIE L*a*b* of linear sRGB channels."""
     x = (0.4124 * channels[0] + 0.3576 * channels[1] + 0.1805 * channels[2]) / 0.9505

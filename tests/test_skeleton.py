@@ -84,3 +84,58 @@ def test_the_skeleton_table_in_the_docs_names_every_required_file() -> None:
     table = (Path(__file__).parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
     rows = [line for line in table.splitlines() if "**required**" in line]
     assert [job for job in [*REQUIRED, OFFERS] if not any(f"`{job}`" in row for row in rows)] == []
+
+
+@pytest.mark.parametrize("game", list(BUILT_IN))
+def test_every_game_takes_the_skeletons_members_from_it_and_names_only_its_own(game: str) -> None:
+    """The members every game keeps in the same file under the same name are named once
+    (`cok.rulesets.skeleton.Skeleton`, issue #51): a game's class restates none of them, and
+    each resolves inside the game's own package."""
+    import ast
+    import importlib
+
+    from cok.core.ruleset import Lazy
+    from cok.rulesets.skeleton import Skeleton
+
+    shared = {name: member.where for name, member in vars(Skeleton).items() if isinstance(member, Lazy)}
+    assert len(shared) >= 10
+    ruleset = get(game)
+    assert isinstance(ruleset, Skeleton)
+    restated = [
+        target.id
+        for node in ast.walk(ast.parse((folder(game) / "__init__.py").read_text()))
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name) and target.id in shared
+    ]
+    assert restated == []
+    for name, where in shared.items():
+        module, _, member = where.partition(":")
+        own = importlib.import_module(f"{BUILT_IN[game]}.{module}")
+        assert getattr(ruleset, name) is getattr(own, member), name
+
+
+@pytest.mark.parametrize("game", list(BUILT_IN))
+def test_every_games_event_types_are_read_from_its_models_once(game: str) -> None:
+    """A game's `EVENT_TYPES` names each type once, in its model (`by_type`, issue #51): a
+    key written again beside the model could drift from it; two models of one type are refused."""
+    import ast
+
+    from cok.rulesets.skeleton import by_type
+
+    events = get(game).events
+    assert events and all(model.model_fields["type"].default == name for name, model in events.items())
+    source = ast.parse((folder(game) / "events.py").read_text())
+    built = [
+        node.value
+        for node in ast.walk(source)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        and any(
+            isinstance(t, ast.Name) and t.id == "EVENT_TYPES"
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+    ]
+    assert len(built) == 1 and isinstance(built[0], ast.Call) and ast.unparse(built[0].func) == "by_type"
+    model = next(iter(events.values()))
+    with pytest.raises(ValueError, match="two event models of type"):
+        by_type(model, model)

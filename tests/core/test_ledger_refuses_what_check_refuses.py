@@ -194,6 +194,28 @@ def test_two_processes_asking_the_first_rolls_of_a_period_at_once_write_one_comm
     checks(three)
 
 
+def test_a_lost_race_to_commit_a_period_is_known_by_the_refusals_type(three: Path) -> None:
+    """The ledger refuses a second commitment for a period as `CommittedTwice`, and the
+    process that lost the race learns it from that type (`Meanwhile`), not from the words
+    of the refusal; nothing is written."""
+    from cok.core.campaign import open_campaign
+    from cok.core.dicecheck import CommittedTwice
+    from cok.core.events import DiceCommit
+    from cok.service import dice
+    from cok.service.followers import Followers
+
+    stale = open_campaign(three)  # read before another process committed the period
+    dice.commit(open_campaign(three), "org", Followers(three))
+    before = (three / "events.yaml").read_bytes()
+    period = stale.ruleset.period(stale.state)
+    with pytest.raises(CommittedTwice):
+        Followers(three).write(open_campaign(three), [DiceCommit(period=period, sha256="ab" * 32)], by="org")
+    with pytest.raises(dice.Meanwhile):
+        dice.commit(stale, "org", Followers(three))
+    assert (three / "events.yaml").read_bytes() == before
+    checks(three)
+
+
 def test_a_void_that_would_leave_rolls_without_their_commitment_is_refused(three: Path) -> None:
     """Voiding a commitment that rolls were made with would leave them with no dice-commit
     before them, which the check refuses: the void is refused, and voiding a roll itself is not."""

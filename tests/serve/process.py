@@ -81,3 +81,25 @@ def serving(folder: Path, *args: str, env: dict[str, str] | None = None) -> Iter
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(10)
+
+
+@contextmanager
+def served_club(folder: Path, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`cok serve -C FOLDER` of a club's folder as a real process (on `port`, else a free
+    one), once its club's page answers; stopped after (what it printed is then left in its
+    pipes)."""
+    port = port or free_port()
+    process = subprocess.Popen(
+        [*COK, "serve", "-C", str(folder), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        answering(f"{url}/", process)
+        yield url, process
+    finally:
+        process.terminate()
+        process.wait(10)

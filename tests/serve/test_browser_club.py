@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from tests.browser import DESKTOP, PHONE, browser, flaws, small_taps
-from tests.serve.test_several_campaigns import GAMES, served_club
+from tests.serve.process import served_club
+from tests.serve.test_several_campaigns import GAMES
 from tests.serve.test_several_campaigns import folder as folder  # the fixture
 
 SHOTS = Path(os.environ.get("COK_SHOTS") or tempfile.gettempdir()) / "cok-club-shots"

@@ -117,3 +117,28 @@ def test_through_the_service_the_first_roll_says_what_was_written(
     said = str(told.value)
     assert "the commitment was written" in said and "year 1, month 1" in said and "nothing was recorded" not in said
     assert [e["type"] for e in log_of(folder)][-1] == "dice-commit"
+
+
+def test_a_forms_roll_for_me_is_read_the_same_way_by_every_game() -> None:
+    """ "Roll for me" becomes the answers every game reads in one place (`Visit.rolled_for_me`):
+    with the phone's random bytes when it sent them (else the ledger makes its own, as at a
+    terminal); no game's pages build the answer themselves (issue #51)."""
+    import ast
+
+    from cok.serve.kit import Visit
+
+    def visit(form: dict[str, str]) -> Visit:
+        return Visit(None, None, None, "", lambda *a: None, lambda *a: None, form)  # type: ignore[arg-type]
+
+    assert visit({"entropy": "ab" * 16}).rolled_for_me() == {ROLL: True, ENTROPY: "ab" * 16}
+    assert visit({"roll": "server"}).rolled_for_me() == {ROLL: True}
+    rulesets = Path(__file__).resolve().parents[2] / "src" / "cok" / "rulesets"
+    tables = sorted(rulesets.glob("*/table/**/*.py"))
+    assert tables
+    built = [
+        f"{path.relative_to(rulesets)}:{node.lineno}"
+        for path in tables
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module == "cok.core.dice"
+    ]
+    assert built == []

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 import threading
 import time
 import warnings
@@ -24,7 +23,7 @@ from cok.serve.app import create_app
 from cok.serve.reach import Listen, Listening
 from cok.serve.sessions import COOKIE
 from tests.conftest import EXAMPLE, ROOT, Cok
-from tests.serve.process import COK, answering, free_port
+from tests.serve.process import COK, answering, free_port, served_club
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -120,19 +119,12 @@ def test_item1_a_card_printed_before_the_first_serve_opens_on_the_real_server(fo
     said = Cok(tmp_path)("invite", "matt", "-C", str(folder / "example"), "--url", f"http://127.0.0.1:{port}")
     card = _printed(said.stdout)
     bare = card.replace("/example/join/", "/join/")  # as cok printed it before this change
-    process = subprocess.Popen(
-        [*COK, "serve", "-C", str(folder), "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    try:
-        answering(f"http://127.0.0.1:{port}/")
+    with served_club(folder, port) as (url, _):
         for link in (card, bare):
             with httpx.Client(follow_redirects=True) as phone:
                 opened = phone.get(link)
                 assert opened.status_code == 200 and opened.url.path == "/example/", (link, opened.url)
-                assert phone.get(f"http://127.0.0.1:{port}/example/play/paint").status_code == 200
-    finally:
-        process.terminate()
-        process.wait(10)
+                assert phone.get(f"{url}/example/play/paint").status_code == 200
 
 
 # --- item 2: the Links page's address -------------------------------------------------------------------
@@ -289,30 +281,17 @@ def test_item5_a_campaign_removed_while_serving_answers_404_with_the_clubs_page(
 
 
 def test_item5_a_removed_campaign_says_no_traceback_on_the_real_server(folder: Path) -> None:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cok", "serve", "-C", str(folder), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        answering(f"http://127.0.0.1:{port}/ember/")
+    with served_club(folder) as (url, process):
+        answering(f"{url}/ember/", process)
         shutil.rmtree(folder / "ember")
-        assert httpx.get(f"http://127.0.0.1:{port}/ember/").status_code == 404
-    finally:
-        process.terminate()
-        _, err = process.communicate(timeout=10)
+        assert httpx.get(f"{url}/ember/").status_code == 404
+    err = process.stderr.read() if process.stderr else ""
     assert "Traceback" not in err, err
 
 
 def test_item3_a_campaign_added_to_a_served_club_gets_links_at_this_runs_address(folder: Path, tmp_path: Path) -> None:
-    port = free_port()
-    process = subprocess.Popen(
-        [*COK, "serve", "-C", str(folder), "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    try:
-        answering(f"http://127.0.0.1:{port}/")
+    with served_club(folder) as (url, _):
+        port = url.rsplit(":", 1)[1]
         assert Cok(tmp_path)("init", str(folder / "friday")).exit_code == 0
         Cok(tmp_path)("join", "tim", "--faction", "stark", "-C", str(folder / "friday"))
         link = _printed(Cok(tmp_path)("invite", "tim", "-C", str(folder / "friday")).stdout)
@@ -320,9 +299,6 @@ def test_item3_a_campaign_added_to_a_served_club_gets_links_at_this_runs_address
         with httpx.Client(follow_redirects=True) as phone:
             opened = phone.get(link.replace("localhost", "127.0.0.1"))
             assert opened.status_code == 200 and opened.url.path == "/friday/"
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_item5_a_campaigns_path_without_its_slash_is_sent_to_it_not_called_gone(served: TestClient) -> None:

@@ -232,3 +232,24 @@ def test_the_bar_is_markup_on_every_page(table: Table) -> None:
     for path in ("/", "/activity", "/play/paint"):
         page = table.client.get(path).text
         assert '<header class="top cok-bar"' in page and "&lt;header" not in page, path
+
+
+def test_the_sites_pages_and_the_servers_have_one_head(table: Table) -> None:
+    """One head for every page (issue #51): the site's layout and the server's frame extend
+    `document.html`, so the meta lines, the icon and the skip link are written once."""
+    from importlib import resources
+
+    def template(package: str, name: str) -> str:
+        return resources.files(package).joinpath(f"templates/{name}").read_text(encoding="utf-8")
+
+    for package, name in (("cok.render", "layout.html"), ("cok.serve", "frame.html")):
+        own = template(package, name)
+        assert own.startswith('{% extends "document.html" %}') and "<head>" not in own, name
+    shell = template("cok.render", "document.html")
+    head = shell[shell.index("<!doctype html>") : shell.index("<title>")]
+    icon = next(line for line in shell.splitlines() if line.startswith('<link rel="icon"'))
+    table.sign_in(table.tim)
+    for path, body in (("/activity", '<body class="cok">'), ("/play/paint", '<body class="cok">'), ("/", "<body>")):
+        page = table.client.get(path).text
+        assert page.startswith(head) and icon in page, path
+        assert f'{body}\n<a class="skip" href="#main">Skip to the page</a>\n' in page, path

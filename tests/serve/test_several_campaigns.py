@@ -3,15 +3,10 @@ the club's page at `/` and each campaign under its own path, with links and sess
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
-import time
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -24,7 +19,7 @@ from cok.serve import club
 from cok.serve.app import create_app
 from cok.serve.sessions import COOKIE
 from tests.conftest import EXAMPLE, ROOT, Cok
-from tests.serve.process import free_port, serving
+from tests.serve.process import served_club, serving
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -37,33 +32,6 @@ GAMES = {
     "ember-league": ROOT / "campaigns" / "mighty-kingdoms",
     "pyke": ROOT / "campaigns" / "no-true-king-example",
 }
-
-
-@contextmanager
-def served_club(folder: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """`cok serve -C FOLDER` as a real process, once its club's page answers."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cok", "serve", "-C", str(folder), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ),
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, process.stderr
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}", process
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ listed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cok.core.errors import Problem
+from cok.core.errors import Problem, RuleError
 from cok.core.fairdice import dice as derived
 from cok.core.fairdice import digest
 from cok.core.history import Told
@@ -17,6 +17,25 @@ from cok.core.history import Told
 #: A game's word on whether an event's own fields say what its rolled dice gave (its
 #: `dice_agree`): a sentence when they do not.
 Agree = Callable[[str, dict[str, Any], list[int]], "str | None"]
+
+
+class Twice(Problem):
+    """A second commitment for a period whose dice are committed already, neither revealed
+    nor lost: one commitment a period (a seed could else be chosen after the fact)."""
+
+
+class CommittedTwice(RuleError):
+    """The ledger's refusal of a second commitment for a period: what a process that lost
+    the race to commit a period's dice is told (`service/dice.py`'s `Meanwhile` catches it by
+    this type, never by its words)."""
+
+
+def refusal(problems: Sequence[Problem]) -> RuleError:
+    """The ledger's refusal of events that would make this check fail (nothing is written):
+    `CommittedTwice` when one of them commits a period a second time."""
+    said = "; ".join(p.message for p in problems)
+    kind = CommittedTwice if any(isinstance(p, Twice) for p in problems) else RuleError
+    return kind(f"{said} (`cok check` would refuse the log with it: nothing was written)")
 
 
 @dataclass
@@ -92,8 +111,8 @@ def dice_in(fields: dict[str, Any], type: str) -> bool:
 def _see(done: Audit, row: Told, shown: str, agree: Agree | None) -> None:
     """One row of the history met by the check, in order."""
 
-    def problem(line: int, message: str) -> None:
-        done.problems.append(Problem(shown, line, message))
+    def problem(line: int, message: str, kind: type[Problem] = Problem) -> None:
+        done.problems.append(kind(shown, line, message))
 
     entropies = done.entropies
     if not row.voided:
@@ -105,6 +124,7 @@ def _see(done: Audit, row: Told, shown: str, agree: Agree | None) -> None:
                     line,
                     f"dice-commit: the dice of {earlier.period} were committed on line {earlier.line} and are "
                     "neither revealed nor lost: one commitment a period",
+                    Twice,
                 )
             ref = str(row.id or row.ref)
             done.commitments[ref] = Commitment(ref, line, str(fields.get("period")), str(fields.get("sha256")))

@@ -296,7 +296,7 @@ def checked(campaign: Campaign, done: Sequence[Recorded]) -> None:
     dice' check (docs/dice.md) run on the log with them after it — a replayed entropy, a
     second commitment for a period, a roll with a seed already revealed, a reveal that does
     not match. Read only when an event carries dice (most recordings carry none)."""
-    from cok.core.dicecheck import brought, dice_in
+    from cok.core.dicecheck import brought, dice_in, refusal
 
     last = campaign.position.lines
     added = [told(campaign.ruleset, Entry(d.event, last + i + 1), d.text) for i, d in enumerate(done)]
@@ -308,8 +308,7 @@ def checked(campaign: Campaign, done: Sequence[Recorded]) -> None:
         return  # voids of events the dice' check does not read
     problems = brought(rows, added, campaign.shown, campaign.ruleset.dice_agree, voided)
     if problems:
-        said = "; ".join(p.message for p in problems)
-        raise RuleError(f"{said} (`cok check` would refuse the log with it: nothing was written)")
+        raise refusal(problems)
 
 
 def _dice_rows(campaign: Campaign) -> list[Told]:

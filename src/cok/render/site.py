@@ -11,7 +11,7 @@ import json
 import os
 import threading
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -31,11 +31,15 @@ SHARED = "cok.render"
 
 
 @functools.lru_cache(maxsize=8)
-def environment(game: str) -> Environment:
+def environment(game: str, pages: Sequence[tuple[str, str]]) -> Environment:
     """The templates of `game` (a package with a `templates/` folder), then the shared ones:
     one environment per game in a process, so that a server compiles each template once
-    (compiling them was most of a page made again after a recording)."""
-    return markup.environment([game, SHARED])
+    (compiling them was most of a page made again after a recording). `pages`: the site's
+    few pages (label, file), home first, which every page's header links to (`nav`); the
+    game's one list, which the server's header reads too (its `web().pages`)."""
+    env = markup.environment([game, SHARED])
+    env.globals["nav"] = pages
+    return env
 
 
 class Page(str):

@@ -46,7 +46,8 @@ class Web:
     actions: Sequence[Action] = ()
     forms: Sequence[Form] = ()
     #: the site's few pages as its own header names them (label, file), first the home page:
-    #: the one header of every served page leads to them (issue #49)
+    #: the one header of every served page leads to them (issue #49); a game gives its site's
+    #: own list (`site.PAGES`), so that the two headers never differ
     pages: Sequence[tuple[str, str]] = (("Standings", "index.html"),)
     templates: str | None = None  # the package holding its templates (they may extend "frame.html")
     status: str = "status"  # which of its reads is its status, open to all as the standings are
@@ -76,6 +77,14 @@ class Visit:
         Asked when the rules would refuse or ask (a preview's check before it is shown)."""
         assert self.who is not None
         await in_thread(self.warm.record, drafts, self.who, dry_run=True)
+
+    def rolled_for_me(self) -> dict[str, Any]:
+        """A form's "roll for me" as answers: the one answer every game reads, with the phone's
+        own random bytes when it sent them (docs/dice.md)."""
+        from cok.core.dice import ENTROPY, ROLL
+
+        entropy = self.form.get("entropy", "")
+        return {ROLL: True, **({ENTROPY: entropy} if entropy else {})}
 
     async def read(self, name: str, **args: Any) -> dict[str, Any]:
         """One of the game's reads (its `queries`), the document `GET /api/<name>` answers."""

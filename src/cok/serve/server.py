@@ -87,9 +87,12 @@ class Server:
 
     def env(self) -> Environment:
         if self._env is None:
+            from cok.render.site import SHARED
+
             packages = ["cok.serve"]
             if self.web().templates:
                 packages.append(str(self.web().templates))
+            packages.append(SHARED)  # the one head every page extends (document.html)
             self._env = markup.environment(packages)
             self._env.globals["once"] = once_token  # a form's one-time token: serve/once.py
             self._env.globals["backup"] = self.warm.backup  # --push's state: templates/backup.html

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cok.core import seeds
 from cok.core.dice import ENTROPY
-from cok.core.errors import Problem, Refused, RuleError
+from cok.core.errors import Problem, Refused
 from cok.core.events import DiceCommit, DiceLost, DiceReveal
 from cok.core.fairdice import FairDice, digest, new_entropy, new_seed
 from cok.core.write import new_id
@@ -83,14 +83,14 @@ def commit(campaign: Campaign, by: str | None, followers: Followers) -> DiceComm
     which the followers follow as any other (a git commit of it first). Another process
     committing the period at the same moment: the ledger refuses the second commitment under
     its lock (`Meanwhile`), and this seed is forgotten."""
+    from cok.core.dicecheck import CommittedTwice
+
     event, kept = _committing(campaign, campaign.ruleset.period(campaign.state))
     try:
         followers.write(campaign, [event], by=by)
-    except RuleError as refused:
+    except CommittedTwice as refused:
         seeds.forget(kept.sha256)
-        if "one commitment a period" in str(refused):
-            raise Meanwhile(event.period) from refused
-        raise
+        raise Meanwhile(event.period) from refused
     except BaseException:
         seeds.forget(kept.sha256)
         raise

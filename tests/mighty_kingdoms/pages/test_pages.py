@@ -125,6 +125,21 @@ def test_the_order_page_draws_the_armys_legal_moves_on_the_map_as_links(table: T
     assert drawn == set(moves(state, state.armies["ana-1"])) and "0,0" in drawn
 
 
+def test_an_organisers_links_act_for_the_kingdom_shown_made_in_one_place(table: Table) -> None:
+    """An organiser acting for a kingdom follows links that keep acting for it (`&player=`),
+    made once for every page (`mk.html`'s `as_player`, issue #51); a kingdom's own carry none."""
+    templates = Path(__file__).resolve().parents[3] / "src/cok/rulesets/mighty_kingdoms/table/templates"
+    setting = sorted(t.name for t in templates.glob("*.html") if "set as_player" in t.read_text())
+    assert setting == ["mk.html"]
+    table.sign_in("Ann")
+    page = table.client.get("/play/kingdom", params={"player": "ana"}).text
+    assert '/play/order?army=ana-1&amp;player=ana"' in page
+    page = table.client.get("/play/order", params={"player": "ana"}).text  # no army chosen: back to ana
+    assert '/play/kingdom?player=ana"' in page
+    table.sign_in("ana")
+    assert '/play/order?army=ana-1"' in table.client.get("/play/kingdom").text
+
+
 def test_tapping_a_tile_asks_to_confirm_then_the_order_is_recorded(table: Table) -> None:
     csrf = table.sign_in("ana")
     page = table.client.get("/play/order", params={"army": "ana-1", "to": "0,0"}).text

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cok.core.ruleset import Game, Lazy, Ruleset
+from cok.core.ruleset import Lazy, Ruleset
+from cok.rulesets.skeleton import Skeleton
 
 if TYPE_CHECKING:
     from cok.core.events import EventBase
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from cok.rulesets.clash_of_kings.rules.state import State
 
 
-class ClashOfKings(Game):
+class ClashOfKings(Skeleton):
     id = "clash-of-kings"
     title = "Clash of Kings"
     map_file = "westeros.yaml"
@@ -37,24 +38,11 @@ class ClashOfKings(Game):
     }
     # upcasts: none yet, every event shape shipped is today's
 
-    events = Lazy("events:EVENT_TYPES")
-    notify_kinds = Lazy("notify:KINDS")  # which events are posted in the club's chat
-    notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
     settings_model = Lazy("settings:ClashOfKingsSettings")
     map_model = Lazy("mapfile:MapSpec")
     load_map = Lazy("mapfile:read_map")
-    apply = Lazy("rules.apply:apply")
-    decide = Lazy("rules.apply:decide")  # a recording decides once, then commits
-    commit = Lazy("rules.apply:commit")
     repeats = Lazy("rules.apply:repeats")  # the same battle (players, location, week, winner) twice
-    build = Lazy("intents:build")  # an event from what a user gave (names as typed, `P=N`, answers, dice)
-    period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)
-    dice_agree = Lazy("intents:dice_agree")  # its fields say what the dice cok rolled gave
-    named = Lazy("intents:named")  # the players a draft names (who may record it)
     player = Lazy("rules.spelling:player")
-    involved = Lazy("events:involved")
-    report = Lazy("reports:recording_report")
-    standings = Lazy("reports:standings_report")
     site_pages = Lazy("site.pages:site_pages")
     map_svg = Lazy("site.pages:campaign_map_svg")
     queries = Lazy("queries:QUERIES")  # its reads by name: `--json`, the pages, GET /api/<name>

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from cok.core.events import EventBase, PlayerId, Text
+from cok.rulesets.skeleton import by_type
 
 
 class Join(EventBase):
@@ -79,15 +80,7 @@ class Adjust(EventBase):
     reason: Text
 
 
-Event = Join | Week | Battle | Painting | Adjust
-
-EVENT_TYPES: dict[str, type[EventBase]] = {
-    "join": Join,
-    "week": Week,
-    "battle": Battle,
-    "painting": Painting,
-    "adjust": Adjust,
-}
+EVENT_TYPES = by_type(Join, Week, Battle, Painting, Adjust)
 
 
 def involved(event: EventBase) -> frozenset[str]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cok.core.ruleset import Game, Lazy, Ruleset
+from cok.core.ruleset import Lazy, Ruleset
+from cok.rulesets.skeleton import Skeleton
 
 if TYPE_CHECKING:
     from cok.core.events import EventBase
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from cok.rulesets.mighty_kingdoms.rules.state import State
 
 
-class MightyKingdoms(Game):
+class MightyKingdoms(Skeleton):
     id = "mighty-kingdoms"
     title = "Mighty Kingdoms"
     #: Events only an organiser records (a player joining, the order of play).
@@ -50,26 +51,13 @@ class MightyKingdoms(Game):
     new_settings: Mapping[str, Any] = {"battles": "simple", "army_limit": 6, "advanced": []}
 
     upcasts = Lazy("upcasts:UPCASTS")
-    events = Lazy("events:EVENT_TYPES")
-    notify_kinds = Lazy("notify:KINDS")  # which events are posted in the club's chat
-    notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
     settings_model = Lazy("settings:MightyKingdomsSettings")
     map_model = Lazy("mapfile:MapSpec")
     load_map = Lazy("mapfile:read_map")
-    apply = Lazy("rules.apply:apply")
-    decide = Lazy("rules.apply:decide")  # a recording decides once, then commits
-    commit = Lazy("rules.apply:commit")
     tell = Lazy("words:tell")
     untold = Lazy("words:untold")
-    build = Lazy("intents:build")  # an event from what a user gave (the answers, the dice the ledger rolls)
-    period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)
-    dice_agree = Lazy("intents:dice_agree")  # its fields say what the dice cok rolled gave
-    named = Lazy("intents:named")  # the kingdoms a draft names, an army for its kingdom (who may record it)
     player = Lazy("rules.setup:find_player")
-    involved = Lazy("events:involved")
     tally = Lazy("reports:tally")  # each kingdom's tiles, settlements, armies and resources
-    report = Lazy("reports:recording_report")
-    standings = Lazy("reports:standings_report")
     site_pages = Lazy("site:site_pages")
     map_svg = Lazy("site:campaign_map_svg")
     web = Lazy("table:web")  # its pages at the table (`cok serve`)

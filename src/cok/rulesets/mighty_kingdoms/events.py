@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
 from cok.core.events import EventBase, PlayerId, Text
+from cok.rulesets.skeleton import by_type
 
 
 def _tile_text(value: Any) -> Any:
@@ -245,26 +246,23 @@ class Artefact(EventBase):
     )
 
 
-EVENT_TYPES: dict[str, type[EventBase]] = {
-    cls.model_fields["type"].default: cls
-    for cls in (
-        Kingdom,
-        Begin,
-        Order,
-        Resolve,
-        Battle,
-        Reform,
-        Winter,
-        Tithe,
-        Build,
-        Recruit,
-        Feed,
-        Deploy,
-        Spring,
-        Quest,
-        Artefact,
-    )
-}
+EVENT_TYPES = by_type(
+    Kingdom,
+    Begin,
+    Order,
+    Resolve,
+    Battle,
+    Reform,
+    Winter,
+    Tithe,
+    Build,
+    Recruit,
+    Feed,
+    Deploy,
+    Spring,
+    Quest,
+    Artefact,
+)
 
 
 def involved(event: EventBase) -> frozenset[str]:

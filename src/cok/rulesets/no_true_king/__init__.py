@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cok.core.ruleset import Game, Lazy, Ruleset
+from cok.core.ruleset import Lazy, Ruleset
+from cok.rulesets.skeleton import Skeleton
 
 if TYPE_CHECKING:
     from cok.core.events import EventBase
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from cok.rulesets.no_true_king.rules.state import State
 
 
-class NoTrueKing(Game):
+class NoTrueKing(Skeleton):
     id = "no-true-king"
     title = "No True King"
     #: Events only an organiser records (the order of play). A conspiracy joins as itself,
@@ -40,9 +41,6 @@ class NoTrueKing(Game):
     map_file = "westeros-agot.yaml"
     new_settings: Mapping[str, Any] = {"loyalty": "sealed"}
 
-    events = Lazy("events:EVENT_TYPES")
-    notify_kinds = Lazy("notify:KINDS")  # which events are posted in the club's chat
-    notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
     notify_ended = Lazy("notify:ended")  # the game's end with its scores
     notify_opened = Lazy("notify:opened")  # the next round, opened by a round's last exchange
     deadline_steps = Lazy("deadlines:STEPS")  # a conspiracy's turn, an unseal (issue 48)
@@ -51,20 +49,10 @@ class NoTrueKing(Game):
     settings_model = Lazy("settings:NoTrueKingSettings")
     map_model = Lazy("mapfile:BoardSpec")
     load_map = Lazy("mapfile:read_board")
-    apply = Lazy("rules.apply:apply")
-    decide = Lazy("rules.apply:decide")  # a recording decides once, then commits
-    commit = Lazy("rules.apply:commit")
     tell = Lazy("words:tell")
     queries = Lazy("queries:QUERIES")  # its reads by name: `--json`, the pages, GET /api/<name>
-    build = Lazy("intents:build")  # an event from what a user gave (names as typed, the rules' answers routed)
-    period = Lazy("intents:period")  # whose dice are committed and revealed together (docs/dice.md)
-    dice_agree = Lazy("intents:dice_agree")  # its fields say what the dice cok rolled gave
-    named = Lazy("intents:named")  # the conspiracy a draft acts as (who may record it)
     refusal = Lazy("intents:refusal")  # why a player may not record a draft, in the game's words
     player = Lazy("rules.places:find_player")
-    involved = Lazy("events:involved")
-    report = Lazy("reports:recording_report")
-    standings = Lazy("reports:standings_report")
     site_pages = Lazy("site:site_pages")
     web = Lazy("table:web")  # its pages at the table (`cok serve`)
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cok.core.events import ID_PATTERN, EventBase, PlayerId, Text
+from cok.rulesets.skeleton import by_type
 
 House = Annotated[str, Field(pattern=ID_PATTERN, min_length=1)]
 Space = Literal["maester", "marshal", "lord"]
@@ -187,16 +188,7 @@ class Unseal(EventBase):
     secret: Annotated[str, Field(min_length=16)]
 
 
-EVENT_TYPES: dict[str, type[EventBase]] = {
-    "conspiracy": Conspiracy,
-    "begin": Begin,
-    "place": Place,
-    "resolve": Resolve,
-    "card": Card,
-    "exchange": Exchange,
-    "pass": Pass,
-    "unseal": Unseal,
-}
+EVENT_TYPES = by_type(Conspiracy, Begin, Place, Resolve, Card, Exchange, Pass, Unseal)
 
 
 def involved(event: EventBase) -> frozenset[str]:

@@ -11,6 +11,7 @@ from jinja2 import Environment
 from cok.core.campaign import Campaign
 from cok.render import site as engine
 from cok.render.paging import Filler, Page, nearby
+from cok.rulesets.clash_of_kings.site import PAGES
 from cok.rulesets.clash_of_kings.site.shown import (
     LOG_PAGE_ENTRIES,
     SERVED_CHART_WEEKS,
@@ -30,7 +31,7 @@ from cok.rulesets.clash_of_kings.site.shown import (
 
 def environment() -> Environment:
     """The shared site engine with this game's templates (`templates/`)."""
-    return engine.environment("cok.rulesets.clash_of_kings.site")
+    return engine.environment("cok.rulesets.clash_of_kings.site", PAGES)
 
 
 def campaign_map_svg(campaign: Campaign) -> str:

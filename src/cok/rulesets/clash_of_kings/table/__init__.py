@@ -7,16 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cok.rulesets.clash_of_kings.site import PAGES
 from cok.serve.kit import Action, Form, Visit, Web
 
 
 def web() -> Web:
     return Web(
-        pages=(
-            ("Standings", "index.html"),
-            ("Log", "log.html"),
-            ("Map", "map.html"),
-        ),  # as the site's header (site/templates/base.html)
+        pages=PAGES,  # the site's own header's list
         actions=(
             Action("Plan a battle", "battle"),
             Action("Painting", "paint"),

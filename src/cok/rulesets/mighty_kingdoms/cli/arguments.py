@@ -46,6 +46,10 @@ FoundingOrderOpt = Annotated[
 #: `--order bo ana cy`: the words after the option's first are the command's extra words.
 LIST_WORDS = {"ignore_unknown_options": True, "allow_extra_args": True}
 RollDiceOpt = Annotated[bool, typer.Option("--roll-dice", help="Let the ledger roll the dice (they are recorded).")]
+UnitOpt = Annotated[
+    list[str] | None,
+    typer.Option("--unit", metavar="NAME=US", help="Kings of War: a unit and its Unit Strength (repeat)."),
+]
 
 
 def open_mk(how: Manner) -> Campaign:

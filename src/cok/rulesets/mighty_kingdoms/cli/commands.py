@@ -34,6 +34,7 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
     FoundingOrderOpt,
     RollDiceOpt,
     Tile,
+    UnitOpt,
     closing,
     example_of,
     open_mk,
@@ -71,10 +72,7 @@ def kingdom(
     ],
     name: DisplayNameOpt = None,
     army_list: Annotated[str | None, typer.Option("--list", help="Kings of War: the first army's list.")] = None,
-    unit: Annotated[
-        list[str] | None,
-        typer.Option("--unit", metavar="NAME=US", help="Kings of War: a unit and its Unit Strength (repeat)."),
-    ] = None,
+    unit: UnitOpt = None,
     note: NoteOpt = None,
     how: Manner = USUAL,
 ) -> None:

@@ -25,6 +25,7 @@ from cok.rulesets.mighty_kingdoms.cli.arguments import (
     PlayerArg,
     RollDiceOpt,
     Tile,
+    UnitOpt,
     closing,
     open_mk,
     pairs,
@@ -100,10 +101,7 @@ def recruit(
         str | None, typer.Option("--disband", metavar="ARMY", help="At the army limit: the army disbanded.")
     ] = None,
     army_list: Annotated[str | None, typer.Option("--list", help="Kings of War: the new army's list.")] = None,
-    unit: Annotated[
-        list[str] | None,
-        typer.Option("--unit", metavar="NAME=US", help="Kings of War: a unit and its Unit Strength (repeat)."),
-    ] = None,
+    unit: UnitOpt = None,
     allied: Annotated[bool, typer.Option("--allied", help="Kings of War: an allied army.")] = False,
     note: NoteOpt = None,
     how: Manner = USUAL,

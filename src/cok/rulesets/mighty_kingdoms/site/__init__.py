@@ -20,10 +20,14 @@ if TYPE_CHECKING:
     from cok.rulesets.mighty_kingdoms.rules.state import State
     from cok.rulesets.mighty_kingdoms.site.svg import MapPicture
 
+#: The site's pages as every page's header names them (label, file), home first: the one
+#: list, which the served pages' header reads too (`table.web().pages`).
+PAGES = (("Kingdoms", "index.html"), ("Log", "log.html"), ("Map", "map.html"))
+
 
 def environment() -> Environment:
     """The shared site engine with this game's templates (`templates/`)."""
-    return engine.environment("cok.rulesets.mighty_kingdoms.site")
+    return engine.environment("cok.rulesets.mighty_kingdoms.site", PAGES)
 
 
 def picture(name: str, state: State) -> MapPicture:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from cok.rulesets.mighty_kingdoms.site import PAGES
 from cok.serve.kit import Action, Form, Visit, Web
 
 if TYPE_CHECKING:
@@ -21,11 +22,7 @@ DIE_FACES = (1, 2, 3, 4, 5, 6)
 
 def web() -> Web:
     return Web(
-        pages=(
-            ("Kingdoms", "index.html"),
-            ("Log", "log.html"),
-            ("Map", "map.html"),
-        ),  # as the site's header (site/templates/base.html)
+        pages=PAGES,  # the site's own header's list
         actions=(Action("My kingdom", "kingdom"), Action("Organiser", "organiser", organiser=True)),
         forms=(
             Form("/kingdom", kingdom),
@@ -169,7 +166,7 @@ async def resolve(visit: Visit) -> Any:
     form = visit.form
     fields: dict[str, Any] = {"army": form.get("army", "")}
     if form.get("roll") == "server":
-        return await visit.record([_draft("resolve", fields)], _rolled_for_me(form))
+        return await visit.record([_draft("resolve", fields)], visit.rolled_for_me())
     dice = [form.get("die1", ""), form.get("die2", "")]
     if all(d.isdigit() for d in dice):
         fields["roll"] = [int(d) for d in dice]
@@ -177,14 +174,6 @@ async def resolve(visit: Visit) -> Any:
     if all(d.isdigit() for d in rerolled):
         fields["reroll"] = [int(d) for d in rerolled]
     return await visit.record([_draft("resolve", fields)])
-
-
-def _rolled_for_me(form: Mapping[str, str]) -> dict[str, Any]:
-    """ "Roll for me": the one answer every game reads, with the phone's own random bytes."""
-    from cok.core.dice import ENTROPY, ROLL
-
-    entropy = form.get("entropy", "")
-    return {ROLL: True, **({ENTROPY: entropy} if entropy else {})}
 
 
 # ---------------------------------------------------------------- battles
@@ -200,7 +189,7 @@ async def battle(visit: Visit) -> Any:
         fields = _battle_fields(visit.form)
         if visit.form.get("roll") == "server":  # rolled by the intents, never the form's
             fields["dice"] = fields["allocate"] = None
-            return await visit.record([_draft("battle", fields)], _rolled_for_me(visit.form))
+            return await visit.record([_draft("battle", fields)], visit.rolled_for_me())
         return await visit.record([_draft("battle", fields)])
     mine = await _mine(visit)
     if not isinstance(mine, tuple):
@@ -307,7 +296,7 @@ async def organiser(visit: Visit) -> Any:
         if kind == "winter":
             fields = {"recall": {k.split(":", 1)[1]: v for k, v in form.items() if k.startswith("recall:") and v}}
         if form.get("roll") == "server" and kind in ("reform", "spring"):  # the roll-off rolled by cok
-            return await visit.record([_draft(kind, {})], _rolled_for_me(form))
+            return await visit.record([_draft(kind, {})], visit.rolled_for_me())
         return await visit.record([_draft(kind, fields)])
     status = await visit.read("status")
     first = status["waiting_for"][0]
@@ -354,7 +343,7 @@ async def quest(visit: Visit) -> Any:
         "artefact": form.get("artefact", "").strip() or None,
     }
     if form.get("roll") == "server":  # with the phone's own random bytes, as every roll for a phone
-        return await visit.record([_draft("quest", fields)], _rolled_for_me(form))
+        return await visit.record([_draft("quest", fields)], visit.rolled_for_me())
     if form.get("die", "").isdigit():
         fields["roll"] = int(form["die"])
     return await visit.record([_draft("quest", fields)])

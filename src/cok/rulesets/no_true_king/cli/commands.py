@@ -14,6 +14,7 @@ from cok.cli.drafts import record_given
 from cok.cli.options import (
     USUAL,
     CampaignOpt,
+    DisplayNameOpt,
     JsonOpt,
     Manner,
     NoteOpt,
@@ -87,7 +88,7 @@ def join(
     symbol: Annotated[str, typer.Option("--symbol", metavar="S", help="crown, torch, helm or gauntlet.")],
     seal: Annotated[str | None, typer.Option("--seal", metavar="HEX", help="The seal `cok ntk seal` made.")] = None,
     loyalty: Loyalty = None,
-    name: Annotated[str | None, typer.Option("--name", help="Display name (default: the id).")] = None,
+    name: DisplayNameOpt = None,
     note: NoteOpt = None,
     how: Manner = USUAL,
 ) -> None:

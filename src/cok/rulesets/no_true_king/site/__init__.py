@@ -20,11 +20,14 @@ if TYPE_CHECKING:
     from cok.rulesets.no_true_king.site.pages import SiteData
 
 GAME = "cok.rulesets.no_true_king.site"
+#: The site's pages as every page's header names them (label, file), home first: the one
+#: list, which the served pages' header reads too (`table.web().pages`).
+PAGES = (("The game", "index.html"), ("The log", "log.html"), ("The board", "board.html"))
 
 
 def environment() -> Environment:
     """The shared site engine with this game's templates (`templates/`)."""
-    env = engine.environment(GAME)
+    env = engine.environment(GAME, PAGES)
     env.filters["n"] = n
     return env
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from cok.core.dice import ENTROPY, ROLL
+from cok.rulesets.no_true_king.site import PAGES
 from cok.serve.kit import Action, Form, Visit, Web
 
 if TYPE_CHECKING:
@@ -25,11 +25,7 @@ POSITIONS = ("1", "2", "3", "4", "left")
 
 def web() -> Web:
     return Web(
-        pages=(
-            ("The game", "index.html"),
-            ("The log", "log.html"),
-            ("The board", "board.html"),
-        ),  # as the site's header (site/templates/base.html)
+        pages=PAGES,  # the site's own header's list
         actions=(
             Action("My conspiracy", "conspiracy"),
             Action("Join", "join", when=_seating),
@@ -407,8 +403,7 @@ async def begin(visit: Visit) -> Response:
     seats = [s.strip() for s in form.get("seats", "").replace(",", " ").split() if s.strip()]
     first = form.get("first", "")
     if first == "roll":  # the ledger's fair dice, in the intents, with the phone's own random bytes
-        entropy = form.get("entropy", "")
-        rolled = {ROLL: True, **({ENTROPY: entropy} if entropy else {})}
+        rolled = visit.rolled_for_me()
         if form.get("preview") == "1":
             return await _preview_roll(visit, _names(game), seats, rolled)
         return await visit.record([_draft("begin", {"seats": seats, "note": _note(form)})], rolled)
