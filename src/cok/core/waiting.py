@@ -82,11 +82,15 @@ def before(ruleset: Ruleset, state: Any, event: EventBase) -> Wait | None:
 
 
 def _judged(clock: Clock, wait: Wait, written: Any) -> Any:
-    """The due time a default is judged by: its own `due:` when it has one (the deadline in
-    force when it was recorded, so a deadline changed in campaign.yaml later does not make an
-    old default early), never before the wait opened; else campaign.yaml's."""
+    """The due time a default is judged by: campaign.yaml's for the wait (from the log's own
+    times and its extensions), so that anyone can check from the log and the settings that it
+    was due; its own `due:` only when later (it may not claim a deadline the settings do not
+    give), or when the settings give none (never before the wait opened)."""
+    computed = clock.due(wait)
     if written is None:
-        return clock.due(wait)
+        return computed
+    if computed is not None:
+        return max(computed, written)
     opened = moment(clock.opened.get(wait.key))
     return written if opened is None or written >= opened else opened
 
