@@ -356,3 +356,14 @@ def test_every_waits_default_is_legal_under_the_real_rules_and_closes_that_wait(
                 seen.add(wait.step)
                 assert wait.key not in {w.key for w in waits(trial.state)}
     assert {"orders", "resolution", "reform", "winter"} <= seen
+
+
+def test_what_a_missed_wait_records_is_said_in_words_for_the_kingdoms_page() -> None:
+    from cok.rulesets.mighty_kingdoms.deadlines import missed
+
+    game = three()
+    assert missed(game.state, only(game, "ana"), "defend") == "ana-1 defends"
+    game.orders(**{"ana-1": "move 0,0", "bo-1": "defend", "cy-1": "defend"})
+    assert missed(game.state, only(game), "as-ordered") == "ana-1's move is resolved as ordered"
+    game = Game().meeting()
+    assert missed(game.state, only(game), NONE) == "nothing is recorded: the organisers are told"

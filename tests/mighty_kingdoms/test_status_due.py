@@ -114,3 +114,21 @@ def test_standings_show_absent_kingdoms() -> None:
     grid = standings_grid("Marches", game.state)
     assert [row[1].text for row in grid.rows] == ["Ana", "Bo", "Cy (absent)"]
     assert grid.caption is not None and "(absent)" in grid.caption
+
+
+def test_a_kingdoms_page_says_when_its_wait_is_due_and_what_the_ledger_records_if_it_is_missed() -> None:
+    from cok.rulesets.mighty_kingdoms.offers import offers
+
+    game = timed({"orders": "thursday 20:00"})
+    game.army("bo-1").upright = False
+    offer = offers(game.state, "bo")
+    assert offer.due == "2026-12-03T20:00:00+00:00"
+    assert offer.if_missed == "bo-1 regroups"
+    assert offers(game.state, "bo", {"orders": "none"}).if_missed == "nothing is recorded: the organisers are told"
+
+
+def test_a_page_says_nothing_of_defaults_where_no_deadline_is_set() -> None:
+    from cok.rulesets.mighty_kingdoms.offers import offers
+
+    offer = offers(timed({"winter": "3d"}).state, "ana")
+    assert (offer.due, offer.if_missed) == (None, "")

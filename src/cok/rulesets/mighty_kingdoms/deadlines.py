@@ -140,6 +140,32 @@ def defaults(state: State, wait: Wait, choice: str) -> Drafts:
     return []
 
 
+def missed(state: State, wait: Wait, choice: str) -> str:
+    """What the ledger records for `wait` at its deadline under `choice`, in words a kingdom's
+    page shows beside the due time ("ana-1 defends; ana-2 regroups")."""
+    drafts = defaults(state, wait, choice)
+    if not drafts:
+        return "nothing is recorded: the organisers are told"
+    label = state.map.label
+    said = []
+    for kind, fields in drafts:
+        if kind == "order":
+            said.append(f"{fields['army']} {fields['order']}s")
+        elif kind == "resolve":
+            army = state.armies[fields["army"]]
+            said.append(f"{army.id}'s {army.order} is resolved as ordered")
+        elif kind == "feed":
+            unfed = fields["unfed"]
+            said.append(
+                f"{fields['player']} buys nothing and feeds its armies" + (f", {_and(unfed)} unfed" if unfed else "")
+            )
+        elif kind == "deploy":
+            said.append(f"{fields['army']} deploys at {label(fields['tile'])}")
+        else:
+            said.append({"reform": "the month is closed", "winter": "winter begins", "spring": "spring begins"}[kind])
+    return "; ".join(said)
+
+
 def _first_to_resolve(state: State, player: str) -> Army:
     """The kingdom's army resolved for it: the first by number whose resolution needs no
     dice, else the first (its exploration rolled with the fair dice)."""
