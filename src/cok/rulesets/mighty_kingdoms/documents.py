@@ -42,7 +42,9 @@ def outcome_doc(outcome: Any) -> dict[str, Any]:
 def status_doc(name: str, state: State) -> dict[str, Any]:
     """`waiting_for` as the phase says it; `due`, each wait with its due time (issue 48: ISO
     8601 with its offset, null without a deadline), soonest first; `absent`, the kingdoms
-    marked absent for missing deadlines in a row, whose defaults are recorded at once."""
+    marked absent for missing deadlines in a row, whose defaults are recorded at once. The
+    same due times as `service.deadlines.pending` (`cok deadline`, the pages' bar): both are
+    the core's `pending` on the state's clock, which a game reads without the service."""
     return {
         "campaign": name,
         "ruleset": "mighty-kingdoms",
