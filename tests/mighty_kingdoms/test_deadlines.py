@@ -378,4 +378,4 @@ def test_what_a_missed_wait_records_is_said_in_words_for_the_kingdoms_page() -> 
     game.orders(**{"ana-1": "move 0,0", "bo-1": "defend", "cy-1": "defend"})
     assert missed(game.state, only(game), "as-ordered") == "ana-1's move is resolved as ordered"
     game = Game().meeting()
-    assert missed(game.state, only(game), NONE) == "nothing is recorded: the organisers are told"
+    assert missed(game.state, only(game), NONE) == "the organisers are told (nothing is recorded)"

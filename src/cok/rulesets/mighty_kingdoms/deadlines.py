@@ -148,7 +148,7 @@ def missed(state: State, wait: Wait, choice: str) -> str:
     page shows beside the due time ("ana-1 defends; ana-2 regroups")."""
     drafts = defaults(state, wait, choice)
     if not drafts:
-        return "nothing is recorded: the organisers are told"
+        return "the organisers are told (nothing is recorded)"
     label = state.map.label
     said = []
     for kind, fields in drafts:

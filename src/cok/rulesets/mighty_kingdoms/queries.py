@@ -46,7 +46,18 @@ def offers(campaign: Campaign, player: str = "") -> dict[str, Any]:
     accept: its page's forms. `player` in the answer is the kingdom's id."""
     from cok.rulesets.mighty_kingdoms.offers import offers as offered
 
-    return dataclasses.asdict(offered(campaign.state, _kingdom(campaign, player)))
+    return dataclasses.asdict(offered(campaign.state, _kingdom(campaign, player), _defaults(campaign)))
+
+
+def _defaults(campaign: Campaign) -> dict[str, str]:
+    """The organisers' choice of default for each step they set (`defaults:` in campaign.yaml,
+    read by the service's schedule): what a kingdom's page says is recorded at its deadline."""
+    from typing import cast
+
+    from cok.core.campaign import Campaign as Opened
+    from cok.service.deadlines import schedule
+
+    return dict(schedule(cast(Opened, campaign)).defaults)
 
 
 def towers(campaign: Campaign, player: str = "") -> dict[str, Any]:
