@@ -215,3 +215,28 @@ def test_every_army_of_a_kingdom_that_missed_its_orders_is_defaulted_in_one_chan
     }
     assert status(folder, T0 + 49 * HOUR)["phase"] == "resolution"
     at(folder, T0 + 50 * HOUR, "ana", "check")
+
+
+def test_cok_check_refuses_at_its_line_a_mighty_kingdoms_default_recorded_before_its_deadline(marches: Path) -> None:
+    log = (marches / "events.yaml").read_text()
+    early = (
+        f"- type: order\n  army: cy-1\n  order: defend\n  id: d1\n  at: {iso(T0 + HOUR)}\n  by: ledger\n"
+        f"  default: deadline\n  due: {iso(T0 + 48 * HOUR)}\n"
+    )
+    (marches / "events.yaml").write_text(log + early)
+    line = log.count("\n") + 1
+    run = Cok(marches)("check", env={"COK_NOW": iso(T0 + 2 * HOUR)})
+    assert run.exit_code == 1
+    assert f"events.yaml:{line}" in run.stdout + run.stderr and "before its deadline" in run.stdout + run.stderr
+
+
+def test_cok_check_refuses_a_default_for_a_kingdom_that_had_given_its_orders(marches: Path) -> None:
+    at(marches, T0 + HOUR, "cy", "mk", "order", "cy-1", "defend")
+    log = (marches / "events.yaml").read_text()
+    late = (
+        f"- type: order\n  army: cy-1\n  order: defend\n  id: d1\n  at: {iso(T0 + 49 * HOUR)}\n  by: ledger\n"
+        f"  default: deadline\n  due: {iso(T0 + 48 * HOUR)}\n"
+    )
+    (marches / "events.yaml").write_text(log + late)
+    run = Cok(marches)("check", env={"COK_NOW": iso(T0 + 50 * HOUR)})
+    assert run.exit_code == 1 and "had acted" in run.stdout + run.stderr
