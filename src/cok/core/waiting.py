@@ -7,8 +7,9 @@ extension or an absence means the same in every copy of the campaign.
   after its due time by the log's own times, or for a player marked absent.
 - After every applied event: the waits it opened are dated, the ones it closed forgotten
   (`deadlines.follow`); a default counts a missed deadline for its player (`absent_after:` in
-  a row marks them absent); a player whose own wait an event naming them closes has acted:
-  their misses count from nought again and they are no longer absent.
+  a row marks them absent); a player has acted when an event naming them closes a wait of
+  theirs or is recorded by them (`by:`, a phone's): their misses count from nought again and
+  they are no longer absent.
 - `extend` adds time to the open waits it names (a player's own ask counted against
   `extensions:`); `present` brings an absent player back with a whole deadline again.
 
@@ -94,9 +95,10 @@ def after(ruleset: Ruleset, state: Any, event: EventBase, wait: Wait | None) -> 
                 clock.absent.add(wait.who)
         return
     theirs = {who for who in closed.values() if who is not None}
-    if theirs:
-        acted = theirs & set(ruleset.involved(event))
-        for who in acted:
+    recorder = event.by if event.by is not None and (event.by in clock.missed or event.by in clock.absent) else None
+    if theirs or recorder is not None:
+        named = ruleset.involved(event)
+        for who in {p for p in named if p in theirs or p == recorder}:
             clock.missed.pop(who, None)
             clock.absent.discard(who)
 
