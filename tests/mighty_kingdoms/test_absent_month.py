@@ -170,7 +170,10 @@ def test_a_missed_exploration_and_a_missed_reform_roll_the_campaigns_fair_dice(m
     ticked(marches, T0 + 99 * HOUR)  # bo's turn
     ticked(marches, T0 + 124 * HOUR)  # cy's turn
     reform, *absent = ticked(marches, T0 + 149 * HOUR)  # then month 2's orders of absent bo and cy, at once
-    assert [(d["player"], d["default"]) for d in absent] == [("bo", "absent"), ("cy", "absent")]
+    assert sorted((d["player"], d["default"]) for d in absent) == [
+        ("bo", "absent"),
+        ("cy", "absent"),
+    ]  # the roll-off's order
     (event,) = reform["events"][:1]  # type: ignore[index]
     assert event["type"] == "reform" and sorted(event["order"]) == ["ana", "bo", "cy"] and event["rolled"]
     assert status(marches, T0 + 149 * HOUR)["month"] == 2
@@ -211,7 +214,7 @@ def test_every_army_of_a_kingdom_that_missed_its_orders_is_defaulted_in_one_chan
     assert said == {
         "bo": [("bo-1", "defend"), ("bo-2", "defend")],
         "ana": [("ana-1", "defend"), ("ana-2", "regroup")],
-        "cy": [("cy-1", "defend")],
+        "cy": [("cy-2", "defend")],
     }
     assert status(folder, T0 + 49 * HOUR)["phase"] == "resolution"
     at(folder, T0 + 50 * HOUR, "ana", "check")
