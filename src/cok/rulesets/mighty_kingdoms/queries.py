@@ -12,10 +12,15 @@ if TYPE_CHECKING:
 
 
 def status(campaign: Campaign) -> dict[str, Any]:
-    """`cok mk status --json`: the year, season, month, phase, order, and whom the ledger waits for."""
-    from cok.rulesets.mighty_kingdoms.documents import status_doc
+    """`cok mk status --json`: the year, season, month, phase, order, whom the ledger waits for,
+    and when each wait is due (the service's `pending`, as `cok deadline` and the pages' bar)."""
+    from typing import cast
 
-    return status_doc(campaign.name, campaign.state)
+    from cok.core.campaign import Campaign as Opened
+    from cok.rulesets.mighty_kingdoms.documents import status_doc
+    from cok.service.deadlines import pending
+
+    return status_doc(campaign.name, campaign.state, pending(cast(Opened, campaign)))
 
 
 def kingdoms(campaign: Campaign) -> dict[str, Any]:
