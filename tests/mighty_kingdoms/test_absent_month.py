@@ -180,6 +180,57 @@ def test_a_missed_exploration_and_a_missed_reform_roll_the_campaigns_fair_dice(m
     at(marches, T0 + 150 * HOUR, "ana", "check")
 
 
+def quiet_summer(folder: Path) -> None:
+    """Six months in which every army defends, written as the log would hold them, at T0: the
+    year is at winter's door (the `winter` event not yet recorded)."""
+    log = (folder / "events.yaml").read_text()
+    n = 0
+    for _ in range(6):
+        month = [("order", p, f"  army: {p}-1\n  order: defend\n") for p in KINGDOMS]
+        month += [("resolve", p, f"  army: {p}-1\n") for p in KINGDOMS]
+        month += [("reform", None, "  order: [ana, bo, cy]\n")]
+        for kind, _, fields in month:
+            n += 1
+            log += f"- type: {kind}\n{fields}  id: s{n}\n  at: {iso(T0)}\n"
+    (folder / "events.yaml").write_text(log)
+
+
+def test_a_winter_with_one_kingdom_absent_and_no_organiser_either(marches: Path) -> None:
+    """Winter with `deadlines: {winter: 3d}`: the organisers' winter event is recorded at its
+    deadline, ana and bo feed and deploy, cy's feeding and deployment are defaulted (fed, at
+    home in its capital), then the organisers' spring with the tied kingdoms' roll-off; the next
+    year begins with absent cy's orders recorded at once, and `cok check` passes."""
+    (marches / "campaign.yaml").write_text(SETTINGS.replace("resolution: 24h", "winter: 3d"))
+    quiet_summer(marches)
+    day = 24 * HOUR
+    assert status(marches, T0 + HOUR)["due"] == [
+        {"step": "winter", "player": None, "what": "the winter event (recall and gather)",
+         "due": "2026-12-03T10:00:00+00:00", "absent": False}
+    ]  # fmt: skip
+    (winter,) = ticked(marches, T0 + 3 * day)
+    assert (winter["player"], winter["events"][0]["type"]) == (None, "winter")  # type: ignore[index]
+    for player in ("ana", "bo"):
+        at(marches, T0 + 4 * day, player, "mk", "feed", player)
+    (fed,) = ticked(marches, T0 + 6 * day)
+    assert fed["events"][0] == {  # type: ignore[index]
+        **fed["events"][0],  # type: ignore[index]
+        "type": "feed",
+        "player": "cy",
+        "unfed": [],
+        "default": "deadline",
+    }
+    at(marches, T0 + 6 * day, "ana", "mk", "deploy", "ana-1", "West")
+    at(marches, T0 + 6 * day, "bo", "mk", "deploy", "bo-1", "East")
+    (deployed,) = ticked(marches, T0 + 9 * day)
+    assert [(e["army"], e["tile"]) for e in deployed["events"]] == [("cy-1", "0,-3")]  # type: ignore[union-attr]
+    spring, orders = ticked(marches, T0 + 12 * day)  # cy missed two in a row: absent, its orders at once
+    assert spring["events"][0]["type"] == "spring" and spring["events"][0]["rolled"]  # type: ignore[index]
+    assert (orders["step"], orders["player"], orders["default"]) == ("orders", "cy", "absent")
+    doc = status(marches, T0 + 12 * day)
+    assert (doc["year"], doc["month"], doc["phase"], doc["absent"]) == (2, 1, "orders", ["cy"])
+    at(marches, T0 + 12 * day, "ana", "check")
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="core/waiting.py (the clock helper's) refuses the second event of one default as 'a second default "
