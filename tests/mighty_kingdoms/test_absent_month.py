@@ -81,6 +81,8 @@ def test_a_whole_month_with_one_kingdom_absent(marches: Path) -> None:
             "absent": False,
         }
     ]
+    shown = at(marches, T0 + 2 * HOUR, "ana", "mk", "status").stdout
+    assert "orders for cy-1" in shown and "Wed 2 Dec 10:00 — in 2 days" in shown
     assert ticked(marches, T0 + 47 * HOUR) == []  # not due yet: nothing recorded
 
     # the deadline passes while nothing runs; the next tick applies it, saying when it was due
