@@ -379,3 +379,16 @@ def test_what_a_missed_wait_records_is_said_in_words_for_the_kingdoms_page() -> 
     assert missed(game.state, only(game), "as-ordered") == "ana-1's move is resolved as ordered"
     game = Game().meeting()
     assert missed(game.state, only(game), NONE) == "the organisers are told (nothing is recorded)"
+
+
+def test_a_missed_reform_rolls_off_the_kingdoms_tied_once_reform_step_4_removed_the_armies_with_no_unit() -> None:
+    """Kings of War: ana's second army has lost its last unit (−2 Unit Strength): Reform removes
+    it before ordering the players, which ties ana with bo, so the default rolls off."""
+    from cok.rulesets.mighty_kingdoms.rules.state import Army
+
+    game = Game(battles="kings-of-war").two_kingdoms()
+    game.state.add_army(Army("ana-2", "ana", "-1,-1", list="ana 500", units={"Spearmen": 2}, changes={"Spearmen": -4}))
+    game.orders(**{"ana-1": "defend", "ana-2": "defend", "bo-1": "defend"})
+    resolved_all(game)
+    assert recorded(game, only(game), dice=FixedDice(1, 6)) == [("reform", {"order": ROLL})]
+    assert "ana-2" not in game.state.armies and game.state.order == ["bo", "ana"]
