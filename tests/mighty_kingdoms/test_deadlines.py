@@ -351,12 +351,19 @@ def test_a_default_for_a_wait_no_longer_open_records_nothing() -> None:
     assert defaults(game.state, wait, "defend") == []
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_every_waits_default_is_legal_under_the_real_rules_and_closes_that_wait(seed: int) -> None:
-    """A table played by chance: at every point, each open wait's default (the step's first
-    choice) builds through the intents into events the rules accept, and the wait it was
+@pytest.mark.parametrize(
+    ("seed", "settings"),
+    [
+        *((seed, Settings()) for seed in range(6)),
+        *((seed, Settings(battles="kings-of-war", army_limit=3, advanced=("wizards-towers",))) for seed in range(3)),
+    ],
+)
+def test_every_waits_default_is_legal_under_the_real_rules_and_closes_that_wait(seed: int, settings: Settings) -> None:
+    """A table played by chance (simple battles; Kings of War with its Unit Strength losses at
+    Reform, and wizard's towers' rerolls): at every point, each open wait's default (the step's
+    first choice) builds through the intents into events the rules accept, and the wait it was
     recorded for is no longer open after it."""
-    table = Table(new_state(Settings()), seed)
+    table = Table(new_state(settings), seed)
     seen: set[str] = set()
     for _ in range(900):
         table.step()
