@@ -117,3 +117,11 @@ def test_an_event_an_absent_player_records_about_another_does_not_bring_them_bac
         assert open_campaign(turns, use_cache=False).state.clock.absent == {"bo"}
     finally:
         del os.environ["COK_NOW"]
+
+
+def test_the_recordings_clock_is_the_replays(turns: Path) -> None:
+    missed_twice(turns)
+    score(turns, "al", T0 + 98 * HOUR)
+    kept = open_campaign(turns).state.clock  # as the recordings left it, from the cache
+    assert kept.absent == {"bo"} and kept.missed == {"bo": 3}
+    assert open_campaign(turns, use_cache=False).state.clock == kept

@@ -174,3 +174,9 @@ def test_tick_all_ticks_every_campaign_below_a_folder(week: Path, turns: Path) -
     ticked = {Path(d["campaign"]).name: [x["what"] for x in d["defaults"]] for d in json.loads(run.stdout)["campaigns"]}
     assert ticked == {"week": ["the start of week 2"], "turns": ["al's score in round 1", "bo's score in round 1"]}
     assert "default: deadline" in log(week) and "default: deadline" in log(turns)
+
+
+def test_cok_log_tells_the_default_in_its_words(week: Path) -> None:
+    tick(week, LATE)
+    said = cok_at(week, LATE, "log").stdout
+    assert "no start of the next week from the organisers by Mon 30 Nov 19:00 (due; applied Thu 3 Dec 21:00): " in said

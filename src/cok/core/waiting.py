@@ -67,7 +67,8 @@ def before(ruleset: Ruleset, state: Any, event: EventBase) -> Wait | None:
     at = moment(event.at, clock.zone())
     if at is None:
         raise RuleError("a default carries the time it was recorded (`at`), to be checked against its deadline")
-    dues = [(clock.due(w), w) for w in fresh]
+    written = moment(event.due, clock.zone()) if event.due is not None else None
+    dues = [(_judged(clock, w, written), w) for w in fresh]
     for due, wait in dues:
         if due is not None and due <= at:
             return wait
@@ -78,6 +79,16 @@ def before(ruleset: Ruleset, state: Any, event: EventBase) -> Wait | None:
     zone = clock.zone()
     said = f"due {iso(known[0].astimezone(zone))}, recorded {iso(at.astimezone(zone))}"
     raise RuleError(f"recorded before its deadline ({said})")
+
+
+def _judged(clock: Clock, wait: Wait, written: Any) -> Any:
+    """The due time a default is judged by: its own `due:` when it has one (the deadline in
+    force when it was recorded, so a deadline changed in campaign.yaml later does not make an
+    old default early), never before the wait opened; else campaign.yaml's."""
+    if written is None:
+        return clock.due(wait)
+    opened = moment(clock.opened.get(wait.key))
+    return written if opened is None or written >= opened else opened
 
 
 def after(ruleset: Ruleset, state: Any, event: EventBase, wait: Wait | None) -> None:
