@@ -119,6 +119,15 @@ def test_deadline_json_shows_what_is_due_and_when(week: Path) -> None:
         ],
         "absent": [],
         "next": "2026-11-30T19:00:00+00:00",
+        "steps": [
+            {
+                "step": "week",
+                "what": "start of the next week",
+                "deadline": "monday 19:00",
+                "default": "next",
+                "choices": ["next", "none"],
+            }
+        ],
     }
 
 
