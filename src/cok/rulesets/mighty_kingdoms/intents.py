@@ -173,7 +173,7 @@ def _resolve(state: State, fields: Fields, answers: Fields, dice: Dice) -> Event
     given = dict(fields)
     typed = fields.get("army")
     army = state.armies.get(typed.strip().casefold()) if isinstance(typed, str) else None
-    if answers.get(ROLL) is True and army is not None and given.get("roll") is None:
+    if rolled_for_me(answers, given, "roll") and army is not None:
         first, second = exploration_dice(state, army, dice)
         given.update({"roll": first, "reroll": second})
     return Resolve.model_validate(given)
@@ -198,21 +198,31 @@ def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventB
     return Battle.model_validate(given)
 
 
+def rolled_for_me(answers: Fields, given: dict[str, Any], field: str) -> bool:
+    """Whether the ledger rolls what `field` holds: "roll it for me" asked as the answer, with
+    the field not given, or as the field's own value `roll_dice` (a draft with no answers: a
+    missed deadline's default, docs/mighty-kingdoms.md "Deadlines"), which is dropped here."""
+    if given.get(field) == ROLL:
+        given[field] = None
+        return True
+    return answers.get(ROLL) is True and given.get(field) is None
+
+
 def _step(key: str) -> bool:
     return key.startswith(ALLOCATE) and key[len(ALLOCATE) :].isdigit()
 
 
 def _ordering(type: str) -> Callable[[State, Fields, Fields, Dice], EventBase]:
     """Reform and spring: "roll it for me" rolls the roll-off of the players tied on armies
-    (Reform step 5; spring keeps the winter's counts), and records its order."""
+    (Reform step 5, after step 4's losses; spring keeps the winter's counts), and records its order."""
 
     def make(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
         from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
-        from cok.rulesets.mighty_kingdoms.rules.phase import counts
+        from cok.rulesets.mighty_kingdoms.rules.summer import reformed_counts
 
         given = dict(fields)
-        if answers.get(ROLL) is True and given.get("order") is None:
-            armies = state.deploy_counts if type == "spring" else counts(state)
+        if rolled_for_me(answers, given, "order"):
+            armies = state.deploy_counts if type == "spring" else reformed_counts(state)
             when = f"spring {state.year}" if type == "spring" else f"reform {state.year}-{state.month}"
             given["order"] = roll_off_order(state, armies, dice.rolling(f"{when} {' '.join(state.order)}"))
         return EVENT_TYPES[type].model_validate({"type": type, **given})
