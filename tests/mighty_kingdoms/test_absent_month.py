@@ -233,11 +233,6 @@ def test_a_winter_with_one_kingdom_absent_and_no_organiser_either(marches: Path)
     at(marches, T0 + 12 * day, "ana", "check")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/waiting.py (the clock helper's) refuses the second event of one default as 'a second default "
-    "for the wait': a kingdom's orders wait lasts until its last army has one, so its default is one event per army",
-)
 def test_every_army_of_a_kingdom_that_missed_its_orders_is_defaulted_in_one_change(tmp_path: Path) -> None:
     """A table played by chance into a month where kingdoms have two armies, one on its side;
     nobody gives an order: at the deadline each kingdom's armies defend, the one on its side

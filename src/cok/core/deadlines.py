@@ -171,6 +171,7 @@ class Clock:
     opened: dict[str, str] = field(default_factory=dict)
     extended: dict[str, int] = field(default_factory=dict)
     defaulted: set[str] = field(default_factory=set)
+    defaulting: str | None = None  # the wait the last event was a default for (its next events continue it)
     missed: dict[str, int] = field(default_factory=dict)
     absent: set[str] = field(default_factory=set)
     asked: dict[str, int] = field(default_factory=dict)

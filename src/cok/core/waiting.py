@@ -54,7 +54,8 @@ def before(ruleset: Ruleset, state: Any, event: EventBase) -> Wait | None:
     who = ", ".join(sorted(involved)) or "the organisers"
     if not candidates:
         raise RuleError(f"nobody was waited for this default: {who} had acted (a default closes a wait still open)")
-    fresh = [w for w in candidates if w.key not in clock.defaulted]
+    # the events of one default follow each other (a kingdom's orders: one event an army)
+    fresh = [w for w in candidates if w.key not in clock.defaulted or w.key == clock.defaulting]
     if not fresh:
         raise RuleError(f"a second default for the wait {candidates[0].key}: it was defaulted already")
     if event.default == "absent":
@@ -103,13 +104,15 @@ def after(ruleset: Ruleset, state: Any, event: EventBase, wait: Wait | None, clo
         return
     closed = follow(clock, event.at, ruleset.waits(state))
     if wait is not None:
+        again, clock.defaulting = wait.key == clock.defaulting, wait.key if wait.key in clock.opened else None
         if wait.key in clock.opened:
             clock.defaulted.add(wait.key)
-        if wait.who is not None:
+        if wait.who is not None and not again:
             missed = clock.missed[wait.who] = clock.missed.get(wait.who, 0) + 1
             if clock.absent_after and missed >= clock.absent_after:
                 clock.absent.add(wait.who)
         return
+    clock.defaulting = None
     theirs = {who for who in closed.values() if who is not None}
     recorder = event.by if event.by is not None and (event.by in clock.missed or event.by in clock.absent) else None
     if theirs or recorder is not None:
