@@ -155,7 +155,7 @@ def deadline(ctx: typer.Context, now: NowOpt = None, how: Manner = USUAL) -> Non
         whose = each.wait.who or "the organisers"
         said = when(each.due, moment, zone) if each.due is not None else "no deadline"
         mark = " (absent: defaulted at once)" if each.absent else ""
-        typer.echo(f"{each.wait.what} — {whose}: {said}{mark}")
+        typer.echo(f"{whose}: {each.wait.what}, due {said}{mark}" if each.due else f"{whose}: {each.wait.what}, {said}")
     if gone:
         typer.echo(f"absent: {', '.join(gone)} (cok deadline back PLAYER brings one back)")
 
