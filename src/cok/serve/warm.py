@@ -14,17 +14,20 @@ still block on a lock: the routes run these in a thread pool, never on the event
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import threading
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from cok.core.append import Stamp, stamp
 from cok.core.campaign import Campaign
+from cok.core.deadlines import Due
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
+from cok.serve.due import dues
 from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, queries
 from cok.service import voiding as voids
 from cok.service.dice import Committed
@@ -73,6 +76,7 @@ class Version:
         self._read: dict[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Any]] = {}
         self._activity: list[Told] | None = None
         self._results: tuple[dict[str, Any], bool] | None = None
+        self._dues: list[Due] | None = None
         self._pages: dict[str, str] = {}
         self._made = 0
         self._source: Iterator[tuple[str, str]] | None = None
@@ -82,6 +86,20 @@ class Version:
     @property
     def ruleset(self) -> Any:
         return self.campaign.ruleset
+
+    def dues(self) -> list[Due]:
+        """What the ledger waits for and when each is due, soonest first (the due bar)."""
+        with self.lock:
+            if self._dues is None:
+                self._dues = dues(self.campaign)
+            return self._dues
+
+    def due_times(self) -> list[dt.datetime]:
+        """The deadlines and the reminders before them (the alarm's moments)."""
+        from cok.notify.reminders import times
+
+        found = [d.due for d in self.dues() if d.due is not None]
+        return found + times(self.campaign, self.dues())
 
     def standings(self) -> dict[str, Any]:
         with self.lock:
@@ -197,14 +215,31 @@ class Version:
             return None
 
 
+class Heard(Followers):
+    """The service's followers of every write, telling the server too: the campaign's alarm
+    is armed again after each write (a recording can open a wait, close one or move one)."""
+
+    def __init__(self, folder: Path, backup: Backup = NO_BACKUP) -> None:
+        super().__init__(folder, backup)
+        self.heard: list[Callable[[], None]] = []
+
+    def write(self, campaign: Campaign, events: Any, **options: Any) -> tuple[list[Any], list[str]]:
+        try:
+            return super().write(campaign, events, **options)
+        finally:
+            for told in self.heard:
+                told()
+
+
 class WarmCampaign:
     def __init__(self, folder: Path, backup: Backup = NO_BACKUP) -> None:
         self.folder = folder
         # a recording makes a new campaign (copy-on-write), never changes the one a page holds:
         # every page is made from one whole version of the campaign, lock or none
         self.ledger = Ledger(folder, replace_state=True)
-        #: every change's followers, the service's (`--commit`, `--push`, the chat's outbox)
-        self.followers = Followers(folder, backup)
+        #: every change's followers, the service's (`--commit`, `--push`, the chat's outbox),
+        #: and the server's alarm (`heard`)
+        self.followers = Heard(folder, backup)
         self._lock = threading.Lock()
         self._view: Version | None = None
         self._paths: list[Path] = [folder / "campaign.yaml", folder / "events.yaml"]
@@ -230,8 +265,32 @@ class WarmCampaign:
             if paths != self._paths:
                 self._paths = paths
                 signature = self._signature()  # taken before the campaign was: never newer than it
-            self._view = Version(signature, campaign)
-            return self._view
+            before, self._view = self._view, Version(signature, campaign)
+            made = self._view
+        if before is not None:  # a write seen here (a terminal's too): the alarm reads it again
+            for told in self.followers.heard:
+                told()
+        return made
+
+    def due_times(self) -> list[dt.datetime]:
+        """Every moment the campaign has something due: each wait's deadline and the
+        reminders before it (the alarm sleeps until the soonest)."""
+        view = self.view()
+        return view.due_times()
+
+    def ring(self, now: dt.datetime) -> None:
+        """What the alarm does when a moment comes: the defaults due at `now` recorded through
+        the followers (posted, committed, as any recording) and the reminders due posted."""
+        from cok.notify.reminders import remind
+
+        self._tick(now)
+        remind(self.folder, self.view().campaign, now)
+
+    def _tick(self, now: dt.datetime) -> None:
+        from cok.service.deadlines import tick
+
+        with self.ledger.lock:  # the warm ledger's own lock: no recording of this server meanwhile
+            tick(self.folder, now, followers=self.followers)
 
     def start(self) -> None:
         """The application starts: the followers' worker, the pusher, the chat's courier."""

@@ -1,0 +1,100 @@
+"""Reminders before a deadline (issue 48): at each offset the organiser set (`reminders:
+[24h, 2h]` in campaign.yaml), whoever the ledger still waits for is reminded once in the
+club's chat — once per wait and offset (the outbox's key holds both), and only while the
+wait goes on: the reminder is a nudge, checked again when it is sent (asked.py), so a player
+who acted meanwhile is not reminded. The server's alarm wakes at each reminder's moment
+(serve/alarm.py) and queues it here; the courier sends it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cok.core import deadlines
+
+if TYPE_CHECKING:
+    from cok.core.campaign import Campaign
+    from cok.core.deadlines import Due
+
+#: What a reminder's `about` begins with: the wait it reminds of follows (`due:orders:1:3:bo`).
+ABOUT = "due:"
+
+
+def offsets(campaign: Campaign) -> list[int]:
+    """The organiser's reminder offsets in seconds, largest first (`reminders:` in campaign.yaml)."""
+    written = getattr(settings_of(campaign), "reminders", None) or ()
+    found = {
+        s.seconds for s in (deadlines.spec(str(w)) for w in written) if isinstance(s, deadlines.Spec) and s.seconds
+    }
+    return sorted(found, reverse=True)
+
+
+def settings_of(campaign: Campaign) -> Any:
+    """The campaign's settings (its game's model), read once per content of campaign.yaml."""
+    return _settings(campaign.folder, campaign.digests[0])
+
+
+@functools.lru_cache(maxsize=64)
+def _settings(folder: Path, digest: str) -> Any:
+    from cok.core.folders import SETTINGS_FILE
+    from cok.core.settings import read_settings
+
+    path = folder / SETTINGS_FILE
+    return read_settings(path.read_text(encoding="utf-8"), str(path))[1]
+
+
+def zone_of(campaign: Campaign) -> dt.tzinfo:
+    """The campaign's time zone (`timezone:`), in which every due time is said."""
+    clock = getattr(campaign.state, "clock", None)
+    found = deadlines.zone(clock.tz if clock is not None else "UTC")
+    return found if isinstance(found, dt.tzinfo) else dt.UTC
+
+
+def times(campaign: Campaign, dues: Sequence[Due]) -> list[dt.datetime]:
+    """The moments reminders are due: each deadline less each offset (the alarm wakes then)."""
+    spans = offsets(campaign) if any(d.due is not None for d in dues) else []
+    return [d.due - dt.timedelta(seconds=s) for d in dues if d.due is not None and not d.absent for s in spans]
+
+
+def key(wait_key: str, seconds: int) -> str:
+    """The outbox key of one reminder: its wait and offset (each sent at most once)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "-", wait_key)
+    return f"due.{safe}.{seconds}s"
+
+
+def said(due: Due, tz: dt.tzinfo) -> str:
+    """A due time as a post says it: the moment in the campaign's zone, no "in 2 days" (the
+    post is read later than it is written)."""
+    assert due.due is not None
+    return deadlines.when(due.due, due.due, tz).split(" — ")[0]
+
+
+def remind(folder: Path, campaign: Campaign, now: dt.datetime) -> int:
+    """The reminders due at `now` queued (each wait's latest offset passed, while its deadline
+    is still ahead: a server started late sends one, not every one it missed); how many."""
+    from cok.notify.outbox import remind_posts
+
+    state = campaign.state
+    clock = getattr(state, "clock", None)
+    if clock is None or not clock.on:
+        return 0
+    spans = offsets(campaign)
+    if not spans:
+        return 0
+    tz = zone_of(campaign)
+    made = []
+    for due in deadlines.pending(clock, campaign.ruleset.waits(state)):
+        if due.due is None or due.absent or due.due <= now:
+            continue
+        passed = [s for s in spans if due.due - dt.timedelta(seconds=s) <= now]
+        if not passed:
+            continue
+        left = deadlines.when(due.due, now, tz).split(" — ")[-1]
+        who = "{who}" if due.wait.who is not None else "the organisers"
+        text = f"Reminder: the ledger waits for {who}: {due.wait.what}, due {said(due, tz)} ({left})."
+        made.append((key(due.wait.key, min(passed)), text, due.wait))
+    return remind_posts(folder, made) if made else 0
