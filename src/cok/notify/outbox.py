@@ -20,10 +20,13 @@ from cok.notify.destinations import Destination, Settings, settings
 from cok.notify.home import campaign_home, organisers, read_json
 from cok.notify.inert import allowing, inert, service
 from cok.notify.posts import Post, posts
-from cok.notify.reminders import ABOUT
+from cok.notify.reminders import ABOUT, due_now
 from cok.notify.retry_after import Busy
 
 if TYPE_CHECKING:
+    import datetime as dt
+
+    from cok.core.campaign import Campaign
     from cok.core.deadlines import Wait
     from cok.service.change import Change
 
@@ -99,6 +102,12 @@ def put(folder: Path, made: Prepared) -> int:
                 queued += _put(home, again, to, now + kept.remind, wait_of)
     write_private(home / "waiting.json", {**(wait or {"who": None}), "since": since, "seen": made.last})
     return queued
+
+
+def remind(folder: Path, campaign: Campaign, now: dt.datetime) -> int:
+    """The reminders before a deadline due at `now` queued (notify/reminders.py); how many."""
+    found = due_now(campaign, now)
+    return remind_posts(folder, found) if found else 0
 
 
 def remind_posts(folder: Path, reminders: Sequence[tuple[str, str, Wait]]) -> int:

@@ -3,7 +3,7 @@
 club's chat — once per wait and offset (the outbox's key holds both), and only while the
 wait goes on: the reminder is a nudge, checked again when it is sent (asked.py), so a player
 who acted meanwhile is not reminded. The server's alarm wakes at each reminder's moment
-(serve/alarm.py) and queues it here; the courier sends it."""
+(serve/alarm.py) and queues it (`outbox.remind`); the courier sends it."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from cok.core import deadlines
 
 if TYPE_CHECKING:
     from cok.core.campaign import Campaign
-    from cok.core.deadlines import Due
+    from cok.core.deadlines import Due, Wait
 
 #: What a reminder's `about` begins with: the wait it reminds of follows (`due:orders:1:3:bo`).
 ABOUT = "due:"
@@ -73,18 +73,16 @@ def said(due: Due, tz: dt.tzinfo) -> str:
     return deadlines.when(due.due, due.due, tz).split(" — ")[0]
 
 
-def remind(folder: Path, campaign: Campaign, now: dt.datetime) -> int:
-    """The reminders due at `now` queued (each wait's latest offset passed, while its deadline
-    is still ahead: a server started late sends one, not every one it missed); how many."""
-    from cok.notify.outbox import remind_posts
-
+def due_now(campaign: Campaign, now: dt.datetime) -> list[tuple[str, str, Wait]]:
+    """The reminders due at `now` (key, text, wait): each wait's latest offset passed, while
+    its deadline is still ahead (a server started late sends one, not every one it missed)."""
     state = campaign.state
     clock = getattr(state, "clock", None)
     if clock is None or not clock.on:
-        return 0
+        return []
     spans = offsets(campaign)
     if not spans:
-        return 0
+        return []
     tz = zone_of(campaign)
     made = []
     for due in deadlines.pending(clock, campaign.ruleset.waits(state)):
@@ -97,4 +95,4 @@ def remind(folder: Path, campaign: Campaign, now: dt.datetime) -> int:
         who = "{who}" if due.wait.who is not None else "the organisers"
         text = f"Reminder: the ledger waits for {who}: {due.wait.what}, due {said(due, tz)} ({left})."
         made.append((key(due.wait.key, min(passed)), text, due.wait))
-    return remind_posts(folder, made) if made else 0
+    return made

@@ -281,7 +281,7 @@ class WarmCampaign:
     def ring(self, now: dt.datetime) -> None:
         """What the alarm does when a moment comes: the defaults due at `now` recorded through
         the followers (posted, committed, as any recording) and the reminders due posted."""
-        from cok.notify.reminders import remind
+        from cok.notify.outbox import remind
 
         self._tick(now)
         remind(self.folder, self.view().campaign, now)
