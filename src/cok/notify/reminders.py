@@ -55,9 +55,19 @@ def zone_of(campaign: Campaign) -> dt.tzinfo:
 
 
 def times(campaign: Campaign, dues: Sequence[Due]) -> list[dt.datetime]:
-    """The moments reminders are due: each deadline less each offset (the alarm wakes then)."""
-    spans = offsets(campaign) if any(d.due is not None for d in dues) else []
+    """The moments reminders are due: each deadline less each offset (the alarm wakes then);
+    none when the campaign posts nowhere (no destination: nothing to wake for)."""
+    spans = offsets(campaign) if any(d.due is not None for d in dues) and _posts(campaign.folder) else []
     return [d.due - dt.timedelta(seconds=s) for d in dues if d.due is not None and not d.absent for s in spans]
+
+
+def _posts(folder: Path) -> bool:
+    from cok.notify.destinations import settings
+
+    try:
+        return bool(settings(folder).destinations)
+    except Exception:  # no data folder: no destination was ever added
+        return False
 
 
 def key(wait_key: str, seconds: int) -> str:
