@@ -173,6 +173,28 @@ class Clock:
     missed: dict[str, int] = field(default_factory=dict)
     absent: set[str] = field(default_factory=set)
     asked: dict[str, int] = field(default_factory=dict)
+    extensions: int = 0  # the times each player may ask for more time (`extensions:`)
+    whose: dict[str, str] = field(default_factory=dict)  # an open player's wait: its key → the player
+
+    def zone(self) -> ZoneInfo:
+        """The campaign's zone (UTC when the setting names none that is known here)."""
+        return _tz(self)
+
+    def copy(self) -> Clock:
+        """A copy a recording may change (a dry run, a batch decide on a copy of the state)."""
+        return Clock(
+            dict(self.steps),
+            self.tz,
+            self.absent_after,
+            dict(self.opened),
+            dict(self.extended),
+            set(self.defaulted),
+            dict(self.missed),
+            set(self.absent),
+            dict(self.asked),
+            self.extensions,
+            dict(self.whose),
+        )
 
     @property
     def on(self) -> bool:
@@ -203,17 +225,23 @@ def set_up(deadlines: Mapping[str, str], tz: str = "UTC", absent_after: int = 0)
     return Clock(steps=dict(deadlines), tz=tz, absent_after=absent_after)
 
 
-def follow(clock: Clock, at: dt.datetime | dt.date | None, waits: Iterable[Wait]) -> None:
-    """After an event: the waits it opened are dated by its time, the ones it closed forgotten."""
-    now_open = {w.key for w in waits}
+def follow(clock: Clock, at: dt.datetime | dt.date | None, waits: Iterable[Wait]) -> dict[str, str | None]:
+    """After an event: the waits it opened are dated by its time, the ones it closed forgotten.
+    Returns the waits it closed: each key with its player (None: the organisers')."""
+    now_open = {w.key: w.who for w in waits}
+    closed: dict[str, str | None] = {}
     for key in [k for k in clock.opened if k not in now_open]:
         clock.opened.pop(key)
         clock.extended.pop(key, None)
         clock.defaulted.discard(key)
+        closed[key] = clock.whose.pop(key, None)
     found = moment(at, _tz(clock))
-    for key in now_open:
+    for key, who in now_open.items():
         if key not in clock.opened and found is not None:
             clock.opened[key] = iso(found)
+            if who is not None:
+                clock.whose[key] = who
+    return closed
 
 
 def _tz(clock: Clock) -> ZoneInfo:

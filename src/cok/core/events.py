@@ -69,6 +69,12 @@ class EventBase(BaseModel):
     by: str | None = Field(default=None, description="Who recorded it.")
     note: str | None = Field(default=None, description="Free text.")
     rolled: Rolled | None = Field(default=None, description="The dice cok rolled for it (docs/dice.md).")
+    default: Literal["deadline", "absent"] | None = Field(
+        default=None,
+        description="Recorded by the ledger for a wait that was missed (docs/deadlines.md): `deadline` once its "
+        "due time passed, `absent` at once for a player marked absent.",
+    )
+    due: At = Field(default=None, description="When the wait this default closes was due (ISO-8601 with offset).")
 
 
 class Void(EventBase):
@@ -143,6 +149,35 @@ class Settle(EventBase):
 #: The core's events about a result: the other side's word and the organiser's ruling.
 VERDICT_EVENTS: dict[str, type[EventBase]] = {"confirm": Confirm, "dispute": Dispute, "settle": Settle}
 Verdict = Confirm | Dispute | Settle
+
+
+class Extend(EventBase):
+    """More time for what the ledger waits for (docs/deadlines.md): the open waits it names
+    (a player's, a step's, else every one) are due `length` later. `asked`: the player asked
+    it themselves, counted against `extensions:` in campaign.yaml."""
+
+    type: Literal["extend"] = "extend"
+    length: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)] = Field(
+        description="How much longer: a duration like 24h, 2d or 1d12h."
+    )
+    player: Annotated[str, StringConstraints(pattern=ID_PATTERN, min_length=1, max_length=64)] | None = Field(
+        default=None, description="Only this player's waits (an id); none: every open wait."
+    )
+    step: Text | None = Field(default=None, description="Only the waits of this step (`orders`, `week`).")
+    asked: bool | None = Field(default=None, description="True when the player asked it from their own page.")
+
+
+class Present(EventBase):
+    """An organiser brings an absent player back (docs/deadlines.md): their waits are given
+    their whole deadline again, and their missed deadlines counted from nought."""
+
+    type: Literal["present"] = "present"
+    player: PlayerId
+
+
+#: The core's events about the campaign's time, in every game's log (docs/deadlines.md).
+CLOCK_EVENTS: dict[str, type[EventBase]] = {"extend": Extend, "present": Present}
+ClockEvent = Extend | Present
 
 
 Model = TypeVar("Model", bound=BaseModel)

@@ -14,11 +14,13 @@ mistaken void undone): it then voids nothing, and its target is applied as any e
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cok.core.deadlines import Wait, moment
 from cok.core.errors import Problem, RuleError, root_first
 from cok.core.events import (
     Confirm,
@@ -28,6 +30,8 @@ from cok.core.events import (
     Dispute,
     Entry,
     EventBase,
+    Extend,
+    Present,
     Settle,
     Void,
     content_ref,
@@ -35,6 +39,7 @@ from cok.core.events import (
 from cok.core.history import Diced, Told, Voided, Word
 from cok.core.progress import Advance, task
 from cok.core.text import in_file_words, quoted
+from cok.core.waiting import after, before, clock_of, clocked
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
@@ -157,6 +162,8 @@ class Replay:
         self.met = 0  # voids met that were planned
         self.blamed: dict[str, int] = {}  # a player -> the line of the first refused event about them
         self.advance: Advance | None = None
+        # the campaign's deadlines (issue 48): without them, the fold never asks its game for waits
+        self.clocked = clock_of(state) is not None
 
     def _place(self, entry: Entry) -> float:
         if not self.by_line:
@@ -201,13 +208,24 @@ class Replay:
                 message = f"{event.type}: no earlier event has the id {quoted(event.target)}"
                 done.problems.append(Problem(self.shown, entry.line, message))
             text = tell(ruleset, done.state, verdict(event))
+        elif isinstance(event, (Extend, Present)):
+            try:
+                text = clocked(ruleset, done.state, event).text
+            except RuleError as exc:
+                self._refused(entry, ref, exc)
+                return
         else:
             try:
+                wait = None if event.default is None else before(ruleset, done.state, event)
                 outcome = ruleset.apply(done.state, event)
             except RuleError as exc:
                 self._refused(entry, ref, exc)
                 return
+            if self.clocked:
+                after(ruleset, done.state, event, wait)
             text = tell(ruleset, done.state, outcome) if self.telling else ""
+            if wait is not None and self.telling:
+                text = with_default(event, text, wait, ruleset, done.state)
         if self.telling:
             self.told_to(told(ruleset, entry, text, is_voided, ref))
 
@@ -288,6 +306,32 @@ def with_dice(event: EventBase, text: str) -> str:
     return f"{text} — dice rolled by cok: {' '.join(str(d) for d in event.rolled.dice)}"
 
 
+def with_default(event: EventBase, text: str, wait: Wait, ruleset: Ruleset, state: Any) -> str:
+    """A default's sentence (docs/deadlines.md), the same for every game: what was missed, by
+    whom, when it was due and when applied, then the game's own words for what was recorded:
+    "no orders from bo by Thu 3 Dec 20:00 (due; applied Fri 4 Dec 09:00): bo-4 holds"."""
+    clock = clock_of(state)
+    zone = clock.zone() if clock is not None else None
+    step = next((s for s in ruleset.deadline_steps if s.key == wait.step), None)
+    what = step.what if step is not None else wait.step
+    who = wait.who if wait.who is not None else "the organisers"
+    due = moment(event.due, zone or dt.UTC) if event.due is not None else None
+    applied = moment(event.at, zone or dt.UTC)
+    if event.default == "absent":
+        said = f"no {what} from {who}, absent"
+        said += f" (applied {_shown(applied, zone)})" if applied is not None else ""
+    else:
+        said = f"no {what} from {who}"
+        said += f" by {_shown(due, zone)}" if due is not None else ""
+        said += f" (due; applied {_shown(applied, zone)})" if applied is not None else " (due)"
+    return f"{said}: {text}" if text else said
+
+
+def _shown(value: dt.datetime, zone: Any) -> str:
+    local = value.astimezone(zone) if zone is not None else value
+    return f"{local:%a} {local.day} {local:%b %H:%M}"
+
+
 def diced(event: DiceCommit | DiceReveal | DiceLost) -> Diced:
     """A dice event in words (docs/dice.md)."""
     if isinstance(event, DiceCommit):
@@ -322,6 +366,10 @@ def told(ruleset: Ruleset, entry: Entry, text: str, voided: bool = False, ref: s
         voided,
         ()
         if isinstance(event, (Void, DiceCommit, DiceReveal, DiceLost, Confirm, Dispute, Settle))
+        else (event.player,)
+        if isinstance(event, (Extend, Present)) and event.player is not None
+        else ()
+        if isinstance(event, (Extend, Present))
         else tuple(sorted(ruleset.involved(event))),
         ruleset.public(event),
     )

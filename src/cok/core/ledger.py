@@ -7,17 +7,31 @@ import getpass
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cok.core import write
 from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, Unchanged, open_campaign, replayed_without
+from cok.core.deadlines import Clock, Wait
 from cok.core.errors import Problem, Refused, Repeated, RuleError
-from cok.core.events import Confirm, DiceCommit, DiceLost, DiceReveal, Dispute, Entry, EventBase, Settle, Void
-from cok.core.fold import Folded, Skipped, diced, tell, told, verdict, with_dice
+from cok.core.events import (
+    Confirm,
+    DiceCommit,
+    DiceLost,
+    DiceReveal,
+    Dispute,
+    Entry,
+    EventBase,
+    Extend,
+    Present,
+    Settle,
+    Void,
+)
+from cok.core.fold import Folded, Skipped, diced, tell, told, verdict, with_default, with_dice
 from cok.core.folders import link_shown, refuse_dangling_link
 from cok.core.history import Told, Voided
 from cok.core.text import quoted
+from cok.core.waiting import after, before, clock_of, clocked
 from cok.core.write import with_metadata
 
 if TYPE_CHECKING:
@@ -228,16 +242,21 @@ def _decide(
         if first and voids:
             campaign.state = _without(campaign, voids).state
         for event in stamped[start:]:
-            outcome: Any = (
-                Voided(event.target, event.reason)
-                if isinstance(event, Void)
-                else diced(event)
-                if isinstance(event, (DiceCommit, DiceReveal, DiceLost))
-                else verdict(event)
-                if isinstance(event, (Confirm, Dispute, Settle))
-                else _ruled(ruleset, campaign.state, event, again)
-            )
-            said = with_dice(event, tell(ruleset, campaign.state, outcome))
+            wait = None
+            if isinstance(event, Void):
+                outcome: Any = Voided(event.target, event.reason)
+            elif isinstance(event, (DiceCommit, DiceReveal, DiceLost)):
+                outcome = diced(event)
+            elif isinstance(event, (Confirm, Dispute, Settle)):
+                outcome = verdict(event)
+            elif isinstance(event, (Extend, Present)):
+                outcome = clocked(ruleset, campaign.state, event)
+            else:
+                outcome, wait = _ruled(ruleset, campaign.state, event, again)
+            said = tell(ruleset, campaign.state, outcome)
+            if wait is not None:
+                said = with_default(event, said, wait, ruleset, campaign.state)
+            said = with_dice(event, said)
             done.append(Recorded(campaign, event, outcome, said, before, written))
         # the events closing the change, from the state the others left: each decided once
         batch = list(then(campaign)) if first and then is not None else []
@@ -309,21 +328,31 @@ def _dice_rows(campaign: Campaign) -> list[Told]:
     return [row for row in open_campaign(campaign.folder, use_cache=False).told() if dice_in(row.event, row.type)]
 
 
-def _ruled(ruleset: Any, state: Any, event: EventBase, again: bool) -> Any:
+def _ruled(ruleset: Any, state: Any, event: EventBase, again: bool) -> tuple[Any, Wait | None]:
     """The game's rules decide the event once; a decision that repeats one recorded before
-    is refused (Repeated) unless `again`; then it is committed to the state."""
+    is refused (Repeated) unless `again`; then it is committed to the state, and the
+    campaign's clock follows it (`core.waiting`, as the fold does). A default is checked
+    first, as `cok check` would: the wait it is for (returned) open and due."""
+    wait = None if event.default is None else before(ruleset, state, event)
     outcome = ruleset.decide(state, event)
     repeated = None if again else ruleset.repeats(state, outcome)
     if repeated is not None:
         raise Repeated(repeated)
     ruleset.commit(outcome, state)
-    return outcome
+    if clock_of(state) is not None:
+        after(ruleset, state, event, wait)
+    return outcome, wait
 
 
 def copy_state(ruleset: Any, state: Any) -> Any:
     """A copy of the state the rules may change without changing this one: the game's
-    `copy(state)` (a deep copy unless the game knows a cheaper one)."""
-    return ruleset.copy(state)
+    `copy(state)` (a deep copy unless the game knows a cheaper one), with a clock of its own
+    (a recording moves it: the copy's must not move the original's)."""
+    made = ruleset.copy(state)
+    kept = getattr(state, "clock", None)
+    if isinstance(kept, Clock) and getattr(made, "clock", None) is kept:
+        made.clock = Clock.copy(cast("Clock", kept))
+    return made
 
 
 def _restore(campaign: Campaign, use_cache: bool) -> None:

@@ -38,10 +38,11 @@ class Log:
 
 def event_types(ruleset: Ruleset) -> Mapping[str, type[EventBase]]:
     """The game's events and the core's: `void`, the dice' (docs/dice.md) and a result's
-    confirmation, dispute and settling (docs/confirm.md)."""
-    from cok.core.events import DICE_EVENTS, VERDICT_EVENTS
+    confirmation, dispute and settling (docs/confirm.md), and the campaign's time: an
+    extension, a player brought back (docs/deadlines.md)."""
+    from cok.core.events import CLOCK_EVENTS, DICE_EVENTS, VERDICT_EVENTS
 
-    return {**ruleset.events, "void": Void, **DICE_EVENTS, **VERDICT_EVENTS}
+    return {**ruleset.events, "void": Void, **DICE_EVENTS, **VERDICT_EVENTS, **CLOCK_EVENTS}
 
 
 def read_log(

@@ -55,6 +55,10 @@ def set_up(folder: Path, files: Files) -> Setup:
     map_shown = display_path(map_file)
     geo = ruleset.load_map(decode(map_bytes, map_shown, "map file"), map_shown)
     state = ruleset.initial_state(geo, settings)
+    if getattr(settings, "deadlines", None) and hasattr(state, "clock"):  # the campaign keeps its own time
+        from cok.core.schedule import clock
+
+        state.clock = clock(settings)
     return Setup(ruleset, settings.name, map_file, (digest(files.settings), digest(map_bytes)), state)
 
 

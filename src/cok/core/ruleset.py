@@ -377,8 +377,9 @@ class Intents(Protocol):
 
 def organiser_events(ruleset: Ruleset) -> frozenset[str]:
     """The event types only an organiser records although they name a player (a join, an
-    adjustment): the game's `organiser_events`, and a void and a dispute's settling always."""
-    return frozenset({"void", "settle", *ruleset.organiser_events})
+    adjustment): the game's `organiser_events`, and a void, a dispute's settling, an extension
+    and bringing a player back always (a player asks for time through `service.deadlines`)."""
+    return frozenset({"void", "settle", "extend", "present", *ruleset.organiser_events})
 
 
 _KNOWN: dict[str, str] = {}

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-from cok.core.events import DICE_EVENTS, VERDICT_EVENTS, Void
+from cok.core.events import CLOCK_EVENTS, DICE_EVENTS, VERDICT_EVENTS, Void
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
@@ -24,7 +24,9 @@ def schema(kind: str, ruleset: Ruleset) -> dict[str, Any]:
         found = ruleset.settings_model.model_json_schema()
         found["properties"]["ruleset"] = {**found["properties"].get("ruleset", {}), "enum": [ruleset.id]}
     elif kind == "events":
-        event: Any = Union[(*ruleset.events.values(), Void, *DICE_EVENTS.values(), *VERDICT_EVENTS.values())]
+        event: Any = Union[
+            (*ruleset.events.values(), Void, *DICE_EVENTS.values(), *VERDICT_EVENTS.values(), *CLOCK_EVENTS.values())
+        ]
         entries: Any = list[Annotated[event, Field(discriminator="type")]]
         found = TypeAdapter(entries).json_schema()
         for definition in found.get("$defs", {}).values():  # the log reader needs every `type`

@@ -19,8 +19,11 @@ def new_id() -> str:
 
 
 def with_metadata(event: EventBase, by: str | None = None) -> EventBase:
-    """The fields the ledger writes on every event it appends."""
-    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    """The fields the ledger writes on every event it appends; `at` by the ledger's clock
+    (`COK_NOW` when set: docs/deadlines.md)."""
+    from cok.core.deadlines import now as ledger_now
+
+    now = ledger_now().astimezone(dt.UTC).replace(microsecond=0)
     return event.model_copy(update={"id": event.id or new_id(), "at": event.at or now, "by": event.by or by})
 
 
@@ -40,7 +43,7 @@ def as_written(event: EventBase) -> dict[str, Any]:
     must give (the append checks it before writing)."""
     data = event.model_dump(mode="json", exclude_defaults=True, exclude_none=True)
     data.pop("type", None)
-    meta: dict[str, Any] = {k: data.pop(k) for k in ("rolled", "id", "at", "by", "note") if k in data}
+    meta: dict[str, Any] = {k: data.pop(k) for k in ("rolled", "id", "at", "by", "default", "due", "note") if k in data}
     return {"type": getattr(event, "type", None), **data, **meta}
 
 

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from cok.core.events import EventBase
     from cok.core.ruleset import Ruleset
 
-#: What the ledger sets on an event (`rolled`: the dice cok rolled for it): a client never gives them.
-RESERVED = ("id", "at", "by", "rolled")
+#: What the ledger sets on an event (`rolled`: the dice cok rolled for it; `default`, `due`: a
+#: missed deadline's, docs/deadlines.md): a client never gives them.
+RESERVED = ("id", "at", "by", "rolled", "default", "due")
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,9 @@ class Draft:
 
     type: str
     fields: Mapping[str, Any] = field(default_factory=dict)
+    #: What the ledger itself sets on the event it builds (a default's `default:`, `due:` and
+    #: `at:`, docs/deadlines.md): never from a client, whose drafts carry only `fields`.
+    marks: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,8 @@ def build(ruleset: Ruleset, state: Any, draft: Draft, answers: Mapping[str, Any]
         event = ruleset.build(state, draft.type, draft.fields, answers, dice)
     except ValidationError as error:
         raise RuleError("; ".join(describe(error, types[draft.type]))) from None
-    return event if event is not None else as_logged(ruleset, draft, answers)
+    made = event if event is not None else as_logged(ruleset, draft, answers)
+    return made.model_copy(update=dict(draft.marks)) if draft.marks else made
 
 
 def as_logged(ruleset: Ruleset, draft: Draft, answers: Mapping[str, Any]) -> EventBase:

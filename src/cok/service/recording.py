@@ -61,9 +61,14 @@ def by_name(by: Who | str | None) -> str | None:
     return by if by is not None else recorder()
 
 
+#: The drafts to record, or how to draft them from the campaign as it is under the lock (the
+#: ledger's defaults, docs/deadlines.md: decided once, whoever else records meanwhile).
+Drafts = Sequence[Draft] | Callable[["Campaign"], Sequence[Draft]]
+
+
 def record(
     folder: Path,
-    drafts: Sequence[Draft],
+    drafts: Drafts,
     *,
     by: Who | str | None = None,
     answers: Mapping[str, Any] | None = None,
@@ -97,9 +102,15 @@ def record(
     again = again or answered.pop("again", False) is True
     opened = campaign if campaign is not None else open_campaign(Path(folder), use_cache=use_cache)
     opened.valid()
-    if not drafts:
+    drafting = drafts if callable(drafts) else None
+    if drafting is None and not drafts:
         raise Refused(Problem(opened.shown, None, "nothing to record: no event was given"))
-    given_text(opened.shown, drafts)
+    if not callable(drafts):
+        given_text(opened.shown, drafts)
+
+    def drafted(campaign: Campaign) -> Sequence[Draft]:
+        return drafting(campaign) if drafting is not None else drafts  # type: ignore[return-value]
+
     following = followers if followers is not None else Followers(opened.folder)
     rolling = fair.dice_of(opened, answered) if dice is None else None
     if rolling is not None and not dry_run and fair.reveal_ended(opened, rolling, by_name(by), following):
@@ -111,10 +122,10 @@ def record(
         prebuilt: list[EventBase] | None = None
         if rolling is not None:  # a roll's period must be committed before it is rolled (docs/dice.md)
             try:
-                prebuilt = _built(opened, drafts, answered, dice, rolling)
+                prebuilt = _built(opened, drafted(opened), answered, dice, rolling)
             except Uncommitted:
                 rolling = fair.first_roll(opened, answered, by_name(by), dry_run, following)
-                prebuilt = _built(opened, drafts, answered, dice, rolling)
+                prebuilt = _built(opened, drafted(opened), answered, dice, rolling)
             except RuleError:  # perhaps only on the state read before the lock: decided under it
                 prebuilt = None
 
@@ -123,7 +134,9 @@ def record(
             recorded since the campaign was read); dice already rolled on that same state stand."""
             same = prebuilt is not None and (campaign is opened or dry_run)
             events = (
-                list(prebuilt) if same and prebuilt is not None else _built(campaign, drafts, answered, dice, rolling)
+                list(prebuilt)
+                if same and prebuilt is not None
+                else _built(campaign, drafted(campaign), answered, dice, rolling)
             )
             confirming.check(campaign, events, by)  # only the other side or an organiser (docs/confirm.md)
             made[:] = events

@@ -58,6 +58,9 @@ class ClashOfKings(Game):
     site_pages = Lazy("site.pages:site_pages")
     map_svg = Lazy("site.pages:campaign_map_svg")
     queries = Lazy("queries:QUERIES")  # its reads by name: `--json`, the pages, GET /api/<name>
+    deadline_steps = Lazy("deadlines:STEPS")  # what its ledger waits for (docs/deadlines.md)
+    waits = Lazy("deadlines:waits")
+    defaults = Lazy("deadlines:defaults")  # what is recorded for a missed week
 
     @property
     def cached_types(self) -> Sequence[type]:
