@@ -15,6 +15,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import pytest
 import yaml
 
 from cok.core import deadlines
@@ -22,6 +23,7 @@ from cok.core.campaign import open_campaign
 from cok.serve.alarm import Alarm
 from cok.serve.app import create_app
 from cok.serve.club import club_app, gathered
+from cok.serve.warm import Draft, Who
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -31,6 +33,8 @@ with warnings.catch_warnings():
 DUE = dt.datetime(2026, 10, 8, 10, 30, tzinfo=dt.UTC)
 BEFORE = DUE - dt.timedelta(hours=13)
 AFTER = DUE + dt.timedelta(minutes=5)
+#: `cok tick`, as cron or the systemd timer runs it (its time: COK_NOW).
+TICK = [sys.executable, "-m", "cok", "tick"]
 
 
 class Clock:
@@ -82,14 +86,15 @@ def test_a_deadline_passing_under_a_running_server_records_the_default_once(exam
         woken(alarm, clock, AFTER)
         made = defaults(folder)
         assert len(made) == 1 and made[0]["default"] == "deadline" and made[0]["by"] == "ledger"
-        assert made[0]["due"] == deadlines.iso(DUE)
+        assert deadlines.moment(str(made[0]["due"])) == DUE
         woken(alarm, clock, AFTER + dt.timedelta(minutes=1))  # woken again: nothing more is due
         assert len(defaults(folder)) == 1 and alarm.wakes == 1
         assert alarm.at == AFTER + dt.timedelta(days=3)  # the next week's deadline, from when it began
 
 
-def test_a_recording_arms_the_alarm_again(example: Path) -> None:
+def test_a_recording_arms_the_alarm_again(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A write the server hears (the organiser starting the next week early) moves the deadline."""
+    monkeypatch.setenv("COK_NOW", deadlines.iso(BEFORE))  # the recording's time
     folder = with_deadlines(example)
     clock = Clock(BEFORE)
     app = create_app(folder, clock=clock, sleep=never)
@@ -97,21 +102,9 @@ def test_a_recording_arms_the_alarm_again(example: Path) -> None:
         alarm: Alarm = app.state.server.alarm
         assert alarm.quiet() and alarm.at == DUE
         armed = alarm.armed
-        app.state.server.warm.record([_next_week(BEFORE)], _organiser())
+        app.state.server.warm.record([Draft("week", {})], Who("organiser", True))
         assert alarm.quiet() and alarm.armed > armed
         assert alarm.at == BEFORE + dt.timedelta(days=3) and defaults(folder) == []
-
-
-def _next_week(at: dt.datetime) -> object:
-    from cok.serve.warm import Draft
-
-    return Draft("week", {"at": deadlines.iso(at)})
-
-
-def _organiser() -> object:
-    from cok.serve.warm import Who
-
-    return Who("organiser", True)
 
 
 def test_a_server_restarted_with_a_deadline_passed_applies_it_at_start(example: Path) -> None:
@@ -125,7 +118,7 @@ def test_a_server_restarted_with_a_deadline_passed_applies_it_at_start(example: 
     with TestClient(second):
         assert second.state.server.alarm.quiet()
         made = defaults(folder)
-        assert len(made) == 1 and made[0]["due"] == deadlines.iso(DUE) and second.state.server.alarm.wakes == 1
+        assert len(made) == 1 and deadlines.moment(str(made[0]["due"])) == DUE and second.state.server.alarm.wakes == 1
 
 
 def test_a_server_restarted_before_the_deadline_arms_the_alarm_for_it(example: Path) -> None:
@@ -145,17 +138,12 @@ def test_a_tick_and_a_server_racing_record_each_default_exactly_once(example: Pa
     with TestClient(app):
         alarm: Alarm = app.state.server.alarm
         assert alarm.quiet()
-        ticks = [
-            subprocess.Popen(
-                [sys.executable, "-m", "cok", "tick", "-C", str(folder)], env=env, stdout=subprocess.DEVNULL
-            )
-            for _ in range(2)
-        ]
+        ticks = [subprocess.Popen([*TICK, "-C", str(folder)], env=env, stdout=subprocess.DEVNULL) for _ in range(2)]
         woken(alarm, clock, AFTER)
         assert [t.wait(timeout=120) for t in ticks] == [0, 0]
         woken(alarm, clock, AFTER)
     made = defaults(folder)
-    assert len(made) == 1 and made[0]["due"] == deadlines.iso(DUE)
+    assert len(made) == 1 and deadlines.moment(str(made[0]["due"])) == DUE
 
 
 def test_a_clubs_every_campaign_has_its_alarm_armed_including_one_added_while_serving(tmp_path: Path) -> None:

@@ -8,11 +8,10 @@ who acted meanwhile is not reminded. The server's alarm wakes at each reminder's
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cok.core import deadlines
 
@@ -26,32 +25,15 @@ ABOUT = "due:"
 
 def offsets(campaign: Campaign) -> list[int]:
     """The organiser's reminder offsets in seconds, largest first (`reminders:` in campaign.yaml)."""
-    written = getattr(settings_of(campaign), "reminders", None) or ()
-    found = {
-        s.seconds for s in (deadlines.spec(str(w)) for w in written) if isinstance(s, deadlines.Spec) and s.seconds
-    }
-    return sorted(found, reverse=True)
+    from cok.service.deadlines import schedule
 
-
-def settings_of(campaign: Campaign) -> Any:
-    """The campaign's settings (its game's model), read once per content of campaign.yaml."""
-    return _settings(campaign.folder, campaign.digests[0])
-
-
-@functools.lru_cache(maxsize=64)
-def _settings(folder: Path, digest: str) -> Any:
-    from cok.core.folders import SETTINGS_FILE
-    from cok.core.settings import read_settings
-
-    path = folder / SETTINGS_FILE
-    return read_settings(path.read_text(encoding="utf-8"), str(path))[1]
+    return list(schedule(campaign).reminders)
 
 
 def zone_of(campaign: Campaign) -> dt.tzinfo:
     """The campaign's time zone (`timezone:`), in which every due time is said."""
     clock = getattr(campaign.state, "clock", None)
-    found = deadlines.zone(clock.tz if clock is not None else "UTC")
-    return found if isinstance(found, dt.tzinfo) else dt.UTC
+    return clock.zone() if isinstance(clock, deadlines.Clock) else dt.UTC
 
 
 def times(campaign: Campaign, dues: Sequence[Due]) -> list[dt.datetime]:

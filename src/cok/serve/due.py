@@ -21,16 +21,6 @@ if TYPE_CHECKING:
 SHOWN = 4
 
 
-def dues(campaign: Campaign) -> list[Due]:
-    """What the ledger waits for now with when each is due, soonest first; nothing when the
-    campaign has no deadlines."""
-    state = campaign.state
-    clock = getattr(state, "clock", None)
-    if clock is None or not clock.on:
-        return []
-    return deadlines.pending(clock, campaign.ruleset.waits(state))
-
-
 @dataclass(frozen=True)
 class Line:
     """One wait as the bar says it."""

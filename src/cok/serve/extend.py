@@ -1,8 +1,9 @@
 """More time (issue 48), from the due bar's forms (templates/due.html): a player asks for more
-time themselves (`extend` with `asked: true`, counted against the organiser's `extensions:`,
-as long as `extension:` says), an organiser extends a deadline (how long, for whom) or brings
-an absent player back (`present`). Each is an event, recorded through the same door and path
-as every form (`forms.record_drafts`: who may, the rules, the one-time token)."""
+time themselves (an `extend` with `asked: true`, counted against the organiser's `extensions:`,
+lasting `extension:`), an organiser extends a deadline (how long, for whom) or brings an absent
+player back (`present`). Each is an event, recorded by the service's `deadlines.extend` and
+`deadlines.back` (which decide who may) through the campaign's followers, behind the door and
+the one-time token every form has; the phone is then shown what was recorded."""
 
 from __future__ import annotations
 
@@ -10,45 +11,44 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from cok.serve.forms import record_drafts
-from cok.serve.server import server_of
+from cok.serve.forms import form_once, recorded
+from cok.serve.server import page, server_of
 from cok.serve.signed import ORGANISERS, Signed, signed_in
 from cok.serve.threads import in_thread
-from cok.serve.warm import Draft
+from cok.serve.warm import Recording, Refused
 
-#: How long a player's own ask lasts when campaign.yaml's `extension:` says nothing.
-EXTENSION = "24h"
+KINDS = ("ask", "extend", "back")
 
 
 @signed_in()
 async def more_time(request: Request, signed: Signed) -> Response:
     """`POST /deadline`: `kind` ask (a player's own), extend or back (an organiser's)."""
-    form, who = signed.form, signed.who
+    server, form, who = server_of(request), signed.form, signed.who
     kind = form.get("kind", "")
-    if kind == "ask":
-        drafts = [Draft("extend", {"length": await in_thread(_asked_length, request), "asked": True})]
-    elif kind in ("extend", "back") and not who.organiser:
-        raise HTTPException(403, ORGANISERS)
-    elif kind == "extend":
-        length = form.get("length", "").strip()
-        if not length:
-            raise HTTPException(400, "say how much longer: a duration like 24h, 3d or 1d12h")
-        fields: dict[str, object] = {"length": length}
-        if form.get("player"):
-            fields["player"] = form["player"]
-        drafts = [Draft("extend", fields)]
-    elif kind == "back":
-        if not form.get("player"):
-            raise HTTPException(400, "say which absent player to bring back")
-        drafts = [Draft("present", {"player": form["player"]})]
-    else:
+    if kind not in KINDS:
         raise HTTPException(400, "this form asks for nothing the deadlines know (ask, extend or back)")
-    return await record_drafts(request, signed, drafts, {})
-
-
-def _asked_length(request: Request) -> str:
-    """How long a player's own ask lasts: the organiser's `extension:`."""
-    from cok.notify.reminders import settings_of
-
-    campaign = server_of(request).warm.view().campaign
-    return str(getattr(settings_of(campaign), "extension", None) or EXTENSION)
+    if kind in ("extend", "back") and not who.organiser:
+        raise HTTPException(403, ORGANISERS)
+    player = form.get("player", "").strip() or None
+    length = form.get("length", "").strip()
+    if kind == "extend" and not length:
+        return await page(request, "refused.html", 422, problems=["how much longer? a length like 24h, 3d or 1d12h"])
+    if kind == "back" and player is None:
+        return await page(request, "refused.html", 422, problems=["which absent player comes back?"])
+    once = await form_once(request)
+    if once and server.sent.claim(once) is not None:
+        return await page(request, "refused.html", 409, problems=["this form was sent already: see Activity"])
+    try:
+        done: Recording
+        if kind == "back":
+            assert player is not None
+            done = await in_thread(server.warm.back, who, player)
+        else:
+            done = await in_thread(server.warm.extend, who, length or None, player if kind == "extend" else None)
+    except Refused as refused:
+        server.sent.released(once)
+        return await page(request, "refused.html", 422, problems=[p.message for p in refused.problems])
+    except BaseException:
+        server.sent.released(once)
+        raise
+    return recorded(request, who, done, once)

@@ -148,8 +148,6 @@ class Server:
 
     def due(self, view: Version, who: Who | None, people: dict[str, str]) -> due_bar.Bar:
         """The due bar's lines for this visitor (their own waits first) and its forms."""
-        from cok.notify.reminders import settings_of
-
         found = view.dues()
         campaign = view.campaign
         player = None
@@ -158,7 +156,7 @@ class Server:
                 player = view.ruleset.player(campaign.state, who.name)
             except RuleError:
                 player = who.name
-        allowed = int(getattr(settings_of(campaign), "extensions", 0) or 0) if found else 0
+        allowed = view.schedule().extensions if found else 0
         return due_bar.bar(
             campaign, found, people, player, self.clock(), organiser=who is not None and who.organiser, allowed=allowed
         )

@@ -27,9 +27,9 @@ from cok.core.campaign import Campaign
 from cok.core.deadlines import Due
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
-from cok.serve.due import dues
-from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, queries
+from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, deadlines, queries
 from cok.service import voiding as voids
+from cok.service.deadlines import Schedule
 from cok.service.dice import Committed
 from cok.service.followers import NO_BACKUP, Backup, Followers, Trouble
 from cok.service.recording import Refusal
@@ -91,15 +91,21 @@ class Version:
         """What the ledger waits for and when each is due, soonest first (the due bar)."""
         with self.lock:
             if self._dues is None:
-                self._dues = dues(self.campaign)
+                self._dues = deadlines.pending(self.campaign)
             return self._dues
 
     def due_times(self) -> list[dt.datetime]:
-        """The deadlines and the reminders before them (the alarm's moments)."""
+        """The deadlines not yet defaulted and the reminders before them (the alarm's moments)."""
         from cok.notify.reminders import times
 
-        found = [d.due for d in self.dues() if d.due is not None]
+        clock = getattr(self.campaign.state, "clock", None)
+        done = clock.defaulted if clock is not None else set()
+        found = [d.due for d in self.dues() if d.due is not None and d.wait.key not in done]
         return found + times(self.campaign, self.dues())
+
+    def schedule(self) -> Schedule:
+        """The organiser's choices the clock does not keep (`extensions:`, `reminders:`)."""
+        return deadlines.schedule(self.campaign)
 
     def standings(self) -> dict[str, Any]:
         with self.lock:
@@ -287,10 +293,19 @@ class WarmCampaign:
         remind(self.folder, self.view().campaign, now)
 
     def _tick(self, now: dt.datetime) -> None:
-        from cok.service.deadlines import tick
-
         with self.ledger.lock:  # the warm ledger's own lock: no recording of this server meanwhile
-            tick(self.folder, now, followers=self.followers)
+            deadlines.tick(self.folder, now, followers=self.followers)
+
+    def extend(self, who: Who, length: str | None = None, player: str | None = None) -> Recording:
+        """More time (`service.deadlines.extend`): a player's own ask, or an organiser's for
+        one player or everyone waited for; its change handed to the followers."""
+        with self.ledger.lock:
+            return deadlines.extend(self.folder, length, player=player, by=who, followers=self.followers)
+
+    def back(self, who: Who, player: str) -> Recording:
+        """An absent player brought back by an organiser (`service.deadlines.back`)."""
+        with self.ledger.lock:
+            return deadlines.back(self.folder, player, by=who, followers=self.followers)
 
     def start(self) -> None:
         """The application starts: the followers' worker, the pusher, the chat's courier."""
