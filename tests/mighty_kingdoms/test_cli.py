@@ -88,9 +88,20 @@ def test_status_json_in_setup_has_null_year_season_and_month(mk: Cok) -> None:
 def test_status_json_shape_in_summer(mk: Cok) -> None:
     begun(mk)
     doc = json.loads(ok(mk, "mk", "status", "--json"))
-    assert set(doc) == {"campaign", "ruleset", "year", "season", "month", "phase", "player_order", "waiting_for"}
+    assert set(doc) == {
+        *("campaign", "ruleset", "year", "season", "month", "phase", "player_order", "waiting_for"),
+        *("due", "absent"),  # issue 48: what is waited for with its due time, and the absent kingdoms
+    }
     assert (doc["year"], doc["season"], doc["month"], doc["phase"]) == (1, "summer", 1, "orders")
     assert doc["waiting_for"] == [{"what": "order", "army": "ana-1"}, {"what": "order", "army": "bo-1"}]
+    assert doc["due"][0] == {
+        "step": "orders",
+        "player": "ana",
+        "what": "orders for ana-1",
+        "due": None,
+        "absent": False,
+    }
+    assert doc["absent"] == []
 
 
 def test_kingdoms_json_shape(mk: Cok) -> None:

@@ -74,6 +74,9 @@ class MightyKingdoms(Game):
     map_svg = Lazy("site:campaign_map_svg")
     web = Lazy("table:web")  # its pages at the table (`cok serve`)
     queries = Lazy("queries:QUERIES")  # its reads by name: `--json`, the pages, GET /api/<name>
+    deadline_steps = Lazy("deadlines:STEPS")  # what its ledger waits for (issue 48, docs/mighty-kingdoms.md)
+    waits = Lazy("deadlines:waits")  # every wait open now, one per kingdom and step
+    defaults = Lazy("deadlines:defaults")  # what is recorded for a missed wait
 
     @property
     def cached_types(self) -> Sequence[type]:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.state import Army, State
+
+if TYPE_CHECKING:
+    from cok.core.deadlines import Due
 
 #: The defended tile's benefit by settlement (section 5.3; a capital uses the City row).
 BENEFIT = {
@@ -37,6 +40,9 @@ def outcome_doc(outcome: Any) -> dict[str, Any]:
 
 
 def status_doc(name: str, state: State) -> dict[str, Any]:
+    """`waiting_for` as the phase says it; `due`, each wait with its due time (issue 48: ISO
+    8601 with its offset, null without a deadline), soonest first; `absent`, the kingdoms
+    marked absent for missing deadlines in a row, whose defaults are recorded at once."""
     return {
         "campaign": name,
         "ruleset": "mighty-kingdoms",
@@ -46,7 +52,24 @@ def status_doc(name: str, state: State) -> dict[str, Any]:
         "phase": phases.phase(state),
         "player_order": list(state.order),
         "waiting_for": phases.waiting_for(state),
+        "due": [d.document() for d in due(state)],
+        "absent": absent(state),
     }
+
+
+def due(state: State) -> list[Due]:
+    """Everything the ledger waits for now with its due time, soonest first, from the log's
+    own times (`state.clock`) and the campaign's deadlines: every copy of the campaign agrees."""
+    from cok.core.deadlines import pending
+    from cok.rulesets.mighty_kingdoms.deadlines import waits
+
+    return pending(state.clock, waits(state))
+
+
+def absent(state: State) -> list[str]:
+    """The kingdoms marked absent (issue 48), in player order."""
+    marked = state.clock.absent
+    return [p for p in state.order if p in marked] + sorted(p for p in marked if p not in state.order)
 
 
 def army_doc(state: State, army: Army) -> dict[str, Any]:

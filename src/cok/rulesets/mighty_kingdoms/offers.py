@@ -4,6 +4,7 @@ legal. Pure: it changes nothing; the rules still decide every event recorded."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +85,8 @@ class Offers:
     feed: tuple[str, ...] = ()  # its armies, fed or not
     deploy: tuple[Deployable, ...] = ()
     armies: tuple[Any, ...] = field(default=())
+    due: str | None = None  # when the ledger's wait for this kingdom is due (ISO with offset; issue 48)
+    if_missed: str = ""  # what the ledger records for it then, in words ("ana-1 defends")
 
 
 def place(state: State, tile: str) -> Place:
@@ -91,8 +94,10 @@ def place(state: State, tile: str) -> Place:
     return Place(tile, found.name if found is not None and found.name else tile)
 
 
-def offers(state: State, player: str) -> Offers:
-    """What `player` may do now, for the phase the campaign is in."""
+def offers(state: State, player: str, choices: Mapping[str, str] | None = None) -> Offers:
+    """What `player` may do now, for the phase the campaign is in, and, where a deadline is
+    set, when it is due and what is recorded for it if it misses it (under the organisers'
+    `choices` of defaults, by step; each step's first when not given)."""
     from cok.rulesets.mighty_kingdoms.rules import phase as phases
     from cok.rulesets.mighty_kingdoms.rules.summer import waiting_words
 
@@ -109,6 +114,7 @@ def offers(state: State, player: str) -> Offers:
         "gold": kingdom.gold,
         "food": kingdom.food,
         "armies": tuple(state.armies_of(player)),
+        **_deadline(state, player, choices or {}),
     }
     if now == "orders":
         return Offers(**base, orders=tuple(_orderable(state, a) for a in state.armies_of(player) if a.order is None))
@@ -123,6 +129,20 @@ def offers(state: State, player: str) -> Offers:
         waiting_armies = [a for a in state.armies_of(player) if not a.deployed and phases.could_deploy(state, a)]
         return Offers(**base, deploy=tuple(_deployable(state, a) for a in waiting_armies))
     return Offers(**base)
+
+
+def _deadline(state: State, player: str, choices: Mapping[str, str]) -> dict[str, Any]:
+    """The kingdom's open wait's due time and its default in words (`deadlines.py`), when
+    its step has a deadline."""
+    from cok.core.deadlines import iso
+    from cok.rulesets.mighty_kingdoms.deadlines import STEPS, missed, waits
+
+    wait = next((w for w in waits(state) if w.who == player), None)
+    due = state.clock.due(wait) if wait is not None else None
+    if wait is None or due is None:
+        return {}
+    step = next(s for s in STEPS if s.key == wait.step)
+    return {"due": iso(due), "if_missed": missed(state, wait, choices.get(step.key, step.defaults[0]))}
 
 
 def _is_mine(state: State, item: dict[str, Any], player: str) -> bool:

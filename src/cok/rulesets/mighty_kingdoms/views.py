@@ -22,7 +22,39 @@ def status_views(name: str, state: State, doc: dict[str, Any]) -> list[Any]:
     from cok.rulesets.mighty_kingdoms.rules.summer import describe  # the summer rules: here only
 
     lines.append(f"next: {describe(state).split(': waiting for ', 1)[1]}")
+    if any(d["due"] for d in doc["due"]):
+        lines.append(due_grid(state, doc["due"]))
+    if doc["absent"]:
+        names = ", ".join(_name(state, p) for p in doc["absent"])
+        lines.append(Line.of(f"absent: {names} — defaults recorded as soon as a phase opens", "yellow"))
     return lines
+
+
+def due_grid(state: State, due: list[dict[str, Any]]) -> Grid:
+    """What the ledger waits for and when each is due (issue 48), judged at the ledger's clock
+    (`COK_NOW`): "Thu 3 Dec 20:00 — in 2 days", in the campaign's time zone."""
+    import datetime as dt
+
+    from cok.core.deadlines import moment, now, when, zone
+
+    found = zone(state.clock.tz)
+    tz = found if not isinstance(found, str) else dt.UTC
+    at = now()
+    grid = Grid("waiting for, and when it is due", [("who", "left"), ("waiting for", "left"), ("due", "fixed")])
+    for d in due:
+        who = _name(state, d["player"]) if d["player"] else "the organisers"
+        if d["absent"]:
+            who = f"{who} (absent)"
+        moment_due = moment(d["due"]) if d["due"] else None
+        said = when(moment_due, at, tz) if moment_due else "no deadline"
+        late = moment_due is not None and moment_due <= at
+        grid.add(Cell(who, "bold"), d["what"], Cell(said, "red" if late else None))
+    return grid
+
+
+def _name(state: State, player: str) -> str:
+    kingdom = state.kingdoms.get(player)
+    return kingdom.name if kingdom is not None else player
 
 
 def kingdoms_grid(name: str, state: State, doc: dict[str, Any]) -> Grid:
@@ -130,14 +162,18 @@ def standings_grid(name: str, state: State) -> Grid:
             ("capital", "left"),
         ],
     )
+    absent = False
     for rank, k in ranked(state):
+        absent = absent or k["absent"]
         grid.add(
             str(rank),
-            Cell(k["name"], "bold"),
+            Cell(f"{k['name']} (absent)" if k["absent"] else k["name"], "bold"),
             str(k["settlements"]),
             str(k["tiles"]),
             str(k["armies"]),
             "held" if k["capital"] else Cell("lost", "red"),
         )
     grid.caption = "Mighty Kingdoms names no winner: ranked by settlements, then tiles."
+    if absent:
+        grid.caption += "\n(absent): missed deadlines in a row; its defaults are recorded as soon as a phase opens."
     return grid

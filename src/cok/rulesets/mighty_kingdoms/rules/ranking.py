@@ -23,6 +23,7 @@ def ranked(state: State) -> list[tuple[int, dict[str, Any]]]:
                 "tiles": len(tiles),
                 "armies": len(state.armies_of(player)),
                 "capital": state.has_capital(player),
+                "absent": player in state.clock.absent,  # missed deadlines in a row (issue 48)
             }
         )
     rows.sort(key=lambda r: (-r["settlements"], -r["tiles"], state.kingdoms[r["id"]].founded))
