@@ -88,10 +88,12 @@ class Version:
         return self.campaign.ruleset
 
     def dues(self) -> list[Due]:
-        """What the ledger waits for and when each is due, soonest first (the due bar)."""
+        """What the ledger waits for and when each is due, soonest first (the due bar); none
+        when the campaign keeps no deadlines (its pages are as they were)."""
         with self.lock:
             if self._dues is None:
-                self._dues = deadlines.pending(self.campaign)
+                clock = deadlines.clock(self.campaign)
+                self._dues = deadlines.pending(self.campaign) if clock is not None and clock.on else []
             return self._dues
 
     def due_times(self) -> list[dt.datetime]:
