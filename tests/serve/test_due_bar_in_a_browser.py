@@ -39,6 +39,7 @@ def test_the_due_bar_and_its_forms_are_accessible_to_a_player_and_an_organiser(c
             page.goto(served.url + path)
             assert page.locator(".cok-due .mine").count() == 1
             yield f"dag {path}"
+        page.context.clear_cookies()  # another phone: the organiser's
         page.goto(f"{served.url}/join/{invites.invite(folder, 'Ann', organiser=True)}")
         page.goto(served.url + "/activity")
         page.locator(".cok-due summary").click()
