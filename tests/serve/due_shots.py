@@ -29,10 +29,10 @@ def _copy(name: str, into: Path, settings: str) -> Path:
     return folder
 
 
-def _defaulted(folder: Path, within: float = 30.0) -> None:
-    """Until the server's alarm has recorded a default (it does at start: the deadline passed)."""
+def _defaulted(folder: Path, count: int = 1, within: float = 30.0) -> None:
+    """Until the server's alarm has recorded `count` defaults (it does at start: the deadline passed)."""
     ends = time.monotonic() + within
-    while "default: deadline" not in (folder / "events.yaml").read_text(encoding="utf-8"):
+    while (folder / "events.yaml").read_text(encoding="utf-8").count("default: deadline") < count:
         if time.monotonic() > ends:
             raise SystemExit(f"{folder.name}: no default recorded within {within:g} s")
         time.sleep(0.2)
@@ -54,7 +54,7 @@ def main(into: Path) -> None:
         with serving(mk, env={"COK_NOW": "2026-11-25T07:00:00Z"}) as served:
             _defaulted(mk)
             page.goto(served.url + "/log.html")
-            page.screenshot(path=str(into / "390-mk-log-after-default.png"), full_page=True)
+            page.screenshot(path=str(into / "390-mk-log-after-default.png"), full_page=False)
         cok = _copy("example", scratch / "week", "deadlines:\n  week: 3d\n")
         with serving(cok, env={"COK_NOW": "2026-10-08T11:00:00Z"}) as served:
             _defaulted(cok)
