@@ -39,7 +39,9 @@ def zone_of(campaign: Campaign) -> dt.tzinfo:
 def times(campaign: Campaign, dues: Sequence[Due]) -> list[dt.datetime]:
     """The moments reminders are due: each deadline less each offset (the alarm wakes then);
     none when the campaign posts nowhere (no destination: nothing to wake for)."""
-    spans = offsets(campaign) if any(d.due is not None for d in dues) and _posts(campaign.folder) else []
+    spans = offsets(campaign) if any(d.due is not None for d in dues) else []
+    if spans and not _posts(campaign.folder):
+        return []
     return [d.due - dt.timedelta(seconds=s) for d in dues if d.due is not None and not d.absent for s in spans]
 
 

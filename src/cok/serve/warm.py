@@ -98,12 +98,7 @@ class Version:
 
     def due_times(self) -> list[dt.datetime]:
         """The deadlines not yet defaulted and the reminders before them (the alarm's moments)."""
-        from cok.notify.reminders import times
-
-        clock = getattr(self.campaign.state, "clock", None)
-        done = clock.defaulted if clock is not None else set()
-        found = [d.due for d in self.dues() if d.due is not None and d.wait.key not in done]
-        return found + times(self.campaign, self.dues())
+        return due_times(self.campaign, self.dues())
 
     def schedule(self) -> Schedule:
         """The organiser's choices the clock does not keep (`extensions:`, `reminders:`)."""
@@ -223,18 +218,41 @@ class Version:
             return None
 
 
+def due_times(campaign: Campaign, dues: Sequence[Due]) -> list[dt.datetime]:
+    """A campaign's deadlines not yet defaulted and the reminders before them."""
+    from cok.notify.reminders import times
+
+    clock = deadlines.clock(campaign)
+    if clock is None or not clock.on:
+        return []
+    found = [d.due for d in dues if d.due is not None and d.wait.key not in clock.defaulted]
+    return found + times(campaign, dues)
+
+
+def _keeps_time(campaign: Campaign) -> bool:
+    clock = deadlines.clock(campaign)
+    return clock is not None and clock.on
+
+
 class Heard(Followers):
     """The service's followers of every write, telling the server too: the campaign's alarm
-    is armed again after each write (a recording can open a wait, close one or move one)."""
+    is armed again after each write (a recording can open a wait, close one or move one),
+    with the campaign the write left (`latest`), so that it reads its next due time from it
+    without opening the files again."""
 
     def __init__(self, folder: Path, backup: Backup = NO_BACKUP) -> None:
         super().__init__(folder, backup)
         self.heard: list[Callable[[], None]] = []
+        self.latest: Campaign | None = None
 
     def write(self, campaign: Campaign, events: Any, **options: Any) -> tuple[list[Any], list[str]]:
+        done: list[Any] = []
         try:
-            return super().write(campaign, events, **options)
+            done, said = super().write(campaign, events, **options)
+            return done, said
         finally:
+            if done and done[-1].written:
+                self.latest = done[-1].campaign
             for told in self.heard:
                 told()
 
@@ -282,9 +300,13 @@ class WarmCampaign:
 
     def due_times(self) -> list[dt.datetime]:
         """Every moment the campaign has something due: each wait's deadline and the
-        reminders before it (the alarm sleeps until the soonest)."""
-        view = self.view()
-        return view.due_times()
+        reminders before it (the alarm sleeps until the soonest). Just after a write of this
+        server's, from the campaign it left (no file is read: a recording's cost is
+        unchanged); else from the current version (a terminal's write is seen there)."""
+        latest, self.followers.latest = self.followers.latest, None
+        if latest is not None:
+            return due_times(latest, deadlines.pending(latest) if _keeps_time(latest) else [])
+        return self.view().due_times()
 
     def ring(self, now: dt.datetime) -> None:
         """What the alarm does when a moment comes: the defaults due at `now` recorded through
