@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f" 65  the alarms' wake-ups / the distinct due times passed: {woke} / {passed} "
-        f"(= required) {'ok' if good_wakes else 'MISSED'}; times told of a write (its own defaults, pages read after them): {heard}"
+        f"(= required) {'ok' if good_wakes else 'MISSED'}; told of a write: {heard}"
     )
     print(
         f" 66  a recording (a battle) with deadlines vs without: {a * 1000:6.2f} / {b * 1000:6.2f} ms = "
