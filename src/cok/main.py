@@ -66,6 +66,12 @@ def build(only: str | None = None) -> typer.Typer:
     from cok.cli.serving import app as serving  # `cok serve` and `cok invite`: the campaign at the table
 
     app.registered_commands += serving.registered_commands
+    if only is None or only in ("tick", "deadline"):  # the campaign's own time (docs/deadlines.md)
+        from cok.cli.deadlines import app as deadline
+        from cok.cli.deadlines import ticking
+
+        app.registered_commands += ticking.registered_commands
+        app.add_typer(deadline, name="deadline", help="What is due and when; extend a deadline, bring a player back.")
     if only is None or only == "dice":  # `cok dice`: the campaign's fair dice (docs/dice.md)
         from cok.cli.dice import app as dice
 
@@ -129,6 +135,14 @@ def main() -> None:
     if garbled is not None:
         _say(f"cok: {garbled}")
         sys.exit(1)
+    if os.environ.get("COK_NOW"):  # the ledger's clock (docs/deadlines.md): a bad one said at once
+        from cok.core.deadlines import BadNow, now
+
+        try:
+            now()
+        except BadNow as error:
+            _say(f"cok: {error}")
+            sys.exit(1)
     args = sys.argv[1:] = shortcut.in_order(sys.argv[1:], _groups)
     show_progress(args)
     try:

@@ -415,7 +415,7 @@ def test_schema_prints_json_schemas_from_the_models(tmp_path: Path) -> None:
         "DiceCommit",
         "DiceReveal",
         "DiceLost",
-    } | {"Confirm", "Dispute", "Settle"}
+    } | {"Confirm", "Dispute", "Settle"} | {"Extend", "Present"}
     assert events["$defs"]["Battle"]["additionalProperties"] is False
     assert "locations" in json.loads(cok("schema", "map").stdout)["properties"]
     assert "points" in json.loads(cok("schema", "campaign").stdout)["properties"]

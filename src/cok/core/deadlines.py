@@ -210,14 +210,12 @@ class Clock:
         start = moment(opened)
         assert start is not None
         if wait.who is not None and wait.who in self.absent:
-            return start
+            return start.astimezone(self.zone())
         rule = spec(written)
         if isinstance(rule, str):
             return None
-        found = zone(self.tz)
-        return due(
-            start, rule, found if isinstance(found, ZoneInfo) else ZoneInfo("UTC"), self.extended.get(wait.key, 0)
-        )
+        tz = self.zone()  # told in the campaign's zone: the same moment, as its players read it
+        return due(start, rule, tz, self.extended.get(wait.key, 0)).astimezone(tz)
 
 
 def set_up(deadlines: Mapping[str, str], tz: str = "UTC", absent_after: int = 0) -> Clock:

@@ -45,6 +45,9 @@ class NoTrueKing(Game):
     notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
     notify_ended = Lazy("notify:ended")  # the game's end with its scores
     notify_opened = Lazy("notify:opened")  # the next round, opened by a round's last exchange
+    deadline_steps = Lazy("deadlines:STEPS")  # a conspiracy's turn, an unseal (issue 48)
+    waits = Lazy("deadlines:waits")  # whose turn the ledger waits for, each turn its own key
+    defaults = Lazy("deadlines:defaults")  # a missed turn passes, taking nothing from the game
     settings_model = Lazy("settings:NoTrueKingSettings")
     map_model = Lazy("mapfile:BoardSpec")
     load_map = Lazy("mapfile:read_board")

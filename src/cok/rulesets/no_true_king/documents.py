@@ -13,6 +13,15 @@ from cok.rulesets.no_true_king.rules.turns import waiting_for
 RULESET = "no-true-king"
 
 
+def due_doc(state: State) -> list[dict[str, Any]]:
+    """Each turn waited for with its due time (issue 48), soonest first, from the log and the
+    settings alone (`state.clock`), so every copy of the campaign agrees."""
+    from cok.core.deadlines import pending
+    from cok.rulesets.no_true_king.deadlines import waits
+
+    return [due.document() for due in pending(state.clock, waits(state))]
+
+
 def status_doc(name: str, state: State) -> dict[str, Any]:
     waits = []
     for wait in waiting_for(state):
@@ -34,6 +43,8 @@ def status_doc(name: str, state: State) -> dict[str, Any]:
         "phase": state.phase,
         "turn": state.active,
         "waiting_for": waits,
+        "due": due_doc(state),
+        "absent": sorted(state.clock.absent),
         "agents": [{"house": h, "space": s, "player": p} for (h, s), p in sorted(state.agents.items())],
     }
 
@@ -68,6 +79,7 @@ def standings_doc(name: str, state: State) -> dict[str, Any]:
             "cards": standing.cards,
             "score": standing.score,
             "rank": standing.rank,
+            "absent": who.id in state.clock.absent,  # missed deadlines in a row (issue 48)
         }
         if over:
             item["loyalty"] = who.card

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from cok.core.deadlines import moment, when, zone
 from cok.render.views import Cell, Grid, Line, View
 from cok.rulesets.no_true_king.documents import houses_table_doc
 from cok.rulesets.no_true_king.rules.scores import final_standings
@@ -11,7 +14,27 @@ from cok.rulesets.no_true_king.rules.state import State
 from cok.rulesets.no_true_king.rules.turns import free_spaces, waits_text
 
 
-def status_views(name: str, state: State) -> list[View | str]:
+def due_lines(state: State, now: dt.datetime) -> list[View | str]:
+    """When each turn waited for is due, as a player reads it at `now` (issue 48), and who is
+    absent (their turns pass as soon as they open)."""
+    from cok.rulesets.no_true_king.documents import due_doc
+
+    tz = zone(state.clock.tz)
+    lines: list[View | str] = []
+    for item in due_doc(state):
+        if item["due"] is None:
+            continue
+        due_at = moment(item["due"])
+        assert due_at is not None
+        said = when(due_at, now, tz if isinstance(tz, ZoneInfo) else dt.UTC)
+        absent = " (absent: it passes as it opens)" if item["absent"] else ""
+        lines.append(f"{item['player']}'s {item['step']} is due {said}{absent}.")
+    if state.clock.absent:
+        lines.append("Absent: " + ", ".join(sorted(state.clock.absent)) + " (their turns pass when they open).")
+    return lines
+
+
+def status_views(name: str, state: State, now: dt.datetime | None = None) -> list[View | str]:
     lines: list[View | str] = [Line.of(name, "bold")]
     if state.phase == "setup":
         lines.append(f"Setup: {len(state.players)} conspiracies joined.")
@@ -20,6 +43,8 @@ def status_views(name: str, state: State) -> list[View | str]:
     if state.active:
         lines.append(f"Turn: {state.active}.")
     lines.append(f"Waiting for: {waits_text(state)}.")
+    if now is not None:
+        lines += due_lines(state, now)
     if state.agents:
         grid = Grid("Agents", [("house", "fixed"), ("space", "left"), ("player", "fixed")])
         for (house, space), player in sorted(state.agents.items()):
@@ -108,7 +133,7 @@ def standings_views(name: str, state: State) -> list[View | str]:
         who = state.players[st.player]
         cells: list[str | Cell] = [
             str(st.rank or ""),
-            Cell(who.name, "bold" if st.rank == 1 else None),
+            Cell(who.name + (" (absent)" if who.id in state.clock.absent else ""), "bold" if st.rank == 1 else None),
             who.symbol,
             "" if st.score is None else str(st.score),
             str(st.revealed),

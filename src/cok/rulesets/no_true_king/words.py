@@ -61,6 +61,8 @@ def _result(result: Any, name: Any = str) -> str:
     if isinstance(result, Exchanged):
         shown = f", revealing {result.reveal[1]} at {result.reveal[0]}" if result.reveal else ""
         return f"{name(result.player)} exchanges loyalty tokens {result.swap[0]} and {result.swap[1]}{shown}."
+    if isinstance(result, Passed) and result.placement:
+        return f"{name(result.player)} places no agent: the turn passes."
     if isinstance(result, Passed):
         return f"{name(result.player)} keeps their loyalty tokens."
     if isinstance(result, Unsealed):

@@ -398,7 +398,7 @@ def unseal(
 @refusals
 @reads
 def status(how: Manner = USUAL) -> None:
-    """The round, the first player, the phase, whose turn it is and what the ledger waits for.
+    """The round, the first player, the phase, whose turn it is, what the ledger waits for and when it is due.
 
     Example: cok ntk status --json
     """
@@ -408,9 +408,14 @@ def status(how: Manner = USUAL) -> None:
 
         emit_json(read(opened, "status"))
         return
+    from cok.core.deadlines import BadNow, now
     from cok.rulesets.no_true_king.views import status_views
 
-    _show(*status_views(opened.name, opened.state))
+    try:
+        at = now()  # COK_NOW: the due times judged at the ledger's clock (issue 48)
+    except BadNow as error:
+        raise RuleError(str(error)) from None
+    _show(*status_views(opened.name, opened.state, at))
 
 
 def _board(opened: Campaign, doc: Any) -> None:

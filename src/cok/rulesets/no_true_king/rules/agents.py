@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from cok.core.errors import RuleError
-from cok.rulesets.no_true_king.events import Action, Combat, Place, Resolve
+from cok.rulesets.no_true_king.events import Action, Combat, Pass, Place, Resolve
 from cok.rulesets.no_true_king.map import SPACES
 from cok.rulesets.no_true_king.rules import actions as act
 from cok.rulesets.no_true_king.rules.cards import check_resolved_here
 from cok.rulesets.no_true_king.rules.combat import fight
-from cok.rulesets.no_true_king.rules.outcomes import Fought, Moved, Placed, Resolved
+from cok.rulesets.no_true_king.rules.outcomes import Fought, Moved, Passed, Placed, Resolved
 from cok.rulesets.no_true_king.rules.state import Realm
-from cok.rulesets.no_true_king.rules.turns import free_spaces, refuse_out_of_turn
+from cok.rulesets.no_true_king.rules.turns import by_default, free_spaces, refuse_out_of_turn
 
 
 def place(state: Realm, event: Place) -> Placed:
@@ -30,6 +30,21 @@ def place(state: Realm, event: Place) -> Placed:
     return Placed(event.player, house, event.space)
 
 
+def pass_placement(state: Realm, event: Pass) -> Passed:
+    """A placement missed at its deadline (issue 48): the turn passes with no agent placed, and
+    the player has one agent fewer this round. Only the ledger's default passes a placement:
+    at the table every player places three (§4.2.1)."""
+    refuse_out_of_turn(state, "place", event.player)
+    if not by_default(event):
+        free = ", ".join(f"{h} {s}" for h, s in free_spaces(state))
+        raise RuleError(
+            f"every conspiracy places three agents (§4.2.1): {event.player} places one now "
+            f"(`cok ntk place`); a placement passes only at a missed deadline. Free spaces: {free}"
+        )
+    state.placed[event.player] += 1
+    return Passed(event.player, placement=True)
+
+
 def resolve(state: Realm, event: Resolve) -> Resolved:
     refuse_out_of_turn(state, "resolve", event.player)
     house = event.house
@@ -41,6 +56,8 @@ def resolve(state: Realm, event: Resolve) -> Resolved:
         raise RuleError(
             f"no {event.space} may resolve while a {state.tier()} is unresolved (maesters, then marshals, then lords)"
         )
+    if by_default(event) and not event.actions:
+        return _resolve_idle(state, event)
     _check_kinds(event)
     del state.agents[key]
     done: list[Any] = []
@@ -61,6 +78,18 @@ def resolve(state: Realm, event: Resolve) -> Resolved:
         state.table, state.fight_at, state.won_table, state.won_at = [], None, [], None
     up = _move_up(state, house, event.space, event.player)
     return Resolved(event.player, house, event.space, tuple(done), up)
+
+
+def _resolve_idle(state: Realm, event: Resolve) -> Resolved:
+    """A resolution missed at its deadline (issue 48): the agent resolves taking no action, then
+    moves up or returns as any agent does (§4.2.2). A combat whose cards were played from the
+    phones is never fought (its move is never made): the cards stay in their players' hands."""
+    if event.combat is not None:
+        raise RuleError("an agent that takes no action fights no combat: no `combat`")
+    del state.agents[(event.house, event.space)]
+    state.table, state.fight_at, state.won_table, state.won_at = [], None, [], None
+    up = _move_up(state, event.house, event.space, event.player)
+    return Resolved(event.player, event.house, event.space, (), up)
 
 
 def _granted_combat(

@@ -73,8 +73,16 @@ def _begin(game: Realm, event: Begin) -> tuple[Any, RoundEnded | None]:
 
 def _place(game: Realm, event: Place) -> tuple[Any, RoundEnded | None]:
     placed = agents.place(game, event)
+    return placed, _after_placing(game)
+
+
+def _after_placing(game: Realm) -> RoundEnded | None:
+    """The next placement, or the resolutions; a round in which no agent was placed (every
+    placement passed at its deadline) has nothing to resolve: its rankings at once."""
     turns.after_placement(game)
-    return placed, None
+    if game.phase == "resolution" and game.active is None:
+        return _rankings(game)
+    return None
 
 
 def _card(game: Realm, event: Card) -> tuple[Any, RoundEnded | None]:
@@ -93,6 +101,8 @@ def _exchange(game: Realm, event: Exchange) -> tuple[Any, RoundEnded | None]:
 
 
 def _passing(game: Realm, event: Pass) -> tuple[Any, RoundEnded | None]:
+    if game.phase == "placement":  # a placement missed at its deadline (issue 48)
+        return agents.pass_placement(game, event), _after_placing(game)
     return _pass(game, event), _next_exchange(game)
 
 

@@ -121,6 +121,7 @@ class Exchanged:
 @dataclass(frozen=True)
 class Passed:
     player: str
+    placement: bool = False  # a placement passed at a deadline (a default): no agent placed
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,12 @@ class Wait:
         return "nothing: the game is over"
 
 
+def by_default(event: object) -> bool:
+    """Whether the ledger recorded the event for a missed deadline (issue 48: `default:`): only
+    then may a placement pass or an agent resolve taking no action (docs/no-true-king.md)."""
+    return getattr(event, "default", None) is not None
+
+
 def free_spaces(state: Realm) -> list[tuple[str, str]]:
     return [(h, s) for h in state.board.houses for s in SPACES if (h, s) not in state.agents]
 

@@ -1,0 +1,199 @@
+"""`cok tick` and `cok deadline` (docs/deadlines.md): the campaign's own time at a terminal.
+`cok tick` records the default of every deadline missed (for cron or the systemd timer in
+deploy/, where no `cok serve` runs); `cok deadline` shows what is due and when, and its
+`extend` and `back` are the organiser's. Every command judges at the ledger's clock:
+`COK_NOW` (or `--now`), else the machine's."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cok.cli.options import USUAL, Manner, emit_json, open_valid, reads, records, refusals
+from cok.core.errors import RuleError
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from cok.core.campaign import Campaign
+    from cok.service.recording import Recording
+
+#: `cok tick` (a command of its own, beside the shared ones).
+ticking = typer.Typer()
+#: `cok deadline …`.
+app = typer.Typer(no_args_is_help=False, invoke_without_command=True)
+
+NowOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--now",
+        metavar="TIME",
+        help="Judge at this moment instead of the clock (ISO 8601: 2026-12-03T20:00:00Z); also $COK_NOW.",
+    ),
+]
+CommitOpt = Annotated[
+    bool, typer.Option("--commit", help="Commit each default recorded to the campaign's git repository.")
+]
+
+
+def _now(written: str | None) -> dt.datetime:
+    from cok.core.deadlines import BadNow, now
+
+    try:
+        return now(written)
+    except BadNow as error:
+        raise RuleError(str(error)) from None
+
+
+@ticking.command()
+@refusals
+@records
+def tick(now: NowOpt = None, commit: CommitOpt = False, how: Manner = USUAL) -> None:
+    """Record the default of every deadline missed, each once (docs/deadlines.md): for cron
+    or a systemd timer where no `cok serve` runs. A deadline missed while nothing ran is
+    applied now, saying when it was due. Two ticks at once record each default once.
+
+    Example: cok tick --now 2026-12-03T20:00:00Z --dry-run
+    """
+    from cok.service.deadlines import tick as ticked
+    from cok.service.followers import Backup, Followers
+
+    opened = open_valid(how.campaign, how.no_cache)
+    moment = _now(now)
+    followers = Followers(opened.folder, Backup(commit=True).checked(opened.folder) if commit else Backup())
+    done = ticked(opened.folder, moment, dry_run=how.dry_run, followers=followers, use_cache=not how.no_cache)
+    zone = _zone(opened)
+    if how.as_json:
+        emit_json(
+            {
+                "now": _iso(moment, zone),
+                "written": done.written,
+                "defaults": [d.document(zone) for d in done.defaults],
+                "refused": [
+                    {"step": w.step, "player": w.who, "what": w.what, "reason": why} for w, why in done.refused
+                ],
+            }
+        )
+    else:
+        head = "would record" if how.dry_run else "recorded"
+        for each in done.defaults:
+            for text, event in zip(each.recording.told, each.recording.events, strict=False):
+                typer.echo(f"{head} {event.id}: {text}" if not how.dry_run else f"{head}: {text}")
+            for warning in each.recording.warnings:
+                typer.echo(f"cok: warning: {warning}", err=True)
+        if not done.defaults and not done.refused:
+            typer.echo(f"nothing is due at {_said(moment, zone)}")
+    for wait, why in done.refused:
+        typer.echo(f"cok: the default for {wait.what} was refused: {why}", err=True)
+    if done.refused:
+        raise typer.Exit(1)
+
+
+@app.callback()
+@refusals
+@reads
+def deadline(ctx: typer.Context, now: NowOpt = None, how: Manner = USUAL) -> None:
+    """What the ledger waits for, when each is due, and the players marked absent.
+
+    Example: cok deadline --json
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from cok.core.deadlines import when
+    from cok.service.deadlines import absent, next_due, pending
+
+    opened = open_valid(how.campaign, how.no_cache)
+    moment = _now(now)
+    zone = _zone(opened)
+    due = pending(opened)
+    gone = absent(opened)
+    if how.as_json:
+        coming = next_due(opened, moment)
+        emit_json(
+            {
+                "now": _iso(moment, zone),
+                "timezone": str(zone),
+                "due": [d.document() for d in due],
+                "absent": gone,
+                "next": _iso(coming, zone) if coming is not None else None,
+            }
+        )
+        return
+    if not due:
+        typer.echo("the ledger waits for nothing now")
+    for each in due:
+        whose = each.wait.who or "the organisers"
+        said = when(each.due, moment, zone) if each.due is not None else "no deadline"
+        mark = " (absent: defaulted at once)" if each.absent else ""
+        typer.echo(f"{each.wait.what} — {whose}: {said}{mark}")
+    if gone:
+        typer.echo(f"absent: {', '.join(gone)} (cok deadline back PLAYER brings one back)")
+
+
+@app.command()
+@refusals
+@records
+def extend(
+    length: Annotated[str, typer.Argument(metavar="LENGTH", help="How much longer: 24h, 2d, 1d12h.")],
+    player: Annotated[str | None, typer.Option("--for", metavar="PLAYER", help="Only this player's deadlines.")] = None,
+    step: Annotated[str | None, typer.Option("--step", metavar="STEP", help="Only this step's deadlines.")] = None,
+    how: Manner = USUAL,
+) -> None:
+    """Give more time (an organiser's): every open deadline, or one player's, or one step's.
+
+    Example: cok deadline extend 24h --for bo
+    """
+    from cok.service.deadlines import extend as extended
+
+    opened = open_valid(how.campaign, how.no_cache)
+    _shown(extended(opened.folder, length, player=player, step=step, dry_run=how.dry_run), how)
+
+
+@app.command()
+@refusals
+@records
+def back(
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="The absent player to bring back.")],
+    how: Manner = USUAL,
+) -> None:
+    """Bring an absent player back (an organiser's): their deadlines count again, from now.
+
+    Example: cok deadline back bo
+    """
+    from cok.service.deadlines import back as brought
+
+    opened = open_valid(how.campaign, how.no_cache)
+    _shown(brought(opened.folder, player, dry_run=how.dry_run), how)
+
+
+def _shown(done: Recording, how: Manner) -> None:
+    if how.as_json:
+        emit_json(done.document)
+        return
+    for text, event in zip(done.told, done.events, strict=False):
+        typer.echo(f"recorded as {event.id}: {text}" if done.written else f"would record: {text}")
+    for warning in done.warnings:
+        typer.echo(f"cok: warning: {warning}", err=True)
+
+
+def _zone(campaign: Campaign) -> Any:
+    from cok.service.deadlines import clock
+
+    kept = clock(campaign)
+    if kept is not None:
+        return kept.zone()
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo("UTC")
+
+
+def _iso(moment: dt.datetime, zone: Any) -> str:
+    from cok.core.deadlines import iso
+
+    return iso(moment.astimezone(zone))
+
+
+def _said(moment: dt.datetime, zone: Any) -> str:
+    local = moment.astimezone(zone)
+    return f"{local:%a} {local.day} {local:%b %Y %H:%M} ({zone})"
