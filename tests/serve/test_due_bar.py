@@ -169,3 +169,37 @@ def test_an_absent_player_is_marked_and_an_organiser_brings_them_back(tmp_path: 
         data = {"csrf": csrf, "kind": "back", "player": found[1]}
         assert mk.client.post("/deadline", data=data, follow_redirects=False).status_code == 303
         assert [e["player"] for e in mk.events() if e["type"] == "present"] == [found[1]]
+
+
+HOUSES = ["baratheon", "stark", "lannister", "greyjoy", "tyrell"]
+
+
+def test_every_game_shows_the_bar_clash_of_kings_and_no_true_king_too(tmp_path: Path) -> None:
+    """Clash of Kings waits for the organisers' next week; No True King for a conspiracy's turn."""
+    import json
+
+    from tests.conftest import EXAMPLE, Cok
+
+    example = tmp_path / "example"
+    shutil.copytree(EXAMPLE, example)
+    with (example / "campaign.yaml").open("a", encoding="utf-8") as settings:
+        settings.write("deadlines:\n  week: 3d\n")
+    at = dt.datetime(2026, 10, 7, 21, 0, tzinfo=dt.UTC)  # the example's week 5 began 5 Oct 10:30
+    with TestClient(create_app(example, clock=Clock(at), sleep=never)) as client:
+        client.get(f"/join/{invites.invite(example, 'Ann', organiser=True)}")
+        page = client.get("/").text
+        assert "<strong>You: the start of week 6</strong>, due <time>Thu 8 Oct 10:30 — in 14 hours</time>" in page
+    assert Cok(tmp_path)("init", "game", "--ruleset", "no-true-king").exit_code == 0
+    ntk = Cok(tmp_path / "game")
+    with (ntk.cwd / "campaign.yaml").open("a", encoding="utf-8") as settings:
+        settings.write("deadlines:\n  turn: 24h\n")
+    for player, symbol in (("ana", "crown"), ("bo", "torch")):
+        made = json.loads(ntk("ntk", "seal", player, *HOUSES, "--json").stdout)
+        assert ntk("ntk", "join", player, "--symbol", symbol, "--seal", made["seal"]).exit_code == 0
+    assert ntk("ntk", "begin", "--seats", "ana", "bo", "--first", "bo").exit_code == 0
+    begun = yaml.safe_load((ntk.cwd / "events.yaml").read_text(encoding="utf-8"))[-1]["at"]
+    now = dt.datetime.fromisoformat(str(begun).replace("Z", "+00:00")) + dt.timedelta(hours=1)
+    with TestClient(create_app(ntk.cwd, clock=Clock(now), sleep=never)) as client:
+        client.get(f"/join/{invites.invite(ntk.cwd, 'bo')}")
+        bar = re.search(r'<section class="cok-due".*?</section>', client.get("/").text, re.S)
+        assert bar and "<strong>You: " in bar[0] and "— in 23 hours</time>" in bar[0], bar
