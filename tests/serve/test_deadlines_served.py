@@ -173,3 +173,37 @@ def test_a_clubs_every_campaign_has_its_alarm_armed_including_one_added_while_se
 def _copy(source: Path, to: Path) -> Path:
     shutil.copytree(source, to)
     return to
+
+
+def test_the_alarm_wakes_at_a_reminders_moment_and_queues_it_once(tmp_path: Path) -> None:
+    """Mighty Kingdoms' month 2 orders, due 2026-11-25 06:37:52 UTC, `reminders: [24h]`, a chat
+    destination taking nudges: the alarm sleeps until 24 hours before, then queues one reminder
+    for each kingdom still waited for, once."""
+    from tests.conftest import ROOT, Cok
+    from tests.notify.conftest import serving
+
+    folder = _copy(ROOT / "campaigns" / "mighty-kingdoms", tmp_path / "mk")
+    with (folder / "campaign.yaml").open("a", encoding="utf-8") as settings:
+        settings.write("deadlines:\n  orders: 48h\nreminders: [24h]\n")
+    due = dt.datetime(2026, 11, 25, 6, 37, 52, tzinfo=dt.UTC)
+    clock = Clock(due - dt.timedelta(hours=30))
+    with serving() as fake:
+        assert Cok(folder)("notify", "add", fake.url, "--only", "nudge").exit_code == 0
+        app = create_app(folder, clock=clock, sleep=never)
+        with TestClient(app):
+            alarm: Alarm = app.state.server.alarm
+            assert alarm.quiet() and alarm.at == due - dt.timedelta(hours=24)
+            woken(alarm, clock, due - dt.timedelta(hours=23, minutes=59))
+            expected = [f"due.orders-y3-m2-{p}.86400s" for p in ("bo", "cy", "dag")]
+            assert _reminders(folder) == expected
+            woken(alarm, clock, due - dt.timedelta(hours=23))  # woken again: nothing more to queue
+            assert _reminders(folder) == expected and alarm.at == due and alarm.wakes == 1
+
+
+def _reminders(folder: Path) -> list[str]:
+    """The reminders queued or already sent by the server's courier (each key once)."""
+    from cok.notify.home import campaign_home
+
+    home = campaign_home(folder)
+    found = [p.stem for p in (home / "outbox").glob("due.*.json")] + [p.name for p in (home / "sent").glob("due.*")]
+    return sorted(found)
