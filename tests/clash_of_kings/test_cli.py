@@ -160,6 +160,8 @@ def test_week_shows_and_starts_weeks(cok: Cok) -> None:
         "week": 3,
         "points_limit": 30,
         "limits": [20, 23, 30],
+        "due": [],
+        "absent": [],
     }
     assert cok("week", "--limit", "3").exit_code == 2
 

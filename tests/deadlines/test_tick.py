@@ -136,3 +136,24 @@ def test_a_campaign_without_deadlines_is_never_due(tmp_path: Path, week: Path) -
     campaign = open_campaign(week)
     assert next_due(campaign, LATE) is None
     assert tick(week, LATE).defaults == []
+
+
+def test_cok_week_shows_when_the_next_week_is_due(week: Path) -> None:
+    document = json.loads(cok_at(week, WEEK_DUE - dt.timedelta(hours=2), "week", "--json").stdout)
+    assert document["due"] == [
+        {
+            "step": "week",
+            "player": None,
+            "what": "the start of week 2",
+            "due": "2026-11-30T19:00:00+00:00",
+            "absent": False,
+        }
+    ]
+    assert document["absent"] == []
+    said = cok_at(week, WEEK_DUE - dt.timedelta(hours=2), "week").stdout
+    assert "week 1, points limit 20; week 2 is due Mon 30 Nov 19:00 — in 2 hours" in said
+
+
+def test_cok_where_json_carries_the_due_times(week: Path) -> None:
+    document = json.loads(cok_at(week, WEEK_DUE, "where", "tim", "matt", "--json").stdout)
+    assert [d["due"] for d in document["due"]] == ["2026-11-30T19:00:00+00:00"]

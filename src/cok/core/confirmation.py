@@ -1,7 +1,9 @@
 """Results the other side confirms or disputes (docs/confirm.md), read from the history alone:
 each result (a game's `results`: battles) with who recorded it, who may confirm it, and where
 it stands: awaiting the other side, confirmed, disputed (until an organiser settles it), or
-kept by an organiser. Voided results and verdicts are left out, as the replay leaves them."""
+kept by an organiser. Voided results and verdicts are left out, as the replay leaves them, and
+so are the ledger's defaults for a missed deadline (docs/deadlines.md): decided by the rules,
+not reported by a player, they await no one's word (an organiser voids a wrong one)."""
 
 from __future__ import annotations
 
@@ -62,6 +64,8 @@ def results(ruleset: Ruleset, history: Iterable[Told]) -> dict[str, Result]:
         if told.voided or told.id is None:
             continue
         if told.type in ruleset.results:
+            if told.event.get("default") is not None:
+                continue  # a missed deadline's default: the ledger's by the rules, nobody's word to confirm
             by = told.event.get("by")
             other = ruleset.other_side(frozenset(told.players), by)
             if other:

@@ -58,7 +58,8 @@ def refusal(
         return answering(campaign, draft.type, target, who)
     allowed = ruleset.player_fields.get(draft.type)
     if draft.type in organiser_events(ruleset) or allowed is None:
-        return f"a {draft.type} is recorded by an organiser; ask one"
+        article = "an" if draft.type[:1] in "aeiou" else "a"
+        return f"{article} {draft.type} is recorded by an organiser; ask one"
     fields = _event_fields(ruleset, draft.type)
     own = {"type", *RESERVED, *allowed}  # the ledger's own fields are refused to everyone when recording
     sent = [str(k) for k in draft.fields if k not in own]

@@ -6,6 +6,7 @@ locations are free, who attacks) and of the views."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -289,9 +290,13 @@ def week_(
 
         emit_json(read(opened, "week"))
         return
+    from cok.core.deadlines import now, when
     from cok.render.output import show
+    from cok.service.deadlines import pending
 
-    show(f"{opened.name}: week {state.week}, points limit {state.limit}")
+    due = [d.due for d in pending(opened) if d.due is not None]
+    said = f"; week {state.week + 1} is due {when(due[0], now(), due[0].tzinfo or dt.UTC)}" if due else ""
+    show(f"{opened.name}: week {state.week}, points limit {state.limit}{said}")
 
 
 @app.command()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cok.core.errors import RuleError
 
@@ -41,7 +41,7 @@ def where(
     if len(players) != 2:
         raise RuleError("where needs two players: `players` P1 P2")
     state = campaign.state
-    return where_doc(state, plan(state, players[0], players[1], attacker, list(brotherhood)))
+    return {**where_doc(state, plan(state, players[0], players[1], attacker, list(brotherhood))), **due(campaign)}
 
 
 def locations(campaign: Campaign, free: bool | str = False, player: str | None = None) -> dict[str, Any]:
@@ -81,9 +81,25 @@ def modes(campaign: Campaign, mode: str | None = None) -> dict[str, Any]:
 
 
 def week(campaign: Campaign) -> dict[str, Any]:
-    """`cok week --json`: the week and its points limit."""
+    """`cok week --json`: the week and its points limit, and when the next one is due."""
     state = campaign.state
-    return {"campaign": campaign.name, "week": state.week, "points_limit": state.limit, "limits": state.limits}
+    return {
+        "campaign": campaign.name,
+        "week": state.week,
+        "points_limit": state.limit,
+        "limits": state.limits,
+        **due(campaign),
+    }
+
+
+def due(campaign: Campaign) -> dict[str, Any]:
+    """What the ledger waits for with its due time (`deadlines:` in campaign.yaml; null:
+    none), soonest first, and the players marked absent (docs/deadlines.md)."""
+    from cok.core.campaign import Campaign as Opened
+    from cok.service.deadlines import absent, pending
+
+    opened = cast(Opened, campaign)  # the one the service opened: its game and its state
+    return {"due": [d.document() for d in pending(opened)], "absent": absent(opened)}
 
 
 def players(campaign: Campaign) -> dict[str, Any]:
