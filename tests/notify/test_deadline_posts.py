@@ -11,6 +11,7 @@ import datetime as dt
 from cok.core.campaign import open_campaign
 from cok.notify import outbox
 from cok.notify.posts import next_due
+from cok.service.deadlines import schedule
 from tests.conftest import Cok
 from tests.notify.conftest import Fake
 
@@ -23,7 +24,8 @@ def _deadlines(kow: Cok, *more: str) -> None:
 
 
 def _remind(kow: Cok, at: dt.datetime) -> int:
-    return outbox.remind(kow.cwd, open_campaign(kow.cwd), at)
+    campaign = open_campaign(kow.cwd)
+    return outbox.remind(kow.cwd, campaign, at, schedule(campaign).reminders)
 
 
 def test_a_reminder_goes_to_each_one_still_waited_for_once_per_wait_and_offset(kow: Cok, fake: Fake) -> None:

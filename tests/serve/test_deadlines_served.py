@@ -207,3 +207,26 @@ def _reminders(folder: Path) -> list[str]:
     home = campaign_home(folder)
     found = [p.stem for p in (home / "outbox").glob("due.*.json")] + [p.name for p in (home / "sent").glob("due.*")]
     return sorted(found)
+
+
+def test_a_default_recorded_by_the_server_is_posted_like_any_recording(example: Path) -> None:
+    from cok.notify.home import campaign_home
+    from cok.notify.home import read_json as read
+    from tests.conftest import Cok
+    from tests.notify.conftest import serving
+
+    folder = with_deadlines(example)
+    clock = Clock(BEFORE)
+    with serving() as fake:
+        assert Cok(folder)("notify", "add", fake.url, "--only", "week").exit_code == 0
+        app = create_app(folder, clock=clock, sleep=never)
+        with TestClient(app):
+            alarm: Alarm = app.state.server.alarm
+            assert alarm.quiet()
+            woken(alarm, clock, AFTER)
+            made = defaults(folder)
+            home = campaign_home(folder)
+            queued = [read(p) for p in (home / "outbox").glob("*.json")]
+            sent = [p.name for p in (home / "sent").glob("*")]
+    posted = [str(q["text"]) for q in queued if q["key"] == made[0]["id"]]
+    assert (posted and posted[0].startswith("no start of the next week")) or made[0]["id"] in sent

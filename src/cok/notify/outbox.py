@@ -104,9 +104,10 @@ def put(folder: Path, made: Prepared) -> int:
     return queued
 
 
-def remind(folder: Path, campaign: Campaign, now: dt.datetime) -> int:
-    """The reminders before a deadline due at `now` queued (notify/reminders.py); how many."""
-    found = due_now(campaign, now)
+def remind(folder: Path, campaign: Campaign, now: dt.datetime, offsets: Sequence[int]) -> int:
+    """The reminders before a deadline due at `now` queued (notify/reminders.py; `offsets`:
+    the organiser's `reminders:` in seconds); how many."""
+    found = due_now(campaign, now, offsets)
     return remind_posts(folder, found) if found else 0
 
 

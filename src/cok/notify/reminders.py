@@ -23,23 +23,17 @@ if TYPE_CHECKING:
 ABOUT = "due:"
 
 
-def offsets(campaign: Campaign) -> list[int]:
-    """The organiser's reminder offsets in seconds, largest first (`reminders:` in campaign.yaml)."""
-    from cok.service.deadlines import schedule
-
-    return list(schedule(campaign).reminders)
-
-
 def zone_of(campaign: Campaign) -> dt.tzinfo:
     """The campaign's time zone (`timezone:`), in which every due time is said."""
     clock = getattr(campaign.state, "clock", None)
     return clock.zone() if isinstance(clock, deadlines.Clock) else dt.UTC
 
 
-def times(campaign: Campaign, dues: Sequence[Due]) -> list[dt.datetime]:
-    """The moments reminders are due: each deadline less each offset (the alarm wakes then);
-    none when the campaign posts nowhere (no destination: nothing to wake for)."""
-    spans = offsets(campaign) if any(d.due is not None for d in dues) else []
+def times(campaign: Campaign, dues: Sequence[Due], offsets: Sequence[int]) -> list[dt.datetime]:
+    """The moments reminders are due: each deadline less each offset in seconds (the
+    organiser's `reminders:`, `service.deadlines.schedule`); the alarm wakes then. None when
+    the campaign posts nowhere (no destination: nothing to wake for)."""
+    spans = list(offsets) if any(d.due is not None for d in dues) else []
     if spans and not _posts(campaign.folder):
         return []
     return [d.due - dt.timedelta(seconds=s) for d in dues if d.due is not None and not d.absent for s in spans]
@@ -67,14 +61,14 @@ def said(due: Due, tz: dt.tzinfo) -> str:
     return deadlines.when(due.due, due.due, tz).split(" — ")[0]
 
 
-def due_now(campaign: Campaign, now: dt.datetime) -> list[tuple[str, str, Wait]]:
+def due_now(campaign: Campaign, now: dt.datetime, offsets: Sequence[int]) -> list[tuple[str, str, Wait]]:
     """The reminders due at `now` (key, text, wait): each wait's latest offset passed, while
     its deadline is still ahead (a server started late sends one, not every one it missed)."""
     state = campaign.state
     clock = getattr(state, "clock", None)
     if clock is None or not clock.on:
         return []
-    spans = offsets(campaign)
+    spans = list(offsets)
     if not spans:
         return []
     tz = zone_of(campaign)

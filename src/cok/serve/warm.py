@@ -226,7 +226,7 @@ def due_times(campaign: Campaign, dues: Sequence[Due]) -> list[dt.datetime]:
     if clock is None or not clock.on:
         return []
     found = [d.due for d in dues if d.due is not None and d.wait.key not in clock.defaulted]
-    return found + times(campaign, dues)
+    return found + times(campaign, dues, deadlines.schedule(campaign).reminders)
 
 
 def _keeps_time(campaign: Campaign) -> bool:
@@ -314,7 +314,8 @@ class WarmCampaign:
         from cok.notify.outbox import remind
 
         self._tick(now)
-        remind(self.folder, self.view().campaign, now)
+        campaign = self.view().campaign
+        remind(self.folder, campaign, now, deadlines.schedule(campaign).reminders)
 
     def _tick(self, now: dt.datetime) -> None:
         with self.ledger.lock:  # the warm ledger's own lock: no recording of this server meanwhile
