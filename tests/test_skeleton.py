@@ -38,6 +38,7 @@ REQUIRED = [
     "queries.py",  # its reads by name: --json, its pages, GET /api/<name>
     "notify.py",  # which of its events the club's chat is told, whom the ledger waits for
     "scenarios.py",  # what the shared tests (and the contract) play of it
+    "deadlines.py",  # what its ledger waits for, and what is recorded for a missed deadline
 ]
 #: Required where a game's pages draw a board of legal moves (`table/board.py`): what a player
 #: may do now, read from the state, which the board's read (`offers`, `resolving`) gives.

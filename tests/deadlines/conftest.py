@@ -71,3 +71,6 @@ def cok_at(folder: Path, moment: dt.datetime, *args: str) -> Run:
 
 def log(folder: Path) -> str:
     return (folder / "events.yaml").read_text()
+
+
+LATE_ENOUGH = "2026-12-01T09:00:00Z"  # after week 1 was due

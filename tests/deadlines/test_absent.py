@@ -8,10 +8,13 @@ import datetime as dt
 import os
 from pathlib import Path
 
+import pytest
+
 from cok.core.campaign import open_campaign
 from cok.service import record
-from cok.service.deadlines import pending, tick
-from cok.service.drafts import Draft
+from cok.service.deadlines import back, pending, tick
+from cok.service.drafts import Draft, Who
+from cok.service.recording import Refusal
 
 from .conftest import T0, cok_at, log
 
@@ -95,3 +98,22 @@ def test_cok_deadline_shows_the_absent_players(turns: Path) -> None:
     missed_twice(turns)
     run = cok_at(turns, T0 + 97 * HOUR, "deadline")
     assert "absent: bo" in run.stdout
+
+
+def test_an_absent_player_comes_back_themselves_but_not_another(turns: Path) -> None:
+    missed_twice(turns)
+    with pytest.raises(Refusal, match="al may bring back only themselves"):
+        back(turns, "bo", by=Who("al"))
+    done = back(turns, "bo", by=Who("bo"))
+    assert done.told == ["bo is back: their deadlines count again, each from now"]
+    assert open_campaign(turns, use_cache=False).state.clock.absent == set()
+
+
+def test_an_event_an_absent_player_records_about_another_does_not_bring_them_back(turns: Path) -> None:
+    missed_twice(turns)  # round 3: al's wait open, bo's defaulted at once
+    os.environ["COK_NOW"] = (T0 + 98 * HOUR).isoformat()
+    try:
+        record(turns, [Draft("score", {"player": "al", "points": 1})], by="bo")  # by bo, about al: not bo's
+        assert open_campaign(turns, use_cache=False).state.clock.absent == {"bo"}
+    finally:
+        del os.environ["COK_NOW"]

@@ -58,3 +58,19 @@ def test_a_default_in_a_campaign_without_deadlines_is_refused(week: Path) -> Non
     code, said = checked(week, "- type: week\n  default: deadline\n  at: 2026-12-30T19:00:00Z\n")
     assert code == 1
     assert "campaign.yaml sets no `deadlines:`" in said
+
+
+def test_a_default_is_judged_by_its_own_due_so_a_deadline_changed_later_keeps_it(week: Path) -> None:
+    checked(week, "- type: week\n  default: deadline\n  due: 2026-11-30T19:00:00Z\n  at: 2026-11-30T19:05:00Z\n")
+    (week / "campaign.yaml").write_text(
+        (week / "campaign.yaml").read_text().replace("monday 19:00", "tuesday 19:00")
+    )  # a day later from now on: the default recorded on Monday stands
+    assert Cok(week)("check").exit_code == 0
+
+
+def test_a_default_recorded_before_its_own_due_is_refused(week: Path) -> None:
+    code, said = checked(
+        week, "- type: week\n  default: deadline\n  due: 2026-12-01T19:00:00Z\n  at: 2026-11-30T19:05:00Z\n"
+    )
+    assert code == 1
+    assert "events.yaml:11: week: recorded before its deadline (due 2026-12-01T19:00:00+00:00" in said

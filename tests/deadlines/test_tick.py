@@ -157,3 +157,20 @@ def test_cok_week_shows_when_the_next_week_is_due(week: Path) -> None:
 def test_cok_where_json_carries_the_due_times(week: Path) -> None:
     document = json.loads(cok_at(week, WEEK_DUE, "where", "tim", "matt", "--json").stdout)
     assert [d["due"] for d in document["due"]] == ["2026-11-30T19:00:00+00:00"]
+
+
+def test_a_past_deadline_whose_default_is_none_is_never_due_again(turns: Path) -> None:
+    (turns / "campaign.yaml").write_text((turns / "campaign.yaml").read_text() + "defaults: {score: none}\n")
+    campaign = open_campaign(turns)
+    opened = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
+    assert next_due(campaign, opened + dt.timedelta(hours=47)) == opened + dt.timedelta(hours=48)
+    assert next_due(campaign, opened + dt.timedelta(days=9)) is None  # told once, then nothing to do
+    assert tick(turns, opened + dt.timedelta(days=9)).defaults == []
+
+
+def test_tick_all_ticks_every_campaign_below_a_folder(week: Path, turns: Path) -> None:
+    run = cok_at(week.parent, LATE, "tick", "--all", str(week.parent), "--json")
+    assert run.exit_code == 0, run.stderr
+    ticked = {Path(d["campaign"]).name: [x["what"] for x in d["defaults"]] for d in json.loads(run.stdout)["campaigns"]}
+    assert ticked == {"week": ["the start of week 2"], "turns": ["al's score in round 1", "bo's score in round 1"]}
+    assert "default: deadline" in log(week) and "default: deadline" in log(turns)

@@ -49,45 +49,73 @@ def _now(written: str | None) -> dt.datetime:
 @ticking.command()
 @refusals
 @records
-def tick(now: NowOpt = None, commit: CommitOpt = False, how: Manner = USUAL) -> None:
+def tick(
+    now: NowOpt = None,
+    commit: CommitOpt = False,
+    below: Annotated[
+        str | None,
+        typer.Option("--all", metavar="DIR", help="Every campaign below DIR (a club's folder), each in turn."),
+    ] = None,
+    how: Manner = USUAL,
+) -> None:
     """Record the default of every deadline missed, each once (docs/deadlines.md): for cron
     or a systemd timer where no `cok serve` runs. A deadline missed while nothing ran is
     applied now, saying when it was due. Two ticks at once record each default once.
 
     Example: cok tick --now 2026-12-03T20:00:00Z --dry-run
     """
+    from pathlib import Path
+
+    moment = _now(now)
+    if below is None:
+        documents = [_ticked(open_valid(how.campaign, how.no_cache), moment, commit, how, None)]
+    else:
+        from cok.core.campaign import open_campaign
+        from cok.core.errors import Refused
+        from cok.service.queries import campaigns_below
+
+        documents = []
+        for folder in campaigns_below(Path(below)):
+            try:
+                opened = open_campaign(folder, use_cache=not how.no_cache).valid()
+            except (Refused, RuleError) as error:  # one campaign's mistake stops none of the others
+                documents.append({"campaign": str(folder), "refused": [{"reason": str(error)}]})
+                typer.echo(f"cok: {folder}: {error}", err=True)
+                continue
+            documents.append(_ticked(opened, moment, commit, how, str(folder)))
+    if how.as_json:
+        emit_json(documents[0] if below is None else {"campaigns": documents})
+    if any(d["refused"] for d in documents):
+        raise typer.Exit(1)
+
+
+def _ticked(opened: Campaign, moment: dt.datetime, commit: bool, how: Manner, named: str | None) -> dict[str, Any]:
+    """One campaign's tick, said at the terminal (unless --json) and as its document."""
     from cok.service.deadlines import tick as ticked
     from cok.service.followers import Backup, Followers
 
-    opened = open_valid(how.campaign, how.no_cache)
-    moment = _now(now)
     followers = Followers(opened.folder, Backup(commit=True).checked(opened.folder) if commit else Backup())
     done = ticked(opened.folder, moment, dry_run=how.dry_run, followers=followers, use_cache=not how.no_cache)
     zone = _zone(opened)
-    if how.as_json:
-        emit_json(
-            {
-                "now": _iso(moment, zone),
-                "written": done.written,
-                "defaults": [d.document(zone) for d in done.defaults],
-                "refused": [
-                    {"step": w.step, "player": w.who, "what": w.what, "reason": why} for w, why in done.refused
-                ],
-            }
-        )
-    else:
+    where = f"{named}: " if named is not None else ""
+    if not how.as_json:
         head = "would record" if how.dry_run else "recorded"
         for each in done.defaults:
             for text, event in zip(each.recording.told, each.recording.events, strict=False):
-                typer.echo(f"{head} {event.id}: {text}" if not how.dry_run else f"{head}: {text}")
+                typer.echo(f"{where}{head} {event.id}: {text}" if not how.dry_run else f"{where}{head}: {text}")
             for warning in each.recording.warnings:
                 typer.echo(f"cok: warning: {warning}", err=True)
         if not done.defaults and not done.refused:
-            typer.echo(f"nothing is due at {_said(moment, zone)}")
+            typer.echo(f"{where}nothing is due at {_said(moment, zone)}")
     for wait, why in done.refused:
-        typer.echo(f"cok: the default for {wait.what} was refused: {why}", err=True)
-    if done.refused:
-        raise typer.Exit(1)
+        typer.echo(f"cok: {where}the default for {wait.what} was refused: {why}", err=True)
+    return {
+        **({"campaign": named} if named is not None else {}),
+        "now": _iso(moment, zone),
+        "written": done.written,
+        "defaults": [d.document(zone) for d in done.defaults],
+        "refused": [{"step": w.step, "player": w.who, "what": w.what, "reason": why} for w, why in done.refused],
+    }
 
 
 @app.callback()

@@ -15,7 +15,8 @@ import datetime as dt
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 #: The setting of a step whose misses are only told to the organisers (no safe default exists).
@@ -181,20 +182,9 @@ class Clock:
         return _tz(self)
 
     def copy(self) -> Clock:
-        """A copy a recording may change (a dry run, a batch decide on a copy of the state)."""
-        return Clock(
-            dict(self.steps),
-            self.tz,
-            self.absent_after,
-            dict(self.opened),
-            dict(self.extended),
-            set(self.defaulted),
-            dict(self.missed),
-            set(self.absent),
-            dict(self.asked),
-            self.extensions,
-            dict(self.whose),
-        )
+        """A copy a recording may change (a dry run, a batch decide on a copy of the state):
+        every field's container copied (they hold only strings and numbers)."""
+        return Clock(**{f.name: _shallow(getattr(self, f.name)) for f in fields(self)})
 
     @property
     def on(self) -> bool:
@@ -216,6 +206,10 @@ class Clock:
             return None
         tz = self.zone()  # told in the campaign's zone: the same moment, as its players read it
         return due(start, rule, tz, self.extended.get(wait.key, 0)).astimezone(tz)
+
+
+def _shallow(value: Any) -> Any:
+    return type(value)(value) if isinstance(value, (dict, set, list)) else value
 
 
 def set_up(deadlines: Mapping[str, str], tz: str = "UTC", absent_after: int = 0) -> Clock:

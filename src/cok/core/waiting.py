@@ -7,8 +7,9 @@ extension or an absence means the same in every copy of the campaign.
   after its due time by the log's own times, or for a player marked absent.
 - After every applied event: the waits it opened are dated, the ones it closed forgotten
   (`deadlines.follow`); a default counts a missed deadline for its player (`absent_after:` in
-  a row marks them absent); a player whose own wait an event naming them closes has acted:
-  their misses count from nought again and they are no longer absent.
+  a row marks them absent); a player has acted when an event naming them closes a wait of
+  theirs or is recorded by them (`by:`, a phone's): their misses count from nought again and
+  they are no longer absent.
 - `extend` adds time to the open waits it names (a player's own ask counted against
   `extensions:`); `present` brings an absent player back with a whole deadline again.
 
@@ -66,7 +67,8 @@ def before(ruleset: Ruleset, state: Any, event: EventBase) -> Wait | None:
     at = moment(event.at, clock.zone())
     if at is None:
         raise RuleError("a default carries the time it was recorded (`at`), to be checked against its deadline")
-    dues = [(clock.due(w), w) for w in fresh]
+    written = moment(event.due, clock.zone()) if event.due is not None else None
+    dues = [(_judged(clock, w, written), w) for w in fresh]
     for due, wait in dues:
         if due is not None and due <= at:
             return wait
@@ -77,6 +79,16 @@ def before(ruleset: Ruleset, state: Any, event: EventBase) -> Wait | None:
     zone = clock.zone()
     said = f"due {iso(known[0].astimezone(zone))}, recorded {iso(at.astimezone(zone))}"
     raise RuleError(f"recorded before its deadline ({said})")
+
+
+def _judged(clock: Clock, wait: Wait, written: Any) -> Any:
+    """The due time a default is judged by: its own `due:` when it has one (the deadline in
+    force when it was recorded, so a deadline changed in campaign.yaml later does not make an
+    old default early), never before the wait opened; else campaign.yaml's."""
+    if written is None:
+        return clock.due(wait)
+    opened = moment(clock.opened.get(wait.key))
+    return written if opened is None or written >= opened else opened
 
 
 def after(ruleset: Ruleset, state: Any, event: EventBase, wait: Wait | None) -> None:
@@ -94,9 +106,10 @@ def after(ruleset: Ruleset, state: Any, event: EventBase, wait: Wait | None) -> 
                 clock.absent.add(wait.who)
         return
     theirs = {who for who in closed.values() if who is not None}
-    if theirs:
-        acted = theirs & set(ruleset.involved(event))
-        for who in acted:
+    recorder = event.by if event.by is not None and (event.by in clock.missed or event.by in clock.absent) else None
+    if theirs or recorder is not None:
+        named = ruleset.involved(event)
+        for who in {p for p in named if p in theirs or p == recorder}:
             clock.missed.pop(who, None)
             clock.absent.discard(who)
 

@@ -149,10 +149,17 @@ def next_due(campaign: Campaign, now: dt.datetime | None = None) -> dt.datetime 
     for due in deadlines.pending(kept, campaign.ruleset.waits(campaign.state)):
         if due.due is None or due.wait.key in kept.defaulted:
             continue
-        if due.due > moment or plan.choice(campaign, due.wait.step) != NONE:
+        if due.due > moment or _drafts_owed(campaign, due.wait, plan):
             times.append(due.due)
         times += [t for t in reminder_times(due, plan) if t > moment]
     return min(times) if times else None
+
+
+def _drafts_owed(campaign: Campaign, wait: Wait, plan: Schedule) -> bool:
+    """Whether a tick would record something for `wait` now past due: its step's choice is not
+    `none` and the game drafts a default for it (else waking for it again would loop)."""
+    choice = plan.choice(campaign, wait.step)
+    return choice != NONE and bool(campaign.ruleset.defaults(campaign.state, wait, choice))
 
 
 def reminder_times(due: Due, plan: Schedule) -> list[dt.datetime]:
@@ -327,16 +334,18 @@ def back(
     followers: Followers | None = None,
     dry_run: bool = False,
 ) -> Recording:
-    """An absent player brought back by an organiser (a `present` event): their waits have
-    their whole deadline again, from now."""
+    """An absent player brought back (a `present` event): by an organiser, or by the player
+    themselves ("I'm back", from their page: an absent player's turns are defaulted as soon as
+    they open, so saying so is how they act again). Their waits have a whole deadline again."""
     from cok.core.campaign import open_campaign
     from cok.service.drafts import Draft, Who
     from cok.service.recording import Refusal, record
 
     campaign = open_campaign(Path(folder)).valid()
-    if isinstance(by, Who) and not by.organiser:
-        raise Refusal(campaign.shown, RuleError("an organiser brings a player back; ask one"), ruling=False)
     named = _player(campaign, player)
+    if isinstance(by, Who) and not by.organiser and _player(campaign, by.name) != named:
+        said = f"{by.name} may bring back only themselves; an organiser brings back another player"
+        raise Refusal(campaign.shown, RuleError(said), ruling=False)
     return record(campaign.folder, [Draft("present", {"player": named})], by=by, followers=followers, dry_run=dry_run)
 
 
