@@ -24,10 +24,11 @@ STEP = {s.key: s for s in STEPS}
 
 def recorded(game: Game, wait: Wait, choice: str | None = None, dice: Any = None) -> list[tuple[str, dict[str, Any]]]:
     """The wait's default under `choice` (the step's first, the setting when none is given),
-    each draft built by the intents as a recording builds it and decided by the rules."""
+    each draft built by the intents as `cok tick` records it (no answers: a draft asks for
+    dice in its own fields) and decided by the rules."""
     drafts = list(defaults(game.state, wait, choice or STEP[wait.step].defaults[0]))
     for kind, fields in drafts:
-        event = RULESET.build(game.state, kind, fields, {ROLL: True}, dice or FixedDice(3, 4))
+        event = RULESET.build(game.state, kind, fields, {}, dice or FixedDice(3, 4))
         assert event is not None
         commit(decide(game.state, event), game.state)
     return drafts
@@ -237,7 +238,7 @@ def test_a_missed_resolution_takes_first_an_army_that_needs_no_dice() -> None:
 def test_a_missed_exploration_is_resolved_with_the_dice_the_ledger_rolls() -> None:
     game = Game().two_kingdoms()
     game.orders(**{"ana-1": "move 0,0", "bo-1": "defend"})
-    assert recorded(game, only(game), dice=FixedDice(5, 6)) == [("resolve", {"army": "ana-1"})]
+    assert recorded(game, only(game), dice=FixedDice(5, 6)) == [("resolve", {"army": "ana-1", "roll": ROLL})]
     assert game.army("ana-1").tile == "0,0" and game.state.settlement.get("0,0") == "fortress"
 
 
@@ -252,8 +253,19 @@ def test_a_missed_reform_is_the_reform_the_rules_make_ties_rolled_off_with_the_l
     game = three()
     game.orders(**{"ana-1": "defend", "bo-1": "defend", "cy-1": "defend"})
     resolved_all(game)
-    assert recorded(game, only(game), dice=FixedDice(2, 6, 4)) == [("reform", {})]
+    assert recorded(game, only(game), dice=FixedDice(2, 6, 4)) == [("reform", {"order": ROLL})]
     assert game.state.month == 2 and game.state.order == ["bo", "cy", "ana"]
+
+
+def test_a_reform_without_a_tie_needs_no_dice() -> None:
+    game = Game().two_kingdoms()
+    from cok.rulesets.mighty_kingdoms.rules.state import Army
+
+    game.state.add_army(Army("bo-2", "bo", "2,-1"))
+    game.orders(**{"ana-1": "defend", "bo-1": "defend", "bo-2": "defend"})
+    resolved_all(game)
+    assert recorded(game, only(game)) == [("reform", {})]
+    assert game.state.order == ["bo", "ana"]
 
 
 def test_a_missed_winter_event_recalls_and_gathers() -> None:
@@ -320,7 +332,7 @@ def test_a_missed_spring_starts_the_next_year() -> None:
     game("feed", player="bo", unfed=[])
     game("deploy", army="ana-1", tile="-2,0")
     game("deploy", army="bo-1", tile="2,0")
-    assert recorded(game, only(game), dice=FixedDice(6, 1)) == [("spring", {})]
+    assert recorded(game, only(game), dice=FixedDice(6, 1)) == [("spring", {"order": ROLL})]
     assert (game.state.year, game.state.month, game.state.order) == (2, 1, ["ana", "bo"])
 
 
@@ -366,4 +378,4 @@ def test_what_a_missed_wait_records_is_said_in_words_for_the_kingdoms_page() -> 
     game.orders(**{"ana-1": "move 0,0", "bo-1": "defend", "cy-1": "defend"})
     assert missed(game.state, only(game), "as-ordered") == "ana-1's move is resolved as ordered"
     game = Game().meeting()
-    assert missed(game.state, only(game), NONE) == "nothing is recorded: the organisers are told"
+    assert missed(game.state, only(game), NONE) == "the organisers are told (nothing is recorded)"

@@ -97,3 +97,20 @@ def test_a_kingdom_records_a_battle_it_fought_and_only_an_organiser_closes_the_m
 def test_a_tithe_is_the_givers_to_record_not_the_receivers(month: Path) -> None:
     tithe = Draft("tithe", {"from": "ana", "to": "Bo", "gold": 1})
     assert may_record(month, tithe, Who("ana")) and not may_record(month, tithe, Who("bo"))
+
+
+def test_a_field_the_dice_decide_may_say_roll_dice_and_the_ledger_rolls_it_as_the_answer_would() -> None:
+    """A draft with no answers (a missed deadline's default, `deadlines.py`) asks for the dice
+    in the field itself: the exploration's 2D6, a roll-off's order."""
+    from cok.core.dice import ROLL
+
+    from .game import Game
+
+    game = Game().two_kingdoms()
+    game.orders(**{"ana-1": "move 0,0", "bo-1": "defend"})
+    event = RULESET.build(game.state, "resolve", {"army": "ana-1", "roll": ROLL}, {}, FixedDice(4, 5))
+    assert event is not None and event.roll == [4, 5]  # type: ignore[attr-defined]
+    explored = RULESET.build(game.state, "resolve", {"army": "bo-1", "roll": ROLL}, {}, FixedDice(4, 5))
+    assert explored is not None and explored.roll is None  # type: ignore[attr-defined]  # a defend explores nothing
+    reform = RULESET.build(game.state, "reform", {"order": ROLL}, {}, FixedDice(2, 5))
+    assert reform is not None and reform.order == ["bo", "ana"]  # type: ignore[attr-defined]

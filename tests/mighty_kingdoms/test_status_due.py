@@ -124,7 +124,7 @@ def test_a_kingdoms_page_says_when_its_wait_is_due_and_what_the_ledger_records_i
     offer = offers(game.state, "bo")
     assert offer.due == "2026-12-03T20:00:00+00:00"
     assert offer.if_missed == "bo-1 regroups"
-    assert offers(game.state, "bo", {"orders": "none"}).if_missed == "nothing is recorded: the organisers are told"
+    assert offers(game.state, "bo", {"orders": "none"}).if_missed == "the organisers are told (nothing is recorded)"
 
 
 def test_a_page_says_nothing_of_defaults_where_no_deadline_is_set() -> None:

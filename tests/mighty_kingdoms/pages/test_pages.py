@@ -435,3 +435,22 @@ def test_the_organisers_winter_form_offers_each_recall_tile_the_recalls_read_giv
     asyncio.run(organiser(visit))  # type: ignore[arg-type]
     assert shown["what"] == "winter"
     assert shown["recall"] == {"bo": [{"key": "1,0", "label": "Ford"}, {"key": "3,-1", "label": "3,-1"}]}
+
+
+def test_a_kingdoms_page_says_what_the_ledger_records_if_it_misses_its_deadline(table: Table) -> None:
+    """Issue 48: with a deadline on orders, the page says what the default will be, under the
+    organisers' choice in campaign.yaml (`defaults:`)."""
+    settings = table.folder / "campaign.yaml"
+    settings.write_text(settings.read_text() + "deadlines: {orders: 48h}\n")
+    table.sign_in("ana")
+    assert "If you record nothing by the deadline: ana-1 defends." in table.client.get("/play/kingdom").text
+    settings.write_text(settings.read_text() + "defaults: {orders: none}\n")
+    assert (
+        "If you record nothing by the deadline: the organisers are told (nothing is recorded)."
+        in table.client.get("/play/kingdom").text
+    )
+
+
+def test_a_kingdoms_page_says_nothing_of_defaults_without_a_deadline(table: Table) -> None:
+    table.sign_in("ana")
+    assert "mk-default" not in table.client.get("/play/kingdom").text

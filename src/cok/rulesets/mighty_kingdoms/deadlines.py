@@ -9,6 +9,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cok.core.deadlines import NONE, Step, Wait
+from cok.core.dice import ROLL
+from cok.rulesets.mighty_kingdoms.intents import exploring
+from cok.rulesets.mighty_kingdoms.rules import phase as phases
+from cok.rulesets.mighty_kingdoms.rules.phase import could_deploy, recall_needed, room_left, ties
+from cok.rulesets.mighty_kingdoms.rules.winter import recall_choices
 
 if TYPE_CHECKING:
     from cok.rulesets.mighty_kingdoms.rules.state import Army, State
@@ -23,7 +28,7 @@ WINTER = "feed-and-deploy"
 STEPS: tuple[Step, ...] = (
     Step(
         "orders",
-        "each kingdom's orders for the month (its armies still without one)",
+        "orders",  # said in the log as "no orders from bo by Thu 3 Dec 20:00: …"
         ("defend", NONE),
         "Summer A) Orders: 'Defend: the army ... does not intend to move' and gains the defender's "
         "advantages (+1 Defence, the defended tile's terrain), and Defend needs no tile and no settlement, "
@@ -32,7 +37,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         "resolution",
-        "each kingdom's turn to resolve one of its orders, in player order",
+        "resolution",
         ("as-ordered", NONE),
         "Summer B) Resolution: an order 'may not be changed' once given, and resolving it only applies "
         "the table (Defend stays, Regroup stands up, Raze burns unless an enemy is there, Move enters "
@@ -41,7 +46,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         "battles",
-        "the kingdom whose turn it is to choose a battle, and the battle's result",
+        "battle",
         (NONE,),
         "Summer C) Battle: the attacker chooses the tile and the enemy, and the result is a game of "
         "Kings of War (or Simple battles' dice allocated by each player): a result cannot be invented, "
@@ -49,7 +54,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         "reform",
-        "the organisers' reform, closing the month",
+        "reform",
         ("reform", NONE),
         "Summer D) Reform is the rules applied (terrain, failed razes, control, Unit Strength, the new "
         "player order); its one open point, a tie on armies, is settled as the rules say, 'randomly', "
@@ -57,8 +62,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         "winter",
-        "each winter step: the organisers' winter (recall and gather), each kingdom's feeding and "
-        "deployment, the organisers' spring",
+        "winter step",
         (WINTER, NONE),
         "Winter: tithes and purchases may be passed ('each player may give ... or pass', 'makes 1 "
         "purchase or passes'); 'you must spend 1 food or remove that army', so a missed feeding feeds "
@@ -74,8 +78,6 @@ def waits(state: State) -> list[Wait]:
     """Everything the ledger waits for now (`rules/phase.py`), one wait per kingdom and step,
     its key naming the year, the month (or winter), the step and the kingdom, and for a turn
     how far the month has got, so that each turn, month and winter is a wait of its own."""
-    from cok.rulesets.mighty_kingdoms.rules import phase as phases
-
     now = phases.phase(state)
     year, month = state.year, state.month
     here = f"y{year}:m{month}"
@@ -132,9 +134,10 @@ def defaults(state: State, wait: Wait, choice: str) -> Drafts:
             if a.order is None
         ]
     if wait.step == "resolution" and choice == "as-ordered":
-        return [("resolve", {"army": _first_to_resolve(state, who).id})]
+        army = _first_to_resolve(state, who)
+        return [("resolve", {"army": army.id, **_rolled("roll", exploring(state, army))})]
     if wait.step == "reform" and choice == "reform":
-        return [("reform", {})]
+        return [("reform", _rolled("order", bool(ties(state))))]
     if wait.step == "winter" and choice == WINTER:
         return _winter(state, wait)
     return []
@@ -145,7 +148,7 @@ def missed(state: State, wait: Wait, choice: str) -> str:
     page shows beside the due time ("ana-1 defends; ana-2 regroups")."""
     drafts = defaults(state, wait, choice)
     if not drafts:
-        return "nothing is recorded: the organisers are told"
+        return "the organisers are told (nothing is recorded)"
     label = state.map.label
     said = []
     for kind, fields in drafts:
@@ -166,11 +169,15 @@ def missed(state: State, wait: Wait, choice: str) -> str:
     return "; ".join(said)
 
 
+def _rolled(field: str, needed: bool) -> dict[str, str]:
+    """`field: roll_dice` where the rules need dice (an exploration's 2D6, a roll-off): the
+    ledger rolls them with the campaign's fair dice, as "roll it for me" does (`intents.py`)."""
+    return {field: ROLL} if needed else {}
+
+
 def _first_to_resolve(state: State, player: str) -> Army:
     """The kingdom's army resolved for it: the first by number whose resolution needs no
     dice, else the first (its exploration rolled with the fair dice)."""
-    from cok.rulesets.mighty_kingdoms.intents import exploring
-
     left = [a for a in state.armies_of(player) if not a.resolved]
     return next((a for a in left if not exploring(state, a)), left[0])
 
@@ -184,15 +191,12 @@ def _winter(state: State, wait: Wait) -> Drafts:
         return [("feed", {"player": player, "unfed": _unfed(state, player)})]
     if step == "deploy":
         return [("deploy", {"army": army, "tile": tile}) for army, tile in _home(state, player)]
-    return [("spring", {})]
+    return [("spring", _rolled("order", bool(ties(state, state.deploy_counts))))]
 
 
 def _recalls(state: State) -> dict[str, str]:
     """Each kingdom without its capital recalls to its first city, else village (5.8 Recall):
     where matters little, as every army is placed anew at Deploy."""
-    from cok.rulesets.mighty_kingdoms.rules.phase import recall_needed
-    from cok.rulesets.mighty_kingdoms.rules.winter import recall_choices
-
     return {p: recall_choices(state, p)[1][0] for p in recall_needed(state)}
 
 
@@ -204,8 +208,6 @@ def _unfed(state: State, player: str) -> list[str]:
 
 
 def _undeployed(state: State, player: str) -> list[Army]:
-    from cok.rulesets.mighty_kingdoms.rules.phase import could_deploy
-
     return [a for a in state.armies_of(player) if not a.deployed and could_deploy(state, a)]
 
 
@@ -217,8 +219,6 @@ _HOME_FIRST = {"capital": 0, "fortress": 1, "city": 2, "village": 3}
 def _home(state: State, player: str) -> list[tuple[str, str]]:
     """(army, tile) for each of the kingdom's undeployed armies, on its settlements with room,
     capital first (5.6 step 6's limits, counting the armies this default places)."""
-    from cok.rulesets.mighty_kingdoms.rules.phase import room_left
-
     room = {t: room_left(state, t, player) for t in state.tiles_of(player)}
     tiles = sorted(
         (t for t, left in room.items() if left > 0),

@@ -39,10 +39,12 @@ def outcome_doc(outcome: Any) -> dict[str, Any]:
     return {"type": type(outcome).__name__.lower(), **fields}
 
 
-def status_doc(name: str, state: State) -> dict[str, Any]:
+def status_doc(name: str, state: State, pending: list[Due] | None = None) -> dict[str, Any]:
     """`waiting_for` as the phase says it; `due`, each wait with its due time (issue 48: ISO
     8601 with its offset, null without a deadline), soonest first; `absent`, the kingdoms
-    marked absent for missing deadlines in a row, whose defaults are recorded at once."""
+    marked absent for missing deadlines in a row, whose defaults are recorded at once.
+    `pending`: the service's due times (`cok mk status`); none given, the core's on the
+    state's clock, the same."""
     return {
         "campaign": name,
         "ruleset": "mighty-kingdoms",
@@ -52,7 +54,7 @@ def status_doc(name: str, state: State) -> dict[str, Any]:
         "phase": phases.phase(state),
         "player_order": list(state.order),
         "waiting_for": phases.waiting_for(state),
-        "due": [d.document() for d in due(state)],
+        "due": [d.document() for d in (pending if pending is not None else due(state))],
         "absent": absent(state),
     }
 

@@ -173,7 +173,7 @@ def _resolve(state: State, fields: Fields, answers: Fields, dice: Dice) -> Event
     given = dict(fields)
     typed = fields.get("army")
     army = state.armies.get(typed.strip().casefold()) if isinstance(typed, str) else None
-    if answers.get(ROLL) is True and army is not None and given.get("roll") is None:
+    if rolled_for_me(answers, given, "roll") and army is not None:
         first, second = exploration_dice(state, army, dice)
         given.update({"roll": first, "reroll": second})
     return Resolve.model_validate(given)
@@ -198,6 +198,16 @@ def _battle(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventB
     return Battle.model_validate(given)
 
 
+def rolled_for_me(answers: Fields, given: dict[str, Any], field: str) -> bool:
+    """Whether the ledger rolls what `field` holds: "roll it for me" asked as the answer, with
+    the field not given, or as the field's own value `roll_dice` (a draft with no answers: a
+    missed deadline's default, docs/mighty-kingdoms.md "Deadlines"), which is dropped here."""
+    if given.get(field) == ROLL:
+        given[field] = None
+        return True
+    return answers.get(ROLL) is True and given.get(field) is None
+
+
 def _step(key: str) -> bool:
     return key.startswith(ALLOCATE) and key[len(ALLOCATE) :].isdigit()
 
@@ -211,7 +221,7 @@ def _ordering(type: str) -> Callable[[State, Fields, Fields, Dice], EventBase]:
         from cok.rulesets.mighty_kingdoms.rules.phase import counts
 
         given = dict(fields)
-        if answers.get(ROLL) is True and given.get("order") is None:
+        if rolled_for_me(answers, given, "order"):
             armies = state.deploy_counts if type == "spring" else counts(state)
             when = f"spring {state.year}" if type == "spring" else f"reform {state.year}-{state.month}"
             given["order"] = roll_off_order(state, armies, dice.rolling(f"{when} {' '.join(state.order)}"))

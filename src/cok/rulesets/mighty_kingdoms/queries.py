@@ -12,10 +12,15 @@ if TYPE_CHECKING:
 
 
 def status(campaign: Campaign) -> dict[str, Any]:
-    """`cok mk status --json`: the year, season, month, phase, order, and whom the ledger waits for."""
-    from cok.rulesets.mighty_kingdoms.documents import status_doc
+    """`cok mk status --json`: the year, season, month, phase, order, whom the ledger waits for,
+    and when each wait is due (the service's `pending`, as `cok deadline` and the pages' bar)."""
+    from typing import cast
 
-    return status_doc(campaign.name, campaign.state)
+    from cok.core.campaign import Campaign as Opened
+    from cok.rulesets.mighty_kingdoms.documents import status_doc
+    from cok.service.deadlines import pending
+
+    return status_doc(campaign.name, campaign.state, pending(cast(Opened, campaign)))
 
 
 def kingdoms(campaign: Campaign) -> dict[str, Any]:
@@ -46,7 +51,18 @@ def offers(campaign: Campaign, player: str = "") -> dict[str, Any]:
     accept: its page's forms. `player` in the answer is the kingdom's id."""
     from cok.rulesets.mighty_kingdoms.offers import offers as offered
 
-    return dataclasses.asdict(offered(campaign.state, _kingdom(campaign, player)))
+    return dataclasses.asdict(offered(campaign.state, _kingdom(campaign, player), _defaults(campaign)))
+
+
+def _defaults(campaign: Campaign) -> dict[str, str]:
+    """The organisers' choice of default for each step they set (`defaults:` in campaign.yaml,
+    read by the service's schedule): what a kingdom's page says is recorded at its deadline."""
+    from typing import cast
+
+    from cok.core.campaign import Campaign as Opened
+    from cok.service.deadlines import schedule
+
+    return dict(schedule(cast(Opened, campaign)).defaults)
 
 
 def towers(campaign: Campaign, player: str = "") -> dict[str, Any]:
