@@ -38,3 +38,13 @@ def test_a_cok_now_that_is_not_a_moment_is_refused_with_what_to_write(ntk: Cok) 
     assert (
         run.exit_code == 1 and "COK_NOW='thursday-ish' is not a moment; write it as 2026-12-03T20:00:00Z" in run.stderr
     )
+
+
+def test_a_step_the_game_does_not_have_is_refused_at_its_line_naming_turn_and_unseal(ntk: Cok) -> None:
+    settings = ntk.cwd / "campaign.yaml"
+    lines = settings.read_text().count("\n")
+    settings.write_text(settings.read_text() + "deadlines: {turns: 48h}\n")
+    run = ntk("ntk", "status")
+    assert run.exit_code == 1
+    assert f"campaign.yaml:{lines + 1}: deadlines.turns: No True King has no step 'turns'" in run.stderr
+    assert "its steps: turn, unseal" in run.stderr

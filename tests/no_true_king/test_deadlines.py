@@ -4,6 +4,8 @@ through the game's intents and decided by the real rules. One test per sentence 
 
 from __future__ import annotations
 
+from copy import deepcopy
+
 import pytest
 
 from cok.core.deadlines import NONE, Wait
@@ -270,7 +272,9 @@ def test_a_whole_game_in_which_one_conspiracy_stops_acting_goes_on_to_its_unseal
     assert all(any(f":{what}:" in k for k in defaulted) for what in ("place", "resolve", "exchange"))
     assert "bo" not in game.state.agents.values()
     for player in ("ana", "cy"):
-        game.record({"type": "unseal", "player": player, "loyalty": game.sealed[player], "secret": game.secrets[player]})
+        game.record(
+            {"type": "unseal", "player": player, "loyalty": game.sealed[player], "secret": game.secrets[player]}
+        )
     assert [w.key for w in waits(game.state)] == ["unseal:bo"]
 
 
@@ -282,3 +286,33 @@ def test_a_default_needs_no_secret_under_sealed_loyalty() -> None:
             for _, fields in defaults(game.state, wait, PASS):
                 assert set(fields) <= {"player", "house", "space", "actions"}
         game.record(next_event(game))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_turn_of_a_game_can_be_defaulted_by_the_real_rules_and_closes_its_wait(seed: int) -> None:
+    """At every position of a whole game, each open turn's default, on a copy of the state,
+    is an event the rules accept, and the turn it was for is no longer waited for."""
+    game = new_game(seed)
+    tried = 0
+    while game.state.phase not in ("unseal", "over"):
+        for wait in waits(game.state):
+            copy = deepcopy(game.state)
+            assert missed(copy, str(wait.who))
+            assert wait.key not in {w.key for w in waits(copy)}
+            tried += 1
+        game.record(next_event(game))
+    assert tried > 30
+
+
+def test_a_missed_resolution_with_ashas_table_open_fights_neither_combat() -> None:
+    """Asha Greyjoy's granted move had its own table opened (§4.4): an idle agent makes no
+    move, so neither combat is fought and Asha stays in her player's hand."""
+    state = begun()
+    resolving(state, "ana", "greyjoy", "marshal")
+    give(state, "ana", "greyjoy")
+    state.won_table, state.won_at = [("ana", "Asha Greyjoy"), ("bo", None)], ("greyjoy", "The Golden Sound")
+    state.table, state.fight_at = [("ana", None), ("bo", None)], ("greyjoy", "Moat Cailin")
+    assert turn_of(state, "ana").what.startswith("ana to resolve")
+    missed(state, "ana")
+    assert (state.table, state.fight_at, state.won_table, state.won_at) == ([], None, [], None)
+    assert "Asha Greyjoy" not in state.played and state.held[("ana", "greyjoy")] == 1

@@ -25,7 +25,7 @@ PASS = "pass"
 STEPS = (
     Step(
         "turn",
-        "a conspiracy's turn: a placement, an agent's resolution, a card in a combat, an exchange or a pass",
+        "turn",  # said in the log as "no turn from bo by Thu 3 Dec 20:00 (…): bo places no agent: …"
         (PASS, NONE),
         "The turn passes taking nothing from the game: no agent placed, the agent resolves taking no "
         "action and still moves up or returns (§4.2.2), no card played (§4.4: each player 'may' play "
@@ -34,7 +34,7 @@ STEPS = (
     ),
     Step(
         "unseal",
-        "a conspiracy's loyalty card unsealed after the last round",
+        "unsealed loyalty card",
         (NONE,),
         "Only the player holds the secret of their seal (§4.6): no default can unseal for them, so a "
         "missed unseal is only told to the organisers.",

@@ -3,26 +3,36 @@ loyalty card appears until the game is over, draws are counts of a house's cards
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from cok.rulesets.no_true_king.rules.ranking import holdings, in_rank_order
 from cok.rulesets.no_true_king.rules.scores import final_standings
 from cok.rulesets.no_true_king.rules.state import State
 from cok.rulesets.no_true_king.rules.turns import waiting_for
 
+if TYPE_CHECKING:
+    from cok.core.deadlines import Due
+
 RULESET = "no-true-king"
 
 
-def due_doc(state: State) -> list[dict[str, Any]]:
+def dues(state: State) -> list[Due]:
     """Each turn waited for with its due time (issue 48), soonest first, from the log and the
-    settings alone (`state.clock`), so every copy of the campaign agrees."""
+    settings alone (`state.clock`), so every copy of the campaign agrees (what
+    `service.deadlines.pending` gives for an opened campaign)."""
     from cok.core.deadlines import pending
     from cok.rulesets.no_true_king.deadlines import waits
 
-    return [due.document() for due in pending(state.clock, waits(state))]
+    return pending(state.clock, waits(state))
 
 
-def status_doc(name: str, state: State) -> dict[str, Any]:
+def status_doc(
+    name: str, state: State, due: Sequence[Due] | None = None, absent: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """`waiting_for` as the turn says it; `due`: each wait with its due time (ISO 8601 with its
+    offset, null without a deadline), soonest first; `absent`: the conspiracies whose turns
+    pass as they open (issue 48)."""
     waits = []
     for wait in waiting_for(state):
         item: dict[str, Any] = {"what": wait.what, "player": wait.player}
@@ -43,8 +53,8 @@ def status_doc(name: str, state: State) -> dict[str, Any]:
         "phase": state.phase,
         "turn": state.active,
         "waiting_for": waits,
-        "due": due_doc(state),
-        "absent": sorted(state.clock.absent),
+        "due": [d.document() for d in (dues(state) if due is None else due)],
+        "absent": sorted(state.clock.absent) if absent is None else list(absent),
         "agents": [{"house": h, "space": s, "player": p} for (h, s), p in sorted(state.agents.items())],
     }
 

@@ -5,7 +5,7 @@ card before the game is over (docs/no-true-king.md)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from cok.core.ruleset import Campaign, Query
@@ -15,10 +15,14 @@ RULESET = "no-true-king"
 
 
 def status(campaign: Campaign) -> dict[str, Any]:
-    """`cok ntk status --json`: the round, the phase, whose turn it is and whom the ledger waits for."""
+    """`cok ntk status --json`: the round, the phase, whose turn it is and whom the ledger waits
+    for, and when each turn is due (issue 48: `service.deadlines`, as every game's status)."""
+    from cok.core.campaign import Campaign as Opened
     from cok.rulesets.no_true_king.documents import status_doc
+    from cok.service.deadlines import absent, pending
 
-    return status_doc(campaign.name, campaign.state)
+    opened = cast(Opened, campaign)  # the one the service opened: its game and its state
+    return status_doc(campaign.name, campaign.state, pending(opened), absent(opened))
 
 
 def board(campaign: Campaign) -> dict[str, Any]:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from cok.core.deadlines import moment, when, zone
+from cok.core.deadlines import Due, when
 from cok.render.views import Cell, Grid, Line, View
 from cok.rulesets.no_true_king.documents import houses_table_doc
 from cok.rulesets.no_true_king.rules.scores import final_standings
@@ -14,27 +14,26 @@ from cok.rulesets.no_true_king.rules.state import State
 from cok.rulesets.no_true_king.rules.turns import free_spaces, waits_text
 
 
-def due_lines(state: State, now: dt.datetime) -> list[View | str]:
-    """When each turn waited for is due, as a player reads it at `now` (issue 48), and who is
-    absent (their turns pass as soon as they open)."""
-    from cok.rulesets.no_true_king.documents import due_doc
+def due_lines(state: State, now: dt.datetime, due: Sequence[Due] | None = None) -> list[View | str]:
+    """When each turn waited for is due, as a player reads it at `now` in the campaign's zone
+    (issue 48), and who is absent (their turns pass as they open)."""
+    from cok.rulesets.no_true_king.documents import dues
 
-    tz = zone(state.clock.tz)
     lines: list[View | str] = []
-    for item in due_doc(state):
-        if item["due"] is None:
+    for item in dues(state) if due is None else due:
+        if item.due is None:
             continue
-        due_at = moment(item["due"])
-        assert due_at is not None
-        said = when(due_at, now, tz if isinstance(tz, ZoneInfo) else dt.UTC)
-        absent = " (absent: it passes as it opens)" if item["absent"] else ""
-        lines.append(f"{item['player']}'s {item['step']} is due {said}{absent}.")
+        said = when(item.due, now, state.clock.zone())
+        absent = " (absent: it passes as it opens)" if item.absent else ""
+        lines.append(f"{item.wait.who}'s {item.wait.step} is due {said}{absent}.")
     if state.clock.absent:
         lines.append("Absent: " + ", ".join(sorted(state.clock.absent)) + " (their turns pass when they open).")
     return lines
 
 
-def status_views(name: str, state: State, now: dt.datetime | None = None) -> list[View | str]:
+def status_views(
+    name: str, state: State, now: dt.datetime | None = None, due: Sequence[Due] | None = None
+) -> list[View | str]:
     lines: list[View | str] = [Line.of(name, "bold")]
     if state.phase == "setup":
         lines.append(f"Setup: {len(state.players)} conspiracies joined.")
@@ -44,7 +43,7 @@ def status_views(name: str, state: State, now: dt.datetime | None = None) -> lis
         lines.append(f"Turn: {state.active}.")
     lines.append(f"Waiting for: {waits_text(state)}.")
     if now is not None:
-        lines += due_lines(state, now)
+        lines += due_lines(state, now, due)
     if state.agents:
         grid = Grid("Agents", [("house", "fixed"), ("space", "left"), ("player", "fixed")])
         for (house, space), player in sorted(state.agents.items()):

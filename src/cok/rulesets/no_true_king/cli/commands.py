@@ -410,12 +410,13 @@ def status(how: Manner = USUAL) -> None:
         return
     from cok.core.deadlines import BadNow, now
     from cok.rulesets.no_true_king.views import status_views
+    from cok.service.deadlines import pending
 
     try:
         at = now()  # COK_NOW: the due times judged at the ledger's clock (issue 48)
     except BadNow as error:
         raise RuleError(str(error)) from None
-    _show(*status_views(opened.name, opened.state, at))
+    _show(*status_views(opened.name, opened.state, at, pending(opened)))
 
 
 def _board(opened: Campaign, doc: Any) -> None:

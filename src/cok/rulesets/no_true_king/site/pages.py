@@ -48,6 +48,7 @@ class Conspirator:
     score: int | None = None
     card: str = ""  # the loyalty card, once the game is over
     ahead_by: str = ""
+    absent: bool = False  # missed deadlines in a row: their turns pass as they open (issue 48)
 
 
 @dataclass
@@ -136,6 +137,7 @@ def site_data(campaign: Campaign) -> SiteData:
                 score=st["score"] if over else None,
                 card=", ".join(who.card or []) if over else "",
                 ahead_by=(st.get("decided_by") or "") if over else "",
+                absent=bool(st.get("absent")),
             )
         )
     history = site_history(campaign, SiteHistory)
