@@ -140,7 +140,7 @@ def test_an_ask_without_the_pages_token_is_refused(mk: Kingdoms) -> None:
 def test_a_player_may_not_extend_a_deadline_nor_bring_a_player_back(mk: Kingdoms) -> None:
     csrf = mk.as_("dag")
     assert mk.client.post("/deadline", data={"csrf": csrf, "kind": "extend", "length": "3d"}).status_code == 403
-    assert mk.client.post("/deadline", data={"csrf": csrf, "kind": "back", "player": "bo"}).status_code == 403
+    assert mk.client.post("/deadline", data={"csrf": csrf, "kind": "back", "player": "bo"}).status_code == 422
     assert not any(e["type"] in ("extend", "present") for e in mk.events())
 
 
@@ -203,3 +203,26 @@ def test_every_game_shows_the_bar_clash_of_kings_and_no_true_king_too(tmp_path: 
         client.get(f"/join/{invites.invite(ntk.cwd, 'bo')}")
         bar = re.search(r'<section class="cok-due".*?</section>', client.get("/").text, re.S)
         assert bar and "<strong>You: " in bar[0] and "— in 23 hours</time>" in bar[0], bar
+
+
+def test_an_absent_player_says_they_are_back_from_their_own_page(tmp_path: Path) -> None:
+    for mk in kingdoms(tmp_path, "deadlines:", "  orders: 48h", "absent_after: 1"):
+        alarm = mk.app.state.server.alarm  # type: ignore[attr-defined]
+        mk.clock.at = DUE + dt.timedelta(minutes=1)
+        alarm.rearm()
+        assert alarm.quiet()
+        absent = [
+            k for k in ("dag", "bo", "cy") if f'name="player" value="{k}"><button class="go quiet">Bring' in _org(mk)
+        ]
+        assert absent, "nobody was marked absent"
+        csrf = mk.as_(absent[0])
+        assert "I'm back" in mk.bar()
+        data = {"csrf": csrf, "kind": "back", "player": absent[0]}
+        assert mk.client.post("/deadline", data=data, follow_redirects=False).status_code == 303
+        assert [e["player"] for e in mk.events() if e["type"] == "present"] == [absent[0]]
+        assert "I'm back" not in mk.bar()
+
+
+def _org(mk: Kingdoms) -> str:
+    mk.as_("Ann", organiser=True)
+    return mk.bar()

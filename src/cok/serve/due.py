@@ -46,6 +46,7 @@ class Bar:
     absent: Sequence[tuple[str, str]]  # (id, name) of the players marked absent
     asks_left: int  # times the visitor may still ask for more time (0: the form is not shown)
     players: Sequence[tuple[str, str]]  # (id, name): whom an organiser may extend a deadline for
+    back: str | None = None  # the visitor's own id when they are marked absent ("I'm back")
 
     def __bool__(self) -> bool:
         return bool(self.mine or self.others or self.absent)
@@ -81,6 +82,7 @@ def bar(
         [(p, people.get(p, p)) for p in absent],
         max(allowed - asked, 0) if any(x.who is not None for x in mine) else 0,
         [(p, people.get(p, p)) for p in waited],
+        player if player is not None and player in absent else None,
     )
 
 

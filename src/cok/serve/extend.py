@@ -1,9 +1,10 @@
 """More time (issue 48), from the due bar's forms (templates/due.html): a player asks for more
 time themselves (an `extend` with `asked: true`, counted against the organiser's `extensions:`,
-lasting `extension:`), an organiser extends a deadline (how long, for whom) or brings an absent
-player back (`present`). Each is an event, recorded by the service's `deadlines.extend` and
-`deadlines.back` (which decide who may) through the campaign's followers, behind the door and
-the one-time token every form has; the phone is then shown what was recorded."""
+lasting `extension:`) or says they are back when marked absent, an organiser extends a deadline
+(how long, for whom) or brings an absent player back (`present`). Each is an event, recorded by
+the service's `deadlines.extend` and `deadlines.back` (which decide who may) through the
+campaign's followers, behind the door and the one-time token every form has; the phone is then
+shown what was recorded."""
 
 from __future__ import annotations
 
@@ -22,12 +23,13 @@ KINDS = ("ask", "extend", "back")
 
 @signed_in()
 async def more_time(request: Request, signed: Signed) -> Response:
-    """`POST /deadline`: `kind` ask (a player's own), extend or back (an organiser's)."""
+    """`POST /deadline`: `kind` ask (a player's own), extend (an organiser's) or back (an
+    organiser's, or an absent player's own "I'm back")."""
     server, form, who = server_of(request), signed.form, signed.who
     kind = form.get("kind", "")
     if kind not in KINDS:
         raise HTTPException(400, "this form asks for nothing the deadlines know (ask, extend or back)")
-    if kind in ("extend", "back") and not who.organiser:
+    if kind == "extend" and not who.organiser:  # a player asks (`ask`); "I'm back": their own (the service's)
         raise HTTPException(403, ORGANISERS)
     player = form.get("player", "").strip() or None
     length = form.get("length", "").strip()
