@@ -12,7 +12,7 @@ import pytest
 
 from cok.core.campaign import open_campaign
 from cok.service import record
-from cok.service.deadlines import back, pending, tick
+from cok.service.deadlines import back, owed, pending, tick
 from cok.service.drafts import Draft, Who
 from cok.service.recording import Refusal
 
@@ -117,3 +117,24 @@ def test_an_event_an_absent_player_records_about_another_does_not_bring_them_bac
         assert open_campaign(turns, use_cache=False).state.clock.absent == {"bo"}
     finally:
         del os.environ["COK_NOW"]
+
+
+def test_the_recordings_clock_is_the_replays(turns: Path) -> None:
+    missed_twice(turns)
+    score(turns, "al", T0 + 98 * HOUR)
+    kept = open_campaign(turns).state.clock  # as the recordings left it, from the cache
+    assert kept.absent == {"bo"} and kept.missed == {"bo": 3}
+    assert open_campaign(turns, use_cache=False).state.clock == kept
+
+
+def test_a_default_owed_when_a_tick_looked_but_acted_on_before_its_lock_is_not_recorded(turns: Path) -> None:
+    from cok.service.deadlines import _drafting, _Gone
+
+    late = T0 + 50 * HOUR
+    stale = open_campaign(turns)  # the tick's look: both scores owed
+    assert [o.wait.who for o in owed(stale, late)] == ["al", "bo"]
+    score(turns, "bo", late)  # bo records meanwhile
+    before = log(turns)
+    with pytest.raises(_Gone):
+        record(turns, _drafting("score:r1:bo", late), by="ledger", campaign=stale)
+    assert log(turns) == before

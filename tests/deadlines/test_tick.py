@@ -119,6 +119,15 @@ def test_deadline_json_shows_what_is_due_and_when(week: Path) -> None:
         ],
         "absent": [],
         "next": "2026-11-30T19:00:00+00:00",
+        "steps": [
+            {
+                "step": "week",
+                "what": "start of the next week",
+                "deadline": "monday 19:00",
+                "default": "next",
+                "choices": ["next", "none"],
+            }
+        ],
     }
 
 
@@ -174,3 +183,9 @@ def test_tick_all_ticks_every_campaign_below_a_folder(week: Path, turns: Path) -
     ticked = {Path(d["campaign"]).name: [x["what"] for x in d["defaults"]] for d in json.loads(run.stdout)["campaigns"]}
     assert ticked == {"week": ["the start of week 2"], "turns": ["al's score in round 1", "bo's score in round 1"]}
     assert "default: deadline" in log(week) and "default: deadline" in log(turns)
+
+
+def test_cok_log_tells_the_default_in_its_words(week: Path) -> None:
+    tick(week, LATE)
+    said = cok_at(week, LATE, "log").stdout
+    assert "no start of the next week from the organisers by Mon 30 Nov 19:00 (due; applied Thu 3 Dec 21:00): " in said

@@ -129,7 +129,7 @@ def deadline(ctx: typer.Context, now: NowOpt = None, how: Manner = USUAL) -> Non
     if ctx.invoked_subcommand is not None:
         return
     from cok.core.deadlines import when
-    from cok.service.deadlines import absent, next_due, pending
+    from cok.service.deadlines import absent, next_due, pending, steps
 
     opened = open_valid(how.campaign, how.no_cache)
     moment = _now(now)
@@ -145,6 +145,7 @@ def deadline(ctx: typer.Context, now: NowOpt = None, how: Manner = USUAL) -> Non
                 "due": [d.document() for d in due],
                 "absent": gone,
                 "next": _iso(coming, zone) if coming is not None else None,
+                "steps": steps(opened),
             }
         )
         return

@@ -221,16 +221,20 @@ def follow(clock: Clock, at: dt.datetime | dt.date | None, waits: Iterable[Wait]
     """After an event: the waits it opened are dated by its time, the ones it closed forgotten.
     Returns the waits it closed: each key with its player (None: the organisers')."""
     now_open = {w.key: w.who for w in waits}
+    opened = clock.opened
     closed: dict[str, str | None] = {}
-    for key in [k for k in clock.opened if k not in now_open]:
-        clock.opened.pop(key)
-        clock.extended.pop(key, None)
-        clock.defaulted.discard(key)
-        closed[key] = clock.whose.pop(key, None)
-    found = moment(at, _tz(clock))
-    for key, who in now_open.items():
-        if key not in clock.opened and found is not None:
-            clock.opened[key] = iso(found)
+    if len(opened) > len(now_open) or any(k not in now_open for k in opened):
+        for key in [k for k in opened if k not in now_open]:
+            opened.pop(key)
+            clock.extended.pop(key, None)
+            clock.defaulted.discard(key)
+            closed[key] = clock.whose.pop(key, None)
+    new = [key for key in now_open if key not in opened]
+    found = moment(at, _tz(clock)) if new else None  # most events open nothing: no time read
+    if found is not None:
+        for key in new:
+            opened[key] = iso(found)
+            who = now_open[key]
             if who is not None:
                 clock.whose[key] = who
     return closed

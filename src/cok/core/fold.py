@@ -163,7 +163,7 @@ class Replay:
         self.blamed: dict[str, int] = {}  # a player -> the line of the first refused event about them
         self.advance: Advance | None = None
         # the campaign's deadlines (issue 48): without them, the fold never asks its game for waits
-        self.clocked = clock_of(state) is not None
+        self.clock = clock_of(state)
 
     def _place(self, entry: Entry) -> float:
         if not self.by_line:
@@ -221,8 +221,8 @@ class Replay:
             except RuleError as exc:
                 self._refused(entry, ref, exc)
                 return
-            if self.clocked:
-                after(ruleset, done.state, event, wait)
+            if self.clock is not None:
+                after(ruleset, done.state, event, wait, self.clock)
             text = tell(ruleset, done.state, outcome) if self.telling else ""
             if wait is not None and self.telling:
                 text = with_default(event, text, wait, ruleset, done.state)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cok.core.deadlines import Clock, Wait, iso, moment, spec
+from cok.core.deadlines import Clock, Wait, follow, iso, moment, spec
 from cok.core.errors import RuleError
 from cok.core.history import Word
 
@@ -91,12 +91,13 @@ def _judged(clock: Clock, wait: Wait, written: Any) -> Any:
     return written if opened is None or written >= opened else opened
 
 
-def after(ruleset: Ruleset, state: Any, event: EventBase, wait: Wait | None) -> None:
-    """The clock after an applied event (`wait`: the one a default was for)."""
-    clock = clock_of(state)
+def after(ruleset: Ruleset, state: Any, event: EventBase, wait: Wait | None, clock: Clock | None = None) -> None:
+    """The clock after an applied event (`wait`: the one a default was for; `clock`: the
+    state's, when the caller holds it already: the fold, once per event)."""
+    clock = clock if clock is not None else clock_of(state)
     if clock is None:
         return
-    closed = follow_waits(ruleset, state, clock, event)
+    closed = follow(clock, event.at, ruleset.waits(state))
     if wait is not None:
         if wait.key in clock.opened:
             clock.defaulted.add(wait.key)
@@ -112,12 +113,6 @@ def after(ruleset: Ruleset, state: Any, event: EventBase, wait: Wait | None) -> 
         for who in {p for p in named if p in theirs or p == recorder}:
             clock.missed.pop(who, None)
             clock.absent.discard(who)
-
-
-def follow_waits(ruleset: Ruleset, state: Any, clock: Clock, event: EventBase) -> dict[str, str | None]:
-    from cok.core.deadlines import follow
-
-    return follow(clock, event.at, ruleset.waits(state))
 
 
 def clocked(ruleset: Ruleset, state: Any, event: Extend | Present) -> Word:

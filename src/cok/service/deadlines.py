@@ -103,6 +103,23 @@ def pending(campaign: Campaign) -> list[Due]:
     return deadlines.pending(kept, campaign.ruleset.waits(campaign.state))
 
 
+def steps(campaign: Campaign) -> list[dict[str, Any]]:
+    """The game's steps as this campaign sets them (`cok deadline --json`, the organiser's
+    page): each step's deadline as written (null: none), the default chosen and the choices."""
+    kept = clock(campaign)
+    plan = schedule(campaign)
+    return [
+        {
+            "step": step.key,
+            "what": step.what,
+            "deadline": kept.steps.get(step.key) if kept is not None else None,
+            "default": plan.choice(campaign, step.key),
+            "choices": list(step.defaults),
+        }
+        for step in campaign.ruleset.deadline_steps
+    ]
+
+
 def absent(campaign: Campaign) -> list[str]:
     """The players marked absent (their defaults are recorded as soon as a wait opens)."""
     kept = clock(campaign)
