@@ -351,12 +351,19 @@ def test_a_default_for_a_wait_no_longer_open_records_nothing() -> None:
     assert defaults(game.state, wait, "defend") == []
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_every_waits_default_is_legal_under_the_real_rules_and_closes_that_wait(seed: int) -> None:
-    """A table played by chance: at every point, each open wait's default (the step's first
-    choice) builds through the intents into events the rules accept, and the wait it was
+@pytest.mark.parametrize(
+    ("seed", "settings"),
+    [
+        *((seed, Settings()) for seed in range(6)),
+        *((seed, Settings(battles="kings-of-war", army_limit=3, advanced=("wizards-towers",))) for seed in range(3)),
+    ],
+)
+def test_every_waits_default_is_legal_under_the_real_rules_and_closes_that_wait(seed: int, settings: Settings) -> None:
+    """A table played by chance (simple battles; Kings of War with its Unit Strength losses at
+    Reform, and wizard's towers' rerolls): at every point, each open wait's default (the step's
+    first choice) builds through the intents into events the rules accept, and the wait it was
     recorded for is no longer open after it."""
-    table = Table(new_state(Settings()), seed)
+    table = Table(new_state(settings), seed)
     seen: set[str] = set()
     for _ in range(900):
         table.step()
@@ -379,3 +386,16 @@ def test_what_a_missed_wait_records_is_said_in_words_for_the_kingdoms_page() -> 
     assert missed(game.state, only(game), "as-ordered") == "ana-1's move is resolved as ordered"
     game = Game().meeting()
     assert missed(game.state, only(game), NONE) == "the organisers are told (nothing is recorded)"
+
+
+def test_a_missed_reform_rolls_off_the_kingdoms_tied_once_reform_step_4_removed_the_armies_with_no_unit() -> None:
+    """Kings of War: ana's second army has lost its last unit (−2 Unit Strength): Reform removes
+    it before ordering the players, which ties ana with bo, so the default rolls off."""
+    from cok.rulesets.mighty_kingdoms.rules.state import Army
+
+    game = Game(battles="kings-of-war").two_kingdoms()
+    game.state.add_army(Army("ana-2", "ana", "-1,-1", list="ana 500", units={"Spearmen": 2}, changes={"Spearmen": -4}))
+    game.orders(**{"ana-1": "defend", "ana-2": "defend", "bo-1": "defend"})
+    resolved_all(game)
+    assert recorded(game, only(game), dice=FixedDice(1, 6)) == [("reform", {"order": ROLL})]
+    assert "ana-2" not in game.state.armies and game.state.order == ["bo", "ana"]

@@ -13,6 +13,7 @@ from cok.core.dice import ROLL
 from cok.rulesets.mighty_kingdoms.intents import exploring
 from cok.rulesets.mighty_kingdoms.rules import phase as phases
 from cok.rulesets.mighty_kingdoms.rules.phase import could_deploy, recall_needed, room_left, ties
+from cok.rulesets.mighty_kingdoms.rules.summer import reformed_counts
 from cok.rulesets.mighty_kingdoms.rules.winter import recall_choices
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ def defaults(state: State, wait: Wait, choice: str) -> Drafts:
         army = _first_to_resolve(state, who)
         return [("resolve", {"army": army.id, **_rolled("roll", exploring(state, army))})]
     if wait.step == "reform" and choice == "reform":
-        return [("reform", _rolled("order", bool(ties(state))))]
+        return [("reform", _rolled("order", bool(ties(state, reformed_counts(state)))))]
     if wait.step == "winter" and choice == WINTER:
         return _winter(state, wait)
     return []

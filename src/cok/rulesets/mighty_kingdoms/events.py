@@ -268,14 +268,17 @@ EVENT_TYPES: dict[str, type[EventBase]] = {
 
 
 def involved(event: EventBase) -> frozenset[str]:
-    """The players an event is about (`cok log --player`)."""
+    """The players an event is about (`cok log --player`, and the ledger's clock after every
+    event of a campaign with deadlines: its fields read from the model's own dict, as a missing
+    attribute costs pydantic an exception)."""
     found: set[str] = set()
+    fields = vars(event)
     for field in ("player", "attacker", "defender", "to", "from_"):
-        value = getattr(event, field, None)
+        value = fields.get(field)
         if (isinstance(value, str) and field != "to") or (field == "to" and isinstance(event, (Tithe, Artefact))):
             found.add(str(value))
     for field in ("army", "slaughter", "disband"):
-        value = getattr(event, field, None)
+        value = fields.get(field)
         if isinstance(value, str) and not isinstance(event, Kingdom):  # a founding's `army` is its tile
             found.add(value.rsplit("-", 1)[0])
     found.discard("pool")

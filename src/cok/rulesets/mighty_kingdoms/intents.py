@@ -214,15 +214,15 @@ def _step(key: str) -> bool:
 
 def _ordering(type: str) -> Callable[[State, Fields, Fields, Dice], EventBase]:
     """Reform and spring: "roll it for me" rolls the roll-off of the players tied on armies
-    (Reform step 5; spring keeps the winter's counts), and records its order."""
+    (Reform step 5, after step 4's losses; spring keeps the winter's counts), and records its order."""
 
     def make(state: State, fields: Fields, answers: Fields, dice: Dice) -> EventBase:
         from cok.rulesets.mighty_kingdoms.events import EVENT_TYPES
-        from cok.rulesets.mighty_kingdoms.rules.phase import counts
+        from cok.rulesets.mighty_kingdoms.rules.summer import reformed_counts
 
         given = dict(fields)
         if rolled_for_me(answers, given, "order"):
-            armies = state.deploy_counts if type == "spring" else counts(state)
+            armies = state.deploy_counts if type == "spring" else reformed_counts(state)
             when = f"spring {state.year}" if type == "spring" else f"reform {state.year}-{state.month}"
             given["order"] = roll_off_order(state, armies, dice.rolling(f"{when} {' '.join(state.order)}"))
         return EVENT_TYPES[type].model_validate({"type": type, **given})

@@ -216,10 +216,7 @@ def decide_reform(state: State, event: Reform) -> Reformed:
     weakened units lost, the new player order. Changes nothing."""
     in_phase(state, "reform", "the reform event")
     lost_units, lost_armies = weakened(state)
-    counts = phases.counts(state)
-    for army_id in lost_armies:
-        counts[state.armies[army_id].player] -= 1
-    new_order = phases.new_order(state, event.order, counts)
+    new_order = phases.new_order(state, event.order, reformed_counts(state, lost_armies))
     slowed = [a.id for a in state.armies.values() if a.order == "move" and a.slowed]
     taken = []
     for tile in sorted(state.occupied()):  # an army not deployed is on no tile (none are in summer)
@@ -238,6 +235,15 @@ def decide_reform(state: State, event: Reform) -> Reformed:
         tuple(new_order),
         state.month == 6,
     )
+
+
+def reformed_counts(state: State, lost: list[str] | None = None) -> dict[str, int]:
+    """Each kingdom's armies once Reform step 4 has removed the armies left with no unit: the
+    counts step 5 orders the players by (and a roll-off settles their ties)."""
+    counts = phases.counts(state)
+    for army_id in lost if lost is not None else weakened(state)[1]:
+        counts[state.armies[army_id].player] -= 1
+    return counts
 
 
 def commit_reformed(outcome: Reformed, state: State) -> None:
