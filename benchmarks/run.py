@@ -556,6 +556,8 @@ def main() -> int:
         subprocess.run([sys.executable, str(HERE / "serve.py"), "--quick"], check=True)
     # row 52, chat destinations: its own process, as serve.py's rows are
     subprocess.run([sys.executable, str(HERE / "notify.py"), *(["--quick"] if args.quick else [])], check=True)
+    # rows 65 and 66, deadlines: the server's alarm, in-process
+    subprocess.run([sys.executable, str(HERE / "deadlines.py"), *(["--quick"] if args.quick else [])], check=True)
     return 1 if args.check and not args.quick and not all(r.ok for r in results) else 0
 
 

@@ -20,6 +20,7 @@ class Asked:
     last: str | None = None  # the log's last event id
     confirming: Mapping[str, frozenset[str]] = field(default_factory=dict)  # player -> results awaiting them
     disputes: frozenset[str] = frozenset()  # results disputed and not yet settled
+    waits: frozenset[str] = frozenset()  # the keys of the waits open now (deadlines: a reminder's)
 
     def still(self, entry: Mapping[str, Any], tracked: Mapping[str, Any] | None) -> bool:
         """Whether an outbox nudge still asks what the ledger asks: a confirmation while the
@@ -32,6 +33,8 @@ class Asked:
                 return who is not None and target in self.confirming.get(str(who), frozenset())
             if asked == "settle":
                 return target in self.disputes
+            if asked == "due":  # a reminder before a deadline: while its wait is open
+                return target in self.waits
             return False
         if self.turn is None or self.turn[0] != who:
             return False
@@ -65,4 +68,13 @@ def asked_now(folder: Path) -> Asked:
         last,
         {p: frozenset(r.id for r in results) for p, results in confirming.waiting(campaign).items()},
         frozenset(r.id for r in confirming.disputes(campaign)),
+        _open_waits(campaign),
     )
+
+
+def _open_waits(campaign: Any) -> frozenset[str]:
+    """The waits open now, by key, when the campaign has deadlines (its reminders' check)."""
+    clock = getattr(campaign.state, "clock", None)
+    if clock is None or not clock.on:
+        return frozenset()
+    return frozenset(w.key for w in campaign.ruleset.waits(campaign.state) if w.key not in clock.defaulted)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,9 +20,14 @@ from cok.notify.destinations import Destination, Settings, settings
 from cok.notify.home import campaign_home, organisers, read_json
 from cok.notify.inert import allowing, inert, service
 from cok.notify.posts import Post, posts
+from cok.notify.reminders import ABOUT, due_now
 from cok.notify.retry_after import Busy
 
 if TYPE_CHECKING:
+    import datetime as dt
+
+    from cok.core.campaign import Campaign
+    from cok.core.deadlines import Wait
     from cok.service.change import Change
 
 FIRST_WAIT = 10  # seconds before the first retry; doubled at each failure
@@ -96,6 +101,31 @@ def put(folder: Path, made: Prepared) -> int:
                 again = replace(post, key=f"{post.key}.again")
                 queued += _put(home, again, to, now + kept.remind, wait_of)
     write_private(home / "waiting.json", {**(wait or {"who": None}), "since": since, "seen": made.last})
+    return queued
+
+
+def remind(folder: Path, campaign: Campaign, now: dt.datetime, offsets: Sequence[int]) -> int:
+    """The reminders before a deadline due at `now` queued (notify/reminders.py; `offsets`:
+    the organiser's `reminders:` in seconds); how many."""
+    found = due_now(campaign, now, offsets)
+    return remind_posts(folder, found) if found else 0
+
+
+def remind_posts(folder: Path, reminders: Sequence[tuple[str, str, Wait]]) -> int:
+    """Reminders before a deadline (notify/reminders.py) queued as nudges, each at most once
+    by its key (its wait and offset), to the person's own destination when they have one, else
+    the club's; checked again when sent (a wait over by then is dropped). How many queued."""
+    try:
+        kept = settings(folder)
+    except Exception:  # no data folder: no destination was ever added
+        return 0
+    home, queued = campaign_home(folder), 0
+    for key, text, wait in reminders:
+        post = Post(key, "nudge", text, wait.who, f"{ABOUT}{wait.key}", wait.what)
+        own = [d.key for d in kept.destinations if d.player is not None and d.player == wait.who]
+        to = own or [d.key for d in kept.destinations if d.player is None and "nudge" in d.only]
+        if to:
+            queued += _put(home, post, to, time.time(), {})
     return queued
 
 

@@ -159,4 +159,28 @@ def _summary(campaign: Any) -> str:
     waits = waiting(campaign)
     if waits is not None:
         parts.append(f"Waiting for {waits[0]}: {waits[1]}.")
+    due = next_due(campaign)
+    if due:
+        parts.append(due)
     return " ".join(parts)
+
+
+def next_due(campaign: Any) -> str:
+    """The campaign's next deadline in words, in its time zone ("Next due: orders for bo-4
+    and bo-5 from bo by Thu 3 Dec 20:00 (Europe/London)."); "" when nothing is due. Said as a
+    moment, never "in 2 days": a post is read later than it is written."""
+    from cok.core import deadlines
+    from cok.notify.reminders import said, zone_of
+
+    clock = getattr(campaign.state, "clock", None)
+    if clock is None or not clock.on:
+        return ""
+    try:
+        found = deadlines.pending(clock, campaign.ruleset.waits(campaign.state))
+    except Exception:  # a summary is never worth failing a post
+        return ""
+    first = next((d for d in found if d.due is not None), None)
+    if first is None:
+        return ""
+    who = f" from {first.wait.who}" if first.wait.who is not None else " from the organisers"
+    return f"Next due: {first.wait.what}{who} by {said(first, zone_of(campaign))} ({clock.tz})."

@@ -7,11 +7,14 @@ game's own pages (its `web()`) under /play/: `play.py`; the JSON API: `api.py`. 
 form that needs a link is behind one door (`signed.py`); sync work goes to the thread pool
 through `threads.py`. The application owns its background work (`lifespan`): the followers of
 every write (the ordered worker of `--commit`'s commits, `--push`'s pusher, the chat's courier)
-start and stop with it, and the warm state is kept when it stops."""
+and the deadlines' alarm (`alarm.py`) start and stop with it, and the warm state is kept when
+it stops."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import datetime as dt
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -22,7 +25,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from cok.serve import api, forms, join, links, moved, play, problems, public, verdicts, void
+from cok.core import deadlines
+from cok.serve import api, extend, forms, join, links, moved, play, problems, public, verdicts, void
+from cok.serve.alarm import Sleep
 from cok.serve.guards import Guard
 from cok.serve.server import Server, ended, page, root, server_of
 from cok.serve.sessions import NoStore
@@ -40,6 +45,7 @@ def routes(server: Server) -> list[BaseRoute]:
         Route("/record", forms.recorded_form, methods=["POST"]),
         Route("/recorded/{key}", forms.recorded_page),
         Route("/void", void.void_form, methods=["GET", "POST"]),
+        Route("/deadline", extend.more_time, methods=["POST"]),  # docs/deadlines.md: more time
         Route("/verdict", verdicts.verdict, methods=["POST"]),  # docs/confirm.md: the other side's word
         Route("/_cok/serve.css", public.serve_css),
         Route("/_cok/live.js", public.live_js),
@@ -70,18 +76,27 @@ async def problem(request: Request, exc: Exception) -> Response:
 async def running(app: Starlette) -> AsyncIterator[None]:
     """The campaign's background work, started with the application and stopped with it (on
     SIGTERM too): every change handed over is followed before it stops."""
-    warm = app.state.server.warm
+    warm, alarm = app.state.server.warm, app.state.server.alarm
     await in_thread(warm.start)
+    await alarm.start()  # docs/deadlines.md: asleep until the next due time, armed again by every write
     try:
         yield
     finally:
+        await alarm.stop()
         await in_thread(warm.stop)
 
 
-def create_app(folder: Path, *, backup: Backup = NO_BACKUP) -> Starlette:
+def create_app(
+    folder: Path,
+    *,
+    backup: Backup = NO_BACKUP,
+    clock: Callable[[], dt.datetime] = deadlines.now,
+    sleep: Sleep = asyncio.sleep,
+) -> Starlette:
     """The application for one campaign folder (the campaign is opened on the first request);
-    `backup`: `--commit` and `--push`, followers of every write."""
-    server = Server(folder, backup)
+    `backup`: `--commit` and `--push`, followers of every write; `clock` and `sleep`: the
+    ledger's time and how its alarm waits (a test's own: it never sleeps)."""
+    server = Server(folder, backup, clock=clock, sleep=sleep)
     middleware = [Middleware(Guard), Middleware(NoStore)]
     app = Starlette(
         routes=routes(server), middleware=middleware, exception_handlers={HTTPException: problem}, lifespan=running

@@ -23,11 +23,13 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from cok.core import deadlines
 from cok.core.errors import Problem, Refused, RuleError, told
 from cok.core.folders import SETTINGS_FILE
 from cok.links import served
 from cok.links.invites import Keys, identity
 from cok.render import markup
+from cok.serve.due import next_due
 from cok.serve.guards import HEADERS
 from cok.serve.limiter import Limiter
 from cok.serve.server import root
@@ -166,6 +168,7 @@ class Line:
     period: str
     leads: str
     problems: Sequence[str]
+    due: str = ""  # the next deadline in words ("orders from Bo: Thu 3 Dec 20:00 — in 2 days")
 
 
 def leaders(document: dict[str, Any]) -> str:
@@ -215,7 +218,8 @@ def _told(member: Member) -> Line:
         view = warm.view()
         standings = view.standings()
         period = "game over" if standings.get("over") else view.ruleset.period(view.campaign.state)
-        return Line(member.slug, view.campaign.name, view.ruleset.title, period, leaders(standings), [])
+        due = next_due(view.dues(), view.people(), view.campaign, getattr(member.app, "clock", deadlines.now)())
+        return Line(member.slug, view.campaign.name, view.ruleset.title, period, leaders(standings), [], due)
     except Refused as refused:
         return Line(member.slug, member.folder.name, "", "", "", told(refused.problems))
     except (RuleError, OSError) as failed:
@@ -452,7 +456,7 @@ class Club:
         except (RuleError, OSError) as failed:
             member.problems = [str(Problem(str(folder), None, str(failed)))]
             return member
-        member.app = Served(OwnCookie(made, member.slug), made.state.server.warm)
+        member.app = Served(OwnCookie(made, member.slug), made)
         self._made[folder] = made
         served.remember(folder, member.slug)
         return member
@@ -474,11 +478,13 @@ def _unopened(club: Club, member: Member) -> ASGIApp:
 
 
 class Served:
-    """A campaign's app and its warm campaign, as the club's page reads it."""
+    """A campaign's app and its warm campaign, as the club's page reads it (at the campaign's
+    own clock: its due times)."""
 
-    def __init__(self, app: ASGIApp, warm: Any) -> None:
+    def __init__(self, app: ASGIApp, made: Starlette) -> None:
         self.app = app
-        self.warm = warm
+        self.warm = made.state.server.warm
+        self.clock = made.state.server.clock
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self.app(scope, receive, send)
@@ -504,6 +510,6 @@ def club_app(
         except (RuleError, OSError) as failed:
             member.problems = [str(Problem(str(member.folder), None, str(failed)))]
             continue
-        member.app = Served(OwnCookie(made, member.slug), made.state.server.warm)
+        member.app = Served(OwnCookie(made, member.slug), made)
         made_here[member.folder] = made
     return Club(folder, members, create, made_here).app()

@@ -4,9 +4,12 @@ which every route reaches with `server_of(request)`; the routes are listed in `a
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +18,13 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from cok.core import deadlines
+from cok.core.errors import RuleError
 from cok.links.invites import Keys
 from cok.render import markup
 from cok.render.site import Page
+from cok.serve import due as due_bar
+from cok.serve.alarm import Alarm, Sleep
 from cok.serve.awaiting import asking
 from cok.serve.kit import Web
 from cok.serve.limiter import Limiter
@@ -38,8 +45,21 @@ def version_of(signature: object) -> str:
 class Server:
     """One campaign served: its warm campaign, the links, the sessions and the bad-token limiter."""
 
-    def __init__(self, folder: Path, backup: Backup = NO_BACKUP) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        backup: Backup = NO_BACKUP,
+        *,
+        clock: Callable[[], dt.datetime] = deadlines.now,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
         self.warm = WarmCampaign(folder, backup)
+        #: the ledger's time (`COK_NOW` honoured; a test's own clock): the pages' due times and the alarm's
+        self.clock = clock
+        #: the campaign's one timer (started and stopped with the application: app.py), armed
+        #: again by every write its followers hear of
+        self.alarm = Alarm(self.warm.due_times, self.warm.ring, clock=clock, sleep=sleep)
+        self.warm.followers.heard.append(self.alarm.rearm)
         self.keys = Keys(folder)
         self.sessions = Sessions.of_campaign(folder)
         self.limiter = Limiter()
@@ -124,8 +144,24 @@ class Server:
                 actions=actions,
                 csrf=session.csrf if session else "",
                 version=version_of(view.signature) if live and view is not None else None,
-                asking=asking(view if view is not None else self.warm.view(), who),  # docs/confirm.md
+                asking=asking(shown, who),  # docs/confirm.md
+                due=self.due(shown, who, people),  # docs/deadlines.md: templates/due.html
             )
+        )
+
+    def due(self, view: Version, who: Who | None, people: dict[str, str]) -> due_bar.Bar:
+        """The due bar's lines for this visitor (their own waits first) and its forms."""
+        found = view.dues()
+        campaign = view.campaign
+        player = None
+        if who is not None and not who.organiser:
+            try:
+                player = view.ruleset.player(campaign.state, who.name)
+            except RuleError:
+                player = who.name
+        allowed = view.schedule().extensions if found else 0
+        return due_bar.bar(
+            campaign, found, people, player, self.clock(), organiser=who is not None and who.organiser, allowed=allowed
         )
 
     def render(

@@ -14,19 +14,22 @@ still block on a lock: the routes run these in a thread pool, never on the event
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import threading
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from cok.core.append import Stamp, stamp
 from cok.core.campaign import Campaign
+from cok.core.deadlines import Due
 from cok.core.errors import Problem, Refused, RuleError
 from cok.core.history import Told
-from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, queries
+from cok.service import Asked, Draft, Ledger, Question, Recording, Who, confirming, deadlines, queries
 from cok.service import voiding as voids
+from cok.service.deadlines import Schedule
 from cok.service.dice import Committed
 from cok.service.followers import NO_BACKUP, Backup, Followers, Trouble
 from cok.service.recording import Refusal
@@ -73,6 +76,7 @@ class Version:
         self._read: dict[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Any]] = {}
         self._activity: list[Told] | None = None
         self._results: tuple[dict[str, Any], bool] | None = None
+        self._dues: list[Due] | None = None
         self._pages: dict[str, str] = {}
         self._made = 0
         self._source: Iterator[tuple[str, str]] | None = None
@@ -82,6 +86,23 @@ class Version:
     @property
     def ruleset(self) -> Any:
         return self.campaign.ruleset
+
+    def dues(self) -> list[Due]:
+        """What the ledger waits for and when each is due, soonest first (the due bar); none
+        when the campaign keeps no deadlines (its pages are as they were)."""
+        with self.lock:
+            if self._dues is None:
+                clock = deadlines.clock(self.campaign)
+                self._dues = deadlines.pending(self.campaign) if clock is not None and clock.on else []
+            return self._dues
+
+    def due_times(self) -> list[dt.datetime]:
+        """The deadlines not yet defaulted and the reminders before them (the alarm's moments)."""
+        return due_times(self.campaign, self.dues())
+
+    def schedule(self) -> Schedule:
+        """The organiser's choices the clock does not keep (`extensions:`, `reminders:`)."""
+        return deadlines.schedule(self.campaign)
 
     def standings(self) -> dict[str, Any]:
         with self.lock:
@@ -197,14 +218,54 @@ class Version:
             return None
 
 
+def due_times(campaign: Campaign, dues: Sequence[Due]) -> list[dt.datetime]:
+    """A campaign's deadlines not yet defaulted and the reminders before them."""
+    from cok.notify.reminders import times
+
+    clock = deadlines.clock(campaign)
+    if clock is None or not clock.on:
+        return []
+    found = [d.due for d in dues if d.due is not None and d.wait.key not in clock.defaulted]
+    return found + times(campaign, dues, deadlines.schedule(campaign).reminders)
+
+
+def _keeps_time(campaign: Campaign) -> bool:
+    clock = deadlines.clock(campaign)
+    return clock is not None and clock.on
+
+
+class Heard(Followers):
+    """The service's followers of every write, telling the server too: the campaign's alarm
+    is armed again after each write (a recording can open a wait, close one or move one),
+    with the campaign the write left (`latest`), so that it reads its next due time from it
+    without opening the files again."""
+
+    def __init__(self, folder: Path, backup: Backup = NO_BACKUP) -> None:
+        super().__init__(folder, backup)
+        self.heard: list[Callable[[], None]] = []
+        self.latest: Campaign | None = None
+
+    def write(self, campaign: Campaign, events: Any, **options: Any) -> tuple[list[Any], list[str]]:
+        done: list[Any] = []
+        try:
+            done, said = super().write(campaign, events, **options)
+            return done, said
+        finally:
+            if done and done[-1].written:
+                self.latest = done[-1].campaign
+            for told in self.heard:
+                told()
+
+
 class WarmCampaign:
     def __init__(self, folder: Path, backup: Backup = NO_BACKUP) -> None:
         self.folder = folder
         # a recording makes a new campaign (copy-on-write), never changes the one a page holds:
         # every page is made from one whole version of the campaign, lock or none
         self.ledger = Ledger(folder, replace_state=True)
-        #: every change's followers, the service's (`--commit`, `--push`, the chat's outbox)
-        self.followers = Followers(folder, backup)
+        #: every change's followers, the service's (`--commit`, `--push`, the chat's outbox),
+        #: and the server's alarm (`heard`)
+        self.followers = Heard(folder, backup)
         self._lock = threading.Lock()
         self._view: Version | None = None
         self._paths: list[Path] = [folder / "campaign.yaml", folder / "events.yaml"]
@@ -230,8 +291,46 @@ class WarmCampaign:
             if paths != self._paths:
                 self._paths = paths
                 signature = self._signature()  # taken before the campaign was: never newer than it
-            self._view = Version(signature, campaign)
-            return self._view
+            before, self._view = self._view, Version(signature, campaign)
+            made = self._view
+        if before is not None:  # a write seen here (a terminal's too): the alarm reads it again
+            for told in self.followers.heard:
+                told()
+        return made
+
+    def due_times(self) -> list[dt.datetime]:
+        """Every moment the campaign has something due: each wait's deadline and the
+        reminders before it (the alarm sleeps until the soonest). Just after a write of this
+        server's, from the campaign it left (no file is read: a recording's cost is
+        unchanged); else from the current version (a terminal's write is seen there)."""
+        latest, self.followers.latest = self.followers.latest, None
+        if latest is not None:
+            return due_times(latest, deadlines.pending(latest) if _keeps_time(latest) else [])
+        return self.view().due_times()
+
+    def ring(self, now: dt.datetime) -> None:
+        """What the alarm does when a moment comes: the defaults due at `now` recorded through
+        the followers (posted, committed, as any recording) and the reminders due posted."""
+        from cok.notify.outbox import remind
+
+        self._tick(now)
+        campaign = self.view().campaign
+        remind(self.folder, campaign, now, deadlines.schedule(campaign).reminders)
+
+    def _tick(self, now: dt.datetime) -> None:
+        with self.ledger.lock:  # the warm ledger's own lock: no recording of this server meanwhile
+            deadlines.tick(self.folder, now, followers=self.followers)
+
+    def extend(self, who: Who, length: str | None = None, player: str | None = None) -> Recording:
+        """More time (`service.deadlines.extend`): a player's own ask, or an organiser's for
+        one player or everyone waited for; its change handed to the followers."""
+        with self.ledger.lock:
+            return deadlines.extend(self.folder, length, player=player, by=who, followers=self.followers)
+
+    def back(self, who: Who, player: str) -> Recording:
+        """An absent player brought back by an organiser (`service.deadlines.back`)."""
+        with self.ledger.lock:
+            return deadlines.back(self.folder, player, by=who, followers=self.followers)
 
     def start(self) -> None:
         """The application starts: the followers' worker, the pusher, the chat's courier."""
