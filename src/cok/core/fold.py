@@ -332,6 +332,21 @@ def _shown(value: dt.datetime, zone: Any) -> str:
     return f"{local:%a} {local.day} {local:%b %H:%M}"
 
 
+def core_outcome(ruleset: Ruleset, state: Any, event: EventBase) -> Any | None:
+    """What one of the core's own events did (a void, the dice', a result's verdict, the
+    clock's), which no game's rules decide; None for a game's event. The recording path's one
+    table of them (the fold checks a void's and a verdict's targets before telling them)."""
+    if isinstance(event, Void):
+        return Voided(event.target, event.reason)
+    if isinstance(event, (DiceCommit, DiceReveal, DiceLost)):
+        return diced(event)
+    if isinstance(event, (Confirm, Dispute, Settle)):
+        return verdict(event)
+    if isinstance(event, (Extend, Present)):
+        return clocked(ruleset, state, event)
+    return None
+
+
 def diced(event: DiceCommit | DiceReveal | DiceLost) -> Diced:
     """A dice event in words (docs/dice.md)."""
     if isinstance(event, DiceCommit):

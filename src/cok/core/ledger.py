@@ -14,24 +14,12 @@ from cok.core.append import append, locked, recover, stamp
 from cok.core.campaign import Campaign, Unchanged, open_campaign, replayed_without
 from cok.core.deadlines import Clock, Wait
 from cok.core.errors import Problem, Refused, Repeated, RuleError
-from cok.core.events import (
-    Confirm,
-    DiceCommit,
-    DiceLost,
-    DiceReveal,
-    Dispute,
-    Entry,
-    EventBase,
-    Extend,
-    Present,
-    Settle,
-    Void,
-)
-from cok.core.fold import Folded, Skipped, diced, tell, told, verdict, with_default, with_dice
+from cok.core.events import Entry, EventBase, Void
+from cok.core.fold import Folded, Skipped, core_outcome, tell, told, with_default, with_dice
 from cok.core.folders import link_shown, refuse_dangling_link
-from cok.core.history import Told, Voided
+from cok.core.history import Told
 from cok.core.text import quoted
-from cok.core.waiting import after, before, clock_of, clocked
+from cok.core.waiting import after, before, clock_of
 from cok.core.write import with_metadata
 
 if TYPE_CHECKING:
@@ -243,15 +231,8 @@ def _decide(
             campaign.state = _without(campaign, voids).state
         for event in stamped[start:]:
             wait = None
-            if isinstance(event, Void):
-                outcome: Any = Voided(event.target, event.reason)
-            elif isinstance(event, (DiceCommit, DiceReveal, DiceLost)):
-                outcome = diced(event)
-            elif isinstance(event, (Confirm, Dispute, Settle)):
-                outcome = verdict(event)
-            elif isinstance(event, (Extend, Present)):
-                outcome = clocked(ruleset, campaign.state, event)
-            else:
+            outcome = core_outcome(ruleset, campaign.state, event)
+            if outcome is None:
                 outcome, wait = _ruled(ruleset, campaign.state, event, again)
             said = tell(ruleset, campaign.state, outcome)
             if wait is not None:
