@@ -30,7 +30,7 @@ def test_a_tick_records_the_next_week_once_at_its_deadline(week: Path) -> None:
 def test_the_week_default_is_the_ordinary_week_with_the_usual_limit(week: Path) -> None:
     done = tick(week, WEEK_DUE)
     assert done.defaults[0].recording.told == [
-        "no start of the next week from the organisers by Mon 30 Nov 19:00 (due; applied Mon 30 Nov 19:00): "
+        "no start of the next week from the organisers by Mon 30 Nov 19:00 (applied Mon 30 Nov 19:00): "
         "week 2 begins — points limit 23 (+3)"
     ]
 
@@ -44,7 +44,7 @@ def test_a_deadline_missed_while_nothing_ran_is_applied_at_the_next_tick_dated_t
     done = tick(week, LATE)
     event = done.defaults[0].recording.events[0]
     assert event.at == LATE and event.due == WEEK_DUE
-    assert "(due; applied Thu 3 Dec 21:00)" in done.defaults[0].recording.told[0]
+    assert "(applied Thu 3 Dec 21:00)" in done.defaults[0].recording.told[0]
     # week 2 opened when it was applied: due the Monday after, not at once
     assert [d.due for d in pending(open_campaign(week))] == [dt.datetime(2026, 12, 7, 19, 0, tzinfo=dt.UTC)]
     assert tick(week, LATE).defaults == []
@@ -188,4 +188,4 @@ def test_tick_all_ticks_every_campaign_below_a_folder(week: Path, turns: Path) -
 def test_cok_log_tells_the_default_in_its_words(week: Path) -> None:
     tick(week, LATE)
     said = cok_at(week, LATE, "log").stdout
-    assert "no start of the next week from the organisers by Mon 30 Nov 19:00 (due; applied Thu 3 Dec 21:00): " in said
+    assert "no start of the next week from the organisers by Mon 30 Nov 19:00 (applied Thu 3 Dec 21:00): " in said

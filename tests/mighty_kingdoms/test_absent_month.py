@@ -154,7 +154,7 @@ def test_the_log_tells_each_default_in_the_games_words(marches: Path) -> None:
     at(marches, T0 + HOUR, "bo", "mk", "order", "bo-1", "defend")
     ticked(marches, T0 + 49 * HOUR)
     told = at(marches, T0 + 50 * HOUR, "ana", "log").stdout
-    assert "no orders from cy by Wed 2 Dec 10:00 (due; applied Wed 2 Dec 11:00): cy-1 is ordered to defend" in told
+    assert "no orders from cy by Wed 2 Dec 10:00 (applied Wed 2 Dec 11:00): cy-1 is ordered to defend" in told
 
 
 def test_a_missed_exploration_and_a_missed_reform_roll_the_campaigns_fair_dice(marches: Path) -> None:

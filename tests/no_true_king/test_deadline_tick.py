@@ -81,7 +81,7 @@ def test_a_missed_placement_is_passed_once_by_the_ledger_saying_when_it_was_due(
     text = log(game)
     assert text.count("- type: pass\n  player: bo\n") == 1
     assert "  by: ledger\n  default: deadline\n  due: '2026-12-03T12:00:00Z'\n" in text
-    told = "no turn from bo by Thu 3 Dec 12:00 (due; applied Thu 3 Dec 12:00): bo places no agent: the turn passes."
+    told = "no turn from bo by Thu 3 Dec 12:00 (applied Thu 3 Dec 12:00): bo places no agent: the turn passes."
     assert told in first.stdout and told in at(game, DUE, "log").stdout
     doc = json.loads(at(game, DUE, "ntk", "status", "--json").stdout)
     assert doc["turn"] == "ana" and doc["due"][0]["due"] == "2026-12-05T12:00:00+00:00"

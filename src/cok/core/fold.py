@@ -309,7 +309,7 @@ def with_dice(event: EventBase, text: str) -> str:
 def with_default(event: EventBase, text: str, wait: Wait, ruleset: Ruleset, state: Any) -> str:
     """A default's sentence (docs/deadlines.md), the same for every game: what was missed, by
     whom, when it was due and when applied, then the game's own words for what was recorded:
-    "no orders from bo by Thu 3 Dec 20:00 (due; applied Fri 4 Dec 09:00): bo-4 holds"."""
+    "no orders from bo by Thu 3 Dec 20:00 (applied Fri 4 Dec 09:00): bo-4 holds"."""
     clock = clock_of(state)
     zone = clock.zone() if clock is not None else None
     step = next((s for s in ruleset.deadline_steps if s.key == wait.step), None)
@@ -323,7 +323,7 @@ def with_default(event: EventBase, text: str, wait: Wait, ruleset: Ruleset, stat
     else:
         said = f"no {what} from {who}"
         said += f" by {_shown(due, zone)}" if due is not None else ""
-        said += f" (due; applied {_shown(applied, zone)})" if applied is not None else " (due)"
+        said += f" (applied {_shown(applied, zone)})" if applied is not None else ""
     return f"{said}: {text}" if text else said
 
 
