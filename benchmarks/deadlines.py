@@ -41,23 +41,6 @@ LIMIT = 1.1
 START = dt.datetime(2026, 10, 7, 21, 0, tzinfo=dt.UTC)  # after the example's last event
 
 
-class Clock:
-    """The simulated time every campaign of the club reads."""
-
-    def __init__(self, at: dt.datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> dt.datetime:
-        return self.at
-
-
-async def never(seconds: float) -> None:
-    """An alarm's sleep here ends only when the simulation moves the clock to its time."""
-    import asyncio
-
-    await asyncio.Event().wait()
-
-
 def with_deadlines(folder: Path, week: str) -> Path:
     with (folder / "campaign.yaml").open("a", encoding="utf-8") as settings:
         settings.write(f"deadlines:\n  week: {week}\n")
@@ -74,6 +57,7 @@ def wakes(scratch: Path, count: int, days: int) -> tuple[int, int, int]:
     """Row 65: (the alarms' wake-ups, the distinct due times passed, the writes they heard)."""
     from starlette.testclient import TestClient
 
+    from cok.serve.alarm import Held, until_woken
     from cok.serve.app import create_app
     from cok.serve.club import club_app, gathered
 
@@ -81,8 +65,8 @@ def wakes(scratch: Path, count: int, days: int) -> tuple[int, int, int]:
     for n in range(count):
         shutil.copytree(EXAMPLE, club / f"c{n:02d}")
         with_deadlines(club / f"c{n:02d}", f"{n % 10 + 1}d")
-    clock, end = Clock(START), START + dt.timedelta(days=days)
-    app = club_app(club, gathered(club), lambda folder: create_app(folder, clock=clock, sleep=never))
+    clock, end = Held(START), START + dt.timedelta(days=days)
+    app = club_app(club, gathered(club), lambda folder: create_app(folder, clock=clock, sleep=until_woken))
     with TestClient(app):
         alarms = [made.state.server.alarm for made in app.state.club._made.values()]
         while True:
@@ -106,6 +90,7 @@ def recordings(scratch: Path, rounds: int) -> tuple[float, float]:
     from starlette.testclient import TestClient
 
     from cok.links import invites
+    from cok.serve.alarm import Held, until_woken
     from cok.serve.app import create_app
 
     clients, tokens, apps = {}, {}, []
@@ -115,7 +100,7 @@ def recordings(scratch: Path, rounds: int) -> tuple[float, float]:
         if side == "deadlines":
             with_deadlines(folder, "3d")  # due long after the clock: nothing rings meanwhile
         tokens[side] = invites.invite(folder, "bench", organiser=True)
-        app = create_app(folder, clock=Clock(START), sleep=never)
+        app = create_app(folder, clock=Held(START), sleep=until_woken)
         apps.append(app)
         clients[side] = TestClient(app).__enter__()
     times: dict[str, list[float]] = {"deadlines": [], "none": []}

@@ -8,7 +8,7 @@ import asyncio
 import datetime as dt
 from collections.abc import Awaitable, Callable
 
-from cok.serve.alarm import Alarm
+from cok.serve.alarm import Alarm, until_woken
 
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -24,12 +24,6 @@ class Hours:
 
     def hours(self, n: float) -> dt.datetime:
         return T0 + dt.timedelta(hours=n)
-
-
-async def never(seconds: float) -> None:
-    """The alarm's sleep in a test: it never ends by itself; the test moves its clock and
-    wakes the alarm."""
-    await asyncio.Event().wait()
 
 
 def run(test: Callable[[], Awaitable[None]]) -> None:
@@ -51,7 +45,7 @@ def test_the_alarm_sleeps_until_the_next_due_time_and_rings_once_when_it_comes()
     due = [clock.hours(48)]
 
     async def test() -> None:
-        alarm = await Alarm(lambda: due, rung.append, clock=clock, sleep=never).start()
+        alarm = await Alarm(lambda: due, rung.append, clock=clock, sleep=until_woken).start()
         await settled(alarm)
         assert alarm.at == clock.hours(48) and rung == [] and alarm.wakes == 0
         clock.at = clock.hours(49)
@@ -71,7 +65,7 @@ def test_a_deadline_passed_while_nothing_ran_rings_at_start() -> None:
     clock.at = clock.hours(100)
 
     async def test() -> None:
-        alarm = await Alarm(lambda: [clock.hours(48)], rung.append, clock=clock, sleep=never).start()
+        alarm = await Alarm(lambda: [clock.hours(48)], rung.append, clock=clock, sleep=until_woken).start()
         await settled(alarm)
         assert rung == [clock.hours(100)] and alarm.wakes == 1
         await alarm.stop()
@@ -84,7 +78,7 @@ def test_a_write_arms_the_alarm_again_for_a_sooner_due_time() -> None:
     due = [clock.hours(48)]
 
     async def test() -> None:
-        alarm = await Alarm(lambda: due, rung.append, clock=clock, sleep=never).start()
+        alarm = await Alarm(lambda: due, rung.append, clock=clock, sleep=until_woken).start()
         await settled(alarm)
         due.append(clock.hours(2))  # a recording opened a wait due sooner
         alarm.rearm()
@@ -123,7 +117,7 @@ def test_a_ring_that_fails_is_said_and_the_alarm_goes_on() -> None:
         raise OSError("disk full")
 
     async def test() -> None:
-        alarm = await Alarm(lambda: [clock.hours(48)], broken, clock=clock, sleep=never, say=said.append).start()
+        alarm = await Alarm(lambda: [clock.hours(48)], broken, clock=clock, sleep=until_woken, say=said.append).start()
         await settled(alarm)
         assert alarm.wakes == 1 and "disk full" in said[0]
         await alarm.stop()

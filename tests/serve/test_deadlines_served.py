@@ -6,7 +6,6 @@ test moves the clock and wakes the alarm; nothing sleeps."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import os
 import shutil
@@ -20,7 +19,7 @@ import yaml
 
 from cok.core import deadlines
 from cok.core.campaign import open_campaign
-from cok.serve.alarm import Alarm
+from cok.serve.alarm import Alarm, Held, until_woken
 from cok.serve.app import create_app
 from cok.serve.club import club_app, gathered
 from cok.serve.warm import Draft, Who
@@ -35,20 +34,6 @@ BEFORE = DUE - dt.timedelta(hours=13)
 AFTER = DUE + dt.timedelta(minutes=5)
 #: `cok tick`, as cron or the systemd timer runs it (its time: COK_NOW).
 TICK = [sys.executable, "-m", "cok", "tick"]
-
-
-class Clock:
-    """The ledger's time in a test: set by the test."""
-
-    def __init__(self, at: dt.datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> dt.datetime:
-        return self.at
-
-
-async def never(seconds: float) -> None:
-    await asyncio.Event().wait()
 
 
 def with_deadlines(folder: Path, *lines: str) -> Path:
@@ -68,7 +53,7 @@ def due_times(folder: Path) -> list[dt.datetime]:
     return [d.due for d in found if d.due is not None]
 
 
-def woken(alarm: Alarm, clock: Clock, at: dt.datetime) -> None:
+def woken(alarm: Alarm, clock: Held, at: dt.datetime) -> None:
     """The test's clock moved to `at`, the alarm woken, and what it then does done."""
     clock.at = at
     alarm.rearm()
@@ -78,8 +63,8 @@ def woken(alarm: Alarm, clock: Clock, at: dt.datetime) -> None:
 def test_a_deadline_passing_under_a_running_server_records_the_default_once(example: Path) -> None:
     folder = with_deadlines(example)
     assert due_times(folder) == [DUE]
-    clock = Clock(BEFORE)
-    app = create_app(folder, clock=clock, sleep=never)
+    clock = Held(BEFORE)
+    app = create_app(folder, clock=clock, sleep=until_woken)
     with TestClient(app):
         alarm: Alarm = app.state.server.alarm
         assert alarm.quiet() and alarm.at == DUE and alarm.wakes == 0 and defaults(folder) == []
@@ -96,8 +81,8 @@ def test_a_recording_arms_the_alarm_again(example: Path, monkeypatch: pytest.Mon
     """A write the server hears (the organiser starting the next week early) moves the deadline."""
     monkeypatch.setenv("COK_NOW", deadlines.iso(BEFORE))  # the recording's time
     folder = with_deadlines(example)
-    clock = Clock(BEFORE)
-    app = create_app(folder, clock=clock, sleep=never)
+    clock = Held(BEFORE)
+    app = create_app(folder, clock=clock, sleep=until_woken)
     with TestClient(app):
         alarm: Alarm = app.state.server.alarm
         assert alarm.quiet() and alarm.at == DUE
@@ -109,12 +94,12 @@ def test_a_recording_arms_the_alarm_again(example: Path, monkeypatch: pytest.Mon
 
 def test_a_server_restarted_with_a_deadline_passed_applies_it_at_start(example: Path) -> None:
     folder = with_deadlines(example)
-    clock = Clock(BEFORE)
-    first = create_app(folder, clock=clock, sleep=never)
+    clock = Held(BEFORE)
+    first = create_app(folder, clock=clock, sleep=until_woken)
     with TestClient(first):
         assert first.state.server.alarm.quiet() and first.state.server.alarm.at == DUE
     clock.at = AFTER  # the deadline passes while no server runs
-    second = create_app(folder, clock=clock, sleep=never)
+    second = create_app(folder, clock=clock, sleep=until_woken)
     with TestClient(second):
         assert second.state.server.alarm.quiet()
         made = defaults(folder)
@@ -123,8 +108,8 @@ def test_a_server_restarted_with_a_deadline_passed_applies_it_at_start(example: 
 
 def test_a_server_restarted_before_the_deadline_arms_the_alarm_for_it(example: Path) -> None:
     folder = with_deadlines(example)
-    clock = Clock(BEFORE)
-    app = create_app(folder, clock=clock, sleep=never)
+    clock = Held(BEFORE)
+    app = create_app(folder, clock=clock, sleep=until_woken)
     with TestClient(app):
         assert app.state.server.alarm.quiet() and app.state.server.alarm.at == DUE
         assert app.state.server.alarm.wakes == 0 and defaults(folder) == []
@@ -132,8 +117,8 @@ def test_a_server_restarted_before_the_deadline_arms_the_alarm_for_it(example: P
 
 def test_a_tick_and_a_server_racing_record_each_default_exactly_once(example: Path) -> None:
     folder = with_deadlines(example)
-    clock = Clock(BEFORE)
-    app = create_app(folder, clock=clock, sleep=never)
+    clock = Held(BEFORE)
+    app = create_app(folder, clock=clock, sleep=until_woken)
     env = {**os.environ, "COK_NOW": deadlines.iso(AFTER)}
     with TestClient(app):
         alarm: Alarm = app.state.server.alarm
@@ -152,8 +137,8 @@ def test_a_clubs_every_campaign_has_its_alarm_armed_including_one_added_while_se
     club = tmp_path / "club"
     for name in ("north", "south"):
         with_deadlines(_copy(EXAMPLE, club / name))
-    clock = Clock(BEFORE)
-    app = club_app(club, gathered(club), lambda folder: create_app(folder, clock=clock, sleep=never))
+    clock = Held(BEFORE)
+    app = club_app(club, gathered(club), lambda folder: create_app(folder, clock=clock, sleep=until_woken))
     with TestClient(app) as client:
         made = app.state.club._made
         alarms = [made[club / name].state.server.alarm for name in ("north", "south")]
@@ -186,10 +171,10 @@ def test_the_alarm_wakes_at_a_reminders_moment_and_queues_it_once(tmp_path: Path
     with (folder / "campaign.yaml").open("a", encoding="utf-8") as settings:
         settings.write("deadlines:\n  orders: 48h\nreminders: [24h]\n")
     due = dt.datetime(2026, 11, 25, 6, 37, 52, tzinfo=dt.UTC)
-    clock = Clock(due - dt.timedelta(hours=30))
+    clock = Held(due - dt.timedelta(hours=30))
     with serving() as fake:
         assert Cok(folder)("notify", "add", fake.url, "--only", "nudge").exit_code == 0
-        app = create_app(folder, clock=clock, sleep=never)
+        app = create_app(folder, clock=clock, sleep=until_woken)
         with TestClient(app):
             alarm: Alarm = app.state.server.alarm
             assert alarm.quiet() and alarm.at == due - dt.timedelta(hours=24)
@@ -216,10 +201,10 @@ def test_a_default_recorded_by_the_server_is_posted_like_any_recording(example: 
     from tests.notify.conftest import serving
 
     folder = with_deadlines(example)
-    clock = Clock(BEFORE)
+    clock = Held(BEFORE)
     with serving() as fake:
         assert Cok(folder)("notify", "add", fake.url, "--only", "week").exit_code == 0
-        app = create_app(folder, clock=clock, sleep=never)
+        app = create_app(folder, clock=clock, sleep=until_woken)
         with TestClient(app):
             alarm: Alarm = app.state.server.alarm
             assert alarm.quiet()

@@ -6,7 +6,6 @@ campaign (month 2's orders opened 2026-11-23 06:37:52 UTC), `orders: 48h`, at th
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import re
 import shutil
@@ -19,6 +18,7 @@ import pytest
 import yaml
 
 from cok.links import invites
+from cok.serve.alarm import Held, until_woken
 from cok.serve.app import create_app
 from tests.conftest import ROOT
 
@@ -30,23 +30,11 @@ OPENED = dt.datetime(2026, 11, 23, 6, 37, 52, tzinfo=dt.UTC)
 DUE = OPENED + dt.timedelta(hours=48)
 
 
-class Clock:
-    def __init__(self, at: dt.datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> dt.datetime:
-        return self.at
-
-
-async def never(seconds: float) -> None:
-    await asyncio.Event().wait()
-
-
 @dataclass
 class Kingdoms:
     folder: Path
     client: TestClient
-    clock: Clock
+    clock: Held
     app: object
 
     def as_(self, name: str, organiser: bool = False) -> str:
@@ -70,8 +58,8 @@ def kingdoms(tmp_path: Path, *settings: str) -> Iterator[Kingdoms]:
     shutil.copytree(ROOT / "campaigns" / "mighty-kingdoms", folder)
     with (folder / "campaign.yaml").open("a", encoding="utf-8") as written:
         written.write("".join(f"{line}\n" for line in settings))
-    clock = Clock(OPENED + dt.timedelta(minutes=10))
-    app = create_app(folder, clock=clock, sleep=never)
+    clock = Held(OPENED + dt.timedelta(minutes=10))
+    app = create_app(folder, clock=clock, sleep=until_woken)
     with TestClient(app) as client:
         yield Kingdoms(folder, client, clock, app)
 
@@ -185,7 +173,7 @@ def test_every_game_shows_the_bar_clash_of_kings_and_no_true_king_too(tmp_path: 
     with (example / "campaign.yaml").open("a", encoding="utf-8") as settings:
         settings.write("deadlines:\n  week: 3d\n")
     at = dt.datetime(2026, 10, 7, 21, 0, tzinfo=dt.UTC)  # the example's week 5 began 5 Oct 10:30
-    with TestClient(create_app(example, clock=Clock(at), sleep=never)) as client:
+    with TestClient(create_app(example, clock=Held(at), sleep=until_woken)) as client:
         client.get(f"/join/{invites.invite(example, 'Ann', organiser=True)}")
         page = client.get("/").text
         assert "<strong>You: the start of week 6</strong>, due <time>Thu 8 Oct 10:30 — in 14 hours</time>" in page
@@ -199,7 +187,7 @@ def test_every_game_shows_the_bar_clash_of_kings_and_no_true_king_too(tmp_path: 
     assert ntk("ntk", "begin", "--seats", "ana", "bo", "--first", "bo").exit_code == 0
     begun = yaml.safe_load((ntk.cwd / "events.yaml").read_text(encoding="utf-8"))[-1]["at"]
     now = dt.datetime.fromisoformat(str(begun).replace("Z", "+00:00")) + dt.timedelta(hours=1)
-    with TestClient(create_app(ntk.cwd, clock=Clock(now), sleep=never)) as client:
+    with TestClient(create_app(ntk.cwd, clock=Held(now), sleep=until_woken)) as client:
         client.get(f"/join/{invites.invite(ntk.cwd, 'bo')}")
         bar = re.search(r'<section class="cok-due".*?</section>', client.get("/").text, re.S)
         assert bar and "<strong>You: " in bar[0] and "— in 23 hours</time>" in bar[0], bar

@@ -30,6 +30,23 @@ Ring = Callable[[dt.datetime], object]
 Sleep = Callable[[float], Awaitable[object]]
 
 
+class Held:
+    """A clock held at the moment its holder sets (`at`), for whoever drives the alarm's time
+    themselves: a test, or the benchmark's simulated month; the alarm reads it as `now`."""
+
+    def __init__(self, at: dt.datetime) -> None:
+        self.at = at
+
+    def __call__(self) -> dt.datetime:
+        return self.at
+
+
+async def until_woken(seconds: float) -> None:
+    """A sleep that never ends by itself: the holder of a `Held` clock moves it and wakes the
+    alarm (`Alarm.rearm`), so nothing waits on the machine's time."""
+    await asyncio.Event().wait()
+
+
 def _say(line: str) -> None:
     with contextlib.suppress(OSError, ValueError):
         print(f"cok: {line}", file=sys.stderr, flush=True)
