@@ -91,12 +91,13 @@ def tick(
 
 def _ticked(opened: Campaign, moment: dt.datetime, commit: bool, how: Manner, named: str | None) -> dict[str, Any]:
     """One campaign's tick, said at the terminal (unless --json) and as its document."""
+    from cok.core import deadlines
     from cok.service.deadlines import tick as ticked
     from cok.service.followers import Backup, Followers
 
     followers = Followers(opened.folder, Backup(commit=True).checked(opened.folder) if commit else Backup())
     done = ticked(opened.folder, moment, dry_run=how.dry_run, followers=followers, use_cache=not how.no_cache)
-    zone = _zone(opened)
+    zone = deadlines.zone_of(opened.state)
     where = f"{named}: " if named is not None else ""
     if not how.as_json:
         head = "would record" if how.dry_run else "recorded"
@@ -128,12 +129,12 @@ def deadline(ctx: typer.Context, now: NowOpt = None, how: Manner = USUAL) -> Non
     """
     if ctx.invoked_subcommand is not None:
         return
-    from cok.core.deadlines import when
+    from cok.core import deadlines
     from cok.service.deadlines import absent, next_due, pending, steps
 
     opened = open_valid(how.campaign, how.no_cache)
     moment = _now(now)
-    zone = _zone(opened)
+    zone = deadlines.zone_of(opened.state)
     due = pending(opened)
     gone = absent(opened)
     if how.as_json:
@@ -153,7 +154,7 @@ def deadline(ctx: typer.Context, now: NowOpt = None, how: Manner = USUAL) -> Non
         typer.echo("the ledger waits for nothing now")
     for each in due:
         whose = each.wait.who or "the organisers"
-        said = when(each.due, moment, zone) if each.due is not None else "no deadline"
+        said = deadlines.when(each.due, moment, zone) if each.due is not None else "no deadline"
         mark = " (absent: defaulted at once)" if each.absent else ""
         typer.echo(f"{whose}: {each.wait.what}, due {said}{mark}" if each.due else f"{whose}: {each.wait.what}, {said}")
     if gone:
@@ -204,17 +205,6 @@ def _shown(done: Recording, how: Manner) -> None:
         typer.echo(f"recorded as {event.id}: {text}" if done.written else f"would record: {text}")
     for warning in done.warnings:
         typer.echo(f"cok: warning: {warning}", err=True)
-
-
-def _zone(campaign: Campaign) -> Any:
-    from cok.service.deadlines import clock
-
-    kept = clock(campaign)
-    if kept is not None:
-        return kept.zone()
-    from zoneinfo import ZoneInfo
-
-    return ZoneInfo("UTC")
 
 
 def _iso(moment: dt.datetime, zone: Any) -> str:

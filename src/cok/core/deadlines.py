@@ -241,6 +241,24 @@ def follow(clock: Clock, at: dt.datetime | dt.date | None, waits: Iterable[Wait]
     return closed
 
 
+def kept(state: Any) -> Clock | None:
+    """The clock a game's state carries (`state.clock`); None for a state that carries none."""
+    found = getattr(state, "clock", None)
+    return found if isinstance(found, Clock) else None
+
+
+def zone_of(state: Any) -> dt.tzinfo:
+    """The campaign's time zone (`timezone:`), in which every due time is said; UTC without a clock."""
+    clock = kept(state)
+    return clock.zone() if clock is not None else dt.UTC
+
+
+def day_and_time(value: dt.datetime, tz: dt.tzinfo = dt.UTC) -> str:
+    """A moment as the log, the posts and the pages say it, in the campaign's zone: "Thu 3 Dec 20:00"."""
+    local = value.astimezone(tz)
+    return f"{local:%a} {local.day} {local:%b %H:%M}"
+
+
 def _tz(clock: Clock) -> ZoneInfo:
     found = zone(clock.tz)
     return found if isinstance(found, ZoneInfo) else ZoneInfo("UTC")
@@ -274,8 +292,7 @@ def pending(clock: Clock, waits: Sequence[Wait]) -> list[Due]:
 
 def when(due_at: dt.datetime, now_at: dt.datetime, tz: ZoneInfo | dt.tzinfo = dt.UTC) -> str:
     """A due time as a player reads it: "Thu 3 Dec 20:00 — in 2 days" (or "— 3 hours ago")."""
-    local = due_at.astimezone(tz)
-    said = f"{local:%a} {local.day} {local:%b %H:%M}"
+    said = day_and_time(due_at, tz)
     seconds = (due_at - now_at).total_seconds()
     size = abs(seconds)
     if size < 90:

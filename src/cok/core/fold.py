@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cok.core.deadlines import Wait, moment
+from cok.core.deadlines import Wait, day_and_time, moment
 from cok.core.errors import Problem, RuleError, root_first
 from cok.core.events import (
     Confirm,
@@ -319,17 +319,12 @@ def with_default(event: EventBase, text: str, wait: Wait, ruleset: Ruleset, stat
     applied = moment(event.at, zone or dt.UTC)
     if event.default == "absent":
         said = f"no {what} from {who}, absent"
-        said += f" (applied {_shown(applied, zone)})" if applied is not None else ""
+        said += f" (applied {day_and_time(applied, zone or dt.UTC)})" if applied is not None else ""
     else:
         said = f"no {what} from {who}"
-        said += f" by {_shown(due, zone)}" if due is not None else ""
-        said += f" (applied {_shown(applied, zone)})" if applied is not None else ""
+        said += f" by {day_and_time(due, zone or dt.UTC)}" if due is not None else ""
+        said += f" (applied {day_and_time(applied, zone or dt.UTC)})" if applied is not None else ""
     return f"{said}: {text}" if text else said
-
-
-def _shown(value: dt.datetime, zone: Any) -> str:
-    local = value.astimezone(zone) if zone is not None else value
-    return f"{local:%a} {local.day} {local:%b %H:%M}"
 
 
 def core_outcome(ruleset: Ruleset, state: Any, event: EventBase) -> Any | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cok.core.deadlines import Clock, Wait, follow, iso, moment, spec
+from cok.core.deadlines import Clock, Wait, follow, iso, kept, moment, spec
 from cok.core.errors import RuleError
 from cok.core.history import Word
 
@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 def clock_of(state: Any) -> Clock | None:
     """The state's clock when the campaign has deadlines (a game without one: None)."""
-    clock = getattr(state, "clock", None)
-    return clock if isinstance(clock, Clock) and clock.on else None
+    clock = kept(state)
+    return clock if clock is not None and clock.on else None
 
 
 def before(ruleset: Ruleset, state: Any, event: EventBase) -> Wait | None:

@@ -170,10 +170,11 @@ def next_due(campaign: Any) -> str:
     and bo-5 from bo by Thu 3 Dec 20:00 (Europe/London)."); "" when nothing is due. Said as a
     moment, never "in 2 days": a post is read later than it is written."""
     from cok.core import deadlines
-    from cok.notify.reminders import said, zone_of
+    from cok.core.waiting import clock_of
+    from cok.notify.reminders import said
 
-    clock = getattr(campaign.state, "clock", None)
-    if clock is None or not clock.on:
+    clock = clock_of(campaign.state)
+    if clock is None:
         return ""
     try:
         found = deadlines.pending(clock, campaign.ruleset.waits(campaign.state))
@@ -183,4 +184,4 @@ def next_due(campaign: Any) -> str:
     if first is None:
         return ""
     who = f" from {first.wait.who}" if first.wait.who is not None else " from the organisers"
-    return f"Next due: {first.wait.what}{who} by {said(first, zone_of(campaign))} ({clock.tz})."
+    return f"Next due: {first.wait.what}{who} by {said(first, clock.zone())} ({clock.tz})."

@@ -23,12 +23,6 @@ if TYPE_CHECKING:
 ABOUT = "due:"
 
 
-def zone_of(campaign: Campaign) -> dt.tzinfo:
-    """The campaign's time zone (`timezone:`), in which every due time is said."""
-    clock = getattr(campaign.state, "clock", None)
-    return clock.zone() if isinstance(clock, deadlines.Clock) else dt.UTC
-
-
 def times(campaign: Campaign, dues: Sequence[Due], offsets: Sequence[int]) -> list[dt.datetime]:
     """The moments reminders are due: each deadline less each offset in seconds (the
     organiser's `reminders:`, `service.deadlines.schedule`); the alarm wakes then. None when
@@ -58,7 +52,7 @@ def said(due: Due, tz: dt.tzinfo) -> str:
     """A due time as a post says it: the moment in the campaign's zone, no "in 2 days" (the
     post is read later than it is written)."""
     assert due.due is not None
-    return deadlines.when(due.due, due.due, tz).split(" — ")[0]
+    return deadlines.day_and_time(due.due, tz)
 
 
 def due_now(campaign: Campaign, now: dt.datetime, offsets: Sequence[int]) -> list[tuple[str, str, Wait]]:
@@ -71,7 +65,7 @@ def due_now(campaign: Campaign, now: dt.datetime, offsets: Sequence[int]) -> lis
     spans = list(offsets)
     if not spans:
         return []
-    tz = zone_of(campaign)
+    tz = deadlines.zone_of(campaign.state)
     made = []
     for due in deadlines.pending(clock, campaign.ruleset.waits(state)):
         if due.due is None or due.absent or due.due <= now:

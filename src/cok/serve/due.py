@@ -65,13 +65,11 @@ def bar(
     """The bar for `player` (None: a reader, or an organiser who plays no one) at `now`;
     `organiser`: the organisers' own waits are the visitor's; `allowed`: the times each
     player may ask for more time (`extensions:`)."""
-    from cok.notify.reminders import zone_of
-
-    tz = zone_of(campaign)
+    tz = deadlines.zone_of(campaign.state)
     lines = [_line(d, people, player, organiser, now, tz) for d in found]
     mine = [x for x in lines if x.mine]
     others = [x for x in lines if not x.mine]
-    clock = getattr(campaign.state, "clock", None)
+    clock = deadlines.kept(campaign.state)
     absent = sorted(clock.absent) if clock is not None else []
     asked = clock.asked.get(player, 0) if clock is not None and player is not None else 0
     waited = sorted({d.wait.who for d in found if d.wait.who is not None})
@@ -99,11 +97,9 @@ def _line(
 
 def next_due(found: Sequence[Due], people: Mapping[str, str], campaign: Campaign, now: dt.datetime) -> str:
     """The campaign's next due time as the club's page says it ("" when nothing is due)."""
-    from cok.notify.reminders import zone_of
-
     first = next((d for d in found if d.due is not None), None)
     if first is None or first.due is None:
         return ""
     who = first.wait.who
     name = people.get(who, who) if who is not None else "the organisers"
-    return f"{first.wait.what} from {name}: {deadlines.when(first.due, now, zone_of(campaign))}"
+    return f"{first.wait.what} from {name}: {deadlines.when(first.due, now, deadlines.zone_of(campaign.state))}"

@@ -90,8 +90,7 @@ def _read(campaign: Campaign) -> Schedule:
 
 def clock(campaign: Campaign) -> Clock | None:
     """The campaign's clock (None: its game keeps none)."""
-    found = getattr(campaign.state, "clock", None)
-    return found if isinstance(found, deadlines.Clock) else None
+    return deadlines.kept(campaign.state)
 
 
 def pending(campaign: Campaign) -> list[Due]:
