@@ -142,7 +142,7 @@ def owed(campaign: Campaign, now: dt.datetime) -> list[Owed]:
         return []
     plan = schedule(campaign)
     found = []
-    for due in deadlines.pending(kept, campaign.ruleset.waits(campaign.state)):
+    for due in pending(campaign):
         if due.due is None or due.due > now or due.wait.key in kept.defaulted:
             continue
         if plan.choice(campaign, due.wait.step) == NONE:
@@ -162,7 +162,7 @@ def next_due(campaign: Campaign, now: dt.datetime | None = None) -> dt.datetime 
     moment = now if now is not None else deadlines.now()
     plan = schedule(campaign)
     times: list[dt.datetime] = []
-    for due in deadlines.pending(kept, campaign.ruleset.waits(campaign.state)):
+    for due in pending(campaign):
         if due.due is None or due.wait.key in kept.defaulted:
             continue
         if due.due > moment or _drafts_owed(campaign, due.wait, plan):
