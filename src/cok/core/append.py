@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cok.core.errors import Problem, Refused, display_path
+from cok.core.whole import replace_whole
 
 if TYPE_CHECKING:
     from cok.core.events import EventBase
@@ -148,7 +149,7 @@ def append(
         start, end = empty_flow
         text = path.read_bytes().decode("utf-8-sig")
         head = (text[:start] + text[end:]).rstrip()
-        _replace(path, (head + "\n" if head else "") + block)
+        replace_whole(path, (head + "\n" if head else "") + block)  # an empty `[]` becomes a block list
         return None
     size, last = _end_of(path)
     data = (b"" if last in (b"", b"\n") else b"\n") + block.encode("utf-8")
@@ -240,10 +241,3 @@ def _write_synced(path: Path, data: bytes) -> None:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
-
-
-def _replace(path: Path, text: str) -> None:
-    """Write a whole file atomically (only used to turn an empty `[]` into a block list)."""
-    temp = path.with_name(path.name + ".tmp")
-    _write_synced(temp, text.encode("utf-8"))
-    os.replace(temp, path)

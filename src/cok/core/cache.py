@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cok import __version__
+from cok.core.whole import replace_whole
 
 FORMAT = f"cok-cache 7 {__version__}"  # 7: large flat collections on lines of their own
 
@@ -111,13 +112,9 @@ def _json(value: Any) -> bytes:
 
 
 def _replace(target: Path, data: bytes) -> None:
+    """An entry replaced whole, not synced: a cache lost in a crash is only rebuilt."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    temp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    try:
-        temp.write_bytes(data)
-        os.replace(temp, target)
-    finally:
-        temp.unlink(missing_ok=True)
+    replace_whole(target, data, sync=False)
 
 
 Extent = tuple[int, int]  # lines, bytes

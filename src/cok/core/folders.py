@@ -134,15 +134,7 @@ def write_private(path: Path, data: Any, *, indent: int | None = None, sync: boo
     old one: what the data folder keeps (link hashes, sessions, seeds, chat destinations) is a
     secret or stands for one, and a reader never sees half a file. `sync`: on the disk before
     the move (a seed that must outlive a crash)."""
-    import threading  # here, not at the top: a warm `cok standings` loads no threading (test_startup)
+    from cok.core.whole import replace_whole
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=indent)
-        handle.write("\n")
-        if sync:
-            handle.flush()
-            os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    replace_whole(path, json.dumps(data, indent=indent) + "\n", sync=sync, mode=0o600)

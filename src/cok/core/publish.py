@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from cok.core.errors import Problem, Refused, display_path
 from cok.core.folders import EVENTS_FILE, SETTINGS_FILE
+from cok.core.whole import TEMPORARY, replace_whole
 
 #: The first line of a cok site's record of the files it wrote.
 MANIFEST = ".cok-site"
@@ -27,22 +28,13 @@ _COMMENTS = {".html": ("<!-- ", " -->"), ".htm": ("<!-- ", " -->"), ".svg": ("<!
 _COMMENTS |= {".xml": ("<!-- ", " -->"), ".css": ("/* ", " */"), ".js": ("/* ", " */")}
 #: What must stay first in a file: a comment before a doctype puts a page in quirks mode.
 _FIRST = re.compile(r"\s*(<!doctype[^>]*>|<\?xml[^>]*\?>|@charset[^;]*;)", re.IGNORECASE)
-#: The temporary file `write_atomically` writes beside a page: `.index.html.4242.tmp`.
-_TEMPORARY = re.compile(r"\.(?P<name>.+)\.\d+\.tmp")
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write a temporary file beside `path`, then rename it over `path` (a symlink at `path`
-    is replaced, never written through)."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    """The page replaced whole (`core.whole`), or a refusal naming it."""
     try:
-        with open(temp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
+        replace_whole(path, text)
     except OSError as error:
-        temp.unlink(missing_ok=True)
         raise Refused(Problem(display_path(path), None, f"cannot write: {error.strerror or error}")) from None
 
 
@@ -232,7 +224,7 @@ def _made_by_cok(path: Path) -> bool:
 
 def _remove_leftovers(out: Path, names: set[str]) -> None:
     """Remove the temporary files a killed build left beside the site's files (the pattern
-    `write_atomically` uses, `.index.html.4242.tmp`, for a file the site has or had): they
+    `core.whole` writes, `.index.html.4242-1.tmp`, for a file the site has or had): they
     would be published with it. A user's file of another name is never touched."""
     folders: dict[Path, set[str]] = {}
     for relative in names:
@@ -246,7 +238,7 @@ def _remove_leftovers(out: Path, names: set[str]) -> None:
         except OSError:
             continue
         for entry in entries:
-            left = _TEMPORARY.fullmatch(entry.name)
+            left = TEMPORARY.fullmatch(entry.name)
             if left and left["name"] in files and entry.is_file(follow_symlinks=False):
                 Path(entry.path).unlink(missing_ok=True)
 

@@ -11,13 +11,13 @@ import contextlib
 import hashlib
 import hmac
 import json
-import os
 import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
 from cok.core.folders import SETTINGS_FILE, data_dir, write_private
+from cok.core.whole import replace_whole
 
 TOKEN_BYTES = 32  # 256 random bits: well over the 128 the issue asks
 
@@ -79,16 +79,7 @@ def give_identity(folder: Path) -> str:
         added = text + ("" if text.endswith("\n") or not text else "\n") + line
         if not _takes_id(text, added, made):
             raise OSError(f"could not add an id to {settings}: its `id:` is not one cok made, or it is not a mapping")
-        temporary = settings.with_name(f".{settings.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            with open(temporary, "w", encoding="utf-8") as handle:
-                handle.write(added)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(temporary, settings.stat().st_mode & 0o7777)
-            os.replace(temporary, settings)
-        finally:
-            temporary.unlink(missing_ok=True)
+        replace_whole(settings, added, mode=settings.stat().st_mode & 0o7777)
     return made
 
 
