@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from cok.cli.options import USUAL, CampaignOpt, JsonOpt, Manner, emit_json, open_valid, reads, refusals
+from cok.cli.options import USUAL, Manner, emit_json, open_valid, reads, refusals, tells
 
 app = typer.Typer(no_args_is_help=False, invoke_without_command=True)
 
@@ -47,14 +47,15 @@ def dice(ctx: typer.Context, how: Manner = USUAL) -> None:
 
 @app.command()
 @refusals
-def reveal(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+@tells
+def reveal(how: Manner = USUAL) -> None:
     """Reveal the seed of a period that is over (an organiser's; cok reveals it by itself
     when the event that ends the period is recorded where the seed is kept)."""
     from cok.service.dice import reveal as revealed
     from cok.service.recording import by_name
 
-    event = revealed(open_valid(campaign), by_name(None))
-    if as_json:
+    event = revealed(open_valid(how.campaign), by_name(None))
+    if how.as_json:
         emit_json({"revealed": event.commit, "seed": event.seed})
     else:
         typer.echo(f"the seed of the dice committed in {event.commit} is revealed: `cok check` verifies them")
@@ -62,18 +63,18 @@ def reveal(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
 
 @app.command()
 @refusals
+@tells
 def lost(
     reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="Why the seed is lost.")],
-    campaign: CampaignOpt = None,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Record that the open period's seed is lost (its data folder is gone): only that
     period's dice can no longer be verified, and the next roll commits a new seed."""
     from cok.service.dice import lose
     from cok.service.recording import by_name
 
-    event = lose(open_valid(campaign), reason, by_name(None))
-    if as_json:
+    event = lose(open_valid(how.campaign), reason, by_name(None))
+    if how.as_json:
         emit_json({"lost": event.commit, "reason": event.reason})
     else:
         typer.echo(f"recorded: the seed of the dice committed in {event.commit} is lost; they cannot be verified")

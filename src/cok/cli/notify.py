@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cok.cli.options import CampaignOpt, JsonOpt, emit_json, open_valid, refusals
+from cok.cli.options import USUAL, CampaignOpt, Manner, emit_json, open_valid, refusals, tells
 from cok.core.errors import RuleError
 
 if TYPE_CHECKING:
@@ -21,6 +21,7 @@ OnlyOpt = Annotated[
     str | None,
     typer.Option("--only", metavar="KINDS", help="Post only these kinds (comma-separated; default: all)."),
 ]
+NumberArg = Annotated[int, typer.Argument(metavar="N", help="The destination's number in `cok notify list`.")]
 RemindOpt = Annotated[
     str | None, typer.Option("--remind", metavar="DELAY", help="Nudge again after this delay (12h, 30m, 2d).")
 ]
@@ -116,12 +117,13 @@ def _whose(opened: Campaign, typed: str) -> str:
 
 @app.command("list")
 @refusals
-def listing(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+@tells
+def listing(how: Manner = USUAL) -> None:
     """The campaign's destinations, numbered, their secrets hidden."""
     from cok.notify.destinations import settings
 
-    kept = settings(open_valid(campaign).folder)
-    if as_json:
+    kept = settings(open_valid(how.campaign).folder)
+    if how.as_json:
         emit_json(
             {
                 "destinations": [
@@ -151,7 +153,7 @@ def _numbered(folder: object, number: int):  # type: ignore[no-untyped-def]
 @app.command()
 @refusals
 def remove(
-    number: Annotated[int, typer.Argument(metavar="N", help="The destination's number in `cok notify list`.")],
+    number: NumberArg,
     campaign: CampaignOpt = None,
 ) -> None:
     """Stop posting to a destination (its URL is forgotten)."""
@@ -168,7 +170,7 @@ def remove(
 @app.command()
 @refusals
 def test(
-    number: Annotated[int, typer.Argument(metavar="N", help="The destination's number in `cok notify list`.")] = 1,
+    number: NumberArg = 1,
     campaign: CampaignOpt = None,
 ) -> None:
     """Post a test message to a destination now; exit 1 when it is not taken."""
@@ -198,12 +200,13 @@ def send(campaign: CampaignOpt = None) -> None:
 
 @app.command()
 @refusals
-def status(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+@tells
+def status(how: Manner = USUAL) -> None:
     """The posts not yet sent, and why (the service's refusal, a destination down)."""
     from cok.notify.outbox import pending
 
-    waiting = pending(open_valid(campaign).folder)
-    if as_json:
+    waiting = pending(open_valid(how.campaign).folder)
+    if how.as_json:
         emit_json(
             {
                 "waiting": [

@@ -107,6 +107,8 @@ def _ending(*options: str) -> Callable[[F], F]:
 records = _ending("campaign", "no_cache", "dry_run", "as_json")
 #: A command that shows: `-C`, `--no-cache`, `--json`.
 reads = _ending("campaign", "no_cache", "as_json")
+#: A command about the campaign's own files, not its replay (its links, chat, seeds): `-C`, `--json`.
+tells = _ending("campaign", "as_json")
 
 
 def shown(opened: Campaign, name: str, how: Manner, **args: Any) -> Any:

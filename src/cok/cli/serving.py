@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cok.cli.options import CampaignOpt, JsonOpt, emit_json, open_valid, refusals
+from cok.cli.options import USUAL, CampaignOpt, Manner, emit_json, open_valid, refusals, tells
 from cok.core.errors import Refused, RuleError
 
 if TYPE_CHECKING:
@@ -22,6 +22,7 @@ URL = "http://127.0.0.1:8000"
 
 @app.command()
 @refusals
+@tells
 def invite(
     player: Annotated[str | None, typer.Argument(metavar="PLAYER", help="The player the link signs in as.")] = None,
     organiser: Annotated[
@@ -54,8 +55,7 @@ def invite(
         str | None,
         typer.Option("--mention", metavar="HANDLE", help="How the club's chat mentions them in a nudge: '<@1234>'."),
     ] = None,
-    campaign: CampaignOpt = None,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Print a personal link that signs a phone in to `cok serve` as a player or organiser.
 
@@ -66,13 +66,13 @@ def invite(
     """
     from cok.links import addresses, invites
 
-    opened = open_valid(campaign)
+    opened = open_valid(how.campaign)
     folder = opened.folder
     if sum(x is not None for x in (player, organiser, revoke, True if listing else None)) != 1:
         raise RuleError("give one of: PLAYER, --organiser NAME, --revoke NAME, --list")
     if listing:
         kept = invites.links(folder)
-        if as_json:
+        if how.as_json:
             emit_json({"links": [{"name": k.name, "organiser": k.organiser} for k in kept]})
             return
         for k in kept:
@@ -86,7 +86,7 @@ def invite(
         if not gone:
             known = ", ".join(sorted({k.name for k in invites.links(folder)})) or "nobody"
             raise RuleError(f"{revoke!r} has no link; links are held by: {known}")
-        if as_json:
+        if how.as_json:
             emit_json({"revoked": revoke, "links": len(gone)})
         else:
             typer.echo(f"{revoke}'s link no longer opens the campaign; a phone signed in with it is signed out")
@@ -110,14 +110,14 @@ def invite(
         keep_mention(folder, name, mention.strip())
     if url is not None:
         addresses.remember(folder, base)  # after the invite: kept under the campaign's identity
-    if warning and not as_json:
+    if warning and not how.as_json:
         typer.echo(f"Warning: {warning}", err=True)
     link = f"{base}/join/{token}"
     if qr_file is not None:
         from cok.links import qr as codes
 
         codes.write(link, qr_file)
-    if as_json:
+    if how.as_json:
         shown: dict[str, object] = {"player": name, "organiser": is_organiser, "url": link, "token": token}
         if qr_file is not None:
             shown["qr_file"] = str(qr_file)

@@ -27,24 +27,21 @@ PlayerArg = Annotated[
     str, typer.Argument(metavar="PLAYER", help="A kingdom's player id or name.", autocompletion=complete("player"))
 ]
 ArmyArg = Annotated[str, typer.Argument(metavar="ARMY", help="An army, like ana-2.", autocompletion=complete("army"))]
-OrderOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--order",
-        metavar="P…",
-        help="Players tied on armies, in the order their roll-off gave (--order bo ana cy).",
-    ),
-]
-FoundingOrderOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--order",
-        metavar="P…",
-        help="Every kingdom once, in the order they were founded, as a check (--order ana bo cy).",
-    ),
-]
 #: `--order bo ana cy`: the words after the option's first are the command's extra words.
 LIST_WORDS = {"ignore_unknown_options": True, "allow_extra_args": True}
+
+
+def _order(help: str) -> Any:
+    """`--order P…`, kingdoms in an order, its words read with LIST_WORDS; its help the command's."""
+    return typer.Option("--order", metavar="P…", help=help)
+
+
+OrderOpt = Annotated[
+    list[str] | None, _order("Players tied on armies, in the order their roll-off gave (--order bo ana cy).")
+]
+FoundingOrderOpt = Annotated[
+    list[str] | None, _order("Every kingdom once, in the order they were founded, as a check (--order ana bo cy).")
+]
 RollDiceOpt = Annotated[bool, typer.Option("--roll-dice", help="Let the ledger roll the dice (they are recorded).")]
 UnitOpt = Annotated[
     list[str] | None,

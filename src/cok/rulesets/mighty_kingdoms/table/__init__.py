@@ -6,15 +6,12 @@ by `intents.py` and recorded by the server, which checks who may record it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 from urllib.parse import urlencode
 
 from cok.rulesets.mighty_kingdoms.site import PAGES
 from cok.serve.kit import Action, Form, Visit, Web
-
-if TYPE_CHECKING:
-    from starlette.responses import Response
 
 #: How many allocation rows a simple battle's form offers beyond the dice: one per die.
 DIE_FACES = (1, 2, 3, 4, 5, 6)
@@ -76,13 +73,21 @@ async def _offers(visit: Visit, asked: str | None) -> dict[str, Any] | None:
         return None
 
 
-async def _mine(visit: Visit) -> tuple[str, dict[str, Any]] | Response:
-    """Whose page it is and what that kingdom may do now; or, when no kingdom is named (an
-    organiser who chose none), the page listing the kingdoms to choose from."""
-    offer = await _offers(visit, visit.request.query_params.get("player"))
-    if offer is None:
-        return visit.render("kingdom.html", offer=None, kingdoms=await _kingdoms(visit), phase=await _phase(visit))
-    return offer["player"], offer
+#: A kingdom's page: the visit, whose page it is, and what that kingdom may do now (its offer).
+Page = Callable[[Visit, str, dict[str, Any]], Awaitable[Any]]
+
+
+def _of_a_kingdom(page: Page) -> Callable[[Visit], Awaitable[Any]]:
+    """`page` for the kingdom the visit is about; or, when no kingdom is named (an organiser
+    who chose none), the page listing the kingdoms to choose from."""
+
+    async def shown(visit: Visit) -> Any:
+        offer = await _offers(visit, visit.request.query_params.get("player"))
+        if offer is None:
+            return visit.render("kingdom.html", offer=None, kingdoms=await _kingdoms(visit), phase=await _phase(visit))
+        return await page(visit, offer["player"], offer)
+
+    return shown
 
 
 async def _board(visit: Visit, player: str, army: str | None, chosen: str | None) -> Any:
@@ -105,12 +110,9 @@ def _place(tile: Mapping[str, str]) -> dict[str, str]:
 # ---------------------------------------------------------------- a kingdom's page
 
 
-async def kingdom(visit: Visit) -> Any:
+@_of_a_kingdom
+async def kingdom(visit: Visit, me: str, offer: dict[str, Any]) -> Any:
     """What the kingdom may do now, and whether the ledger waits for it."""
-    mine = await _mine(visit)
-    if not isinstance(mine, tuple):
-        return mine
-    me, offer = mine
     rules = await visit.read("rules")
     return visit.render(
         "kingdom.html",
@@ -142,10 +144,12 @@ async def order(visit: Visit) -> Any:
         form = visit.form
         fields = {"army": form.get("army", ""), "order": form.get("order", ""), "to": form.get("to")}
         return await visit.record([_draft("order", fields)])
-    mine = await _mine(visit)
-    if not isinstance(mine, tuple):
-        return mine
-    me, offer = mine
+    return await _order_page(visit)
+
+
+@_of_a_kingdom
+async def _order_page(visit: Visit, me: str, offer: dict[str, Any]) -> Any:
+    """The army's legal moves on the map, and its other orders."""
     query = visit.request.query_params
     army = next((a for a in offer["orders"] if a["id"] == query.get("army")), None)
     to = query.get("to")
@@ -191,10 +195,12 @@ async def battle(visit: Visit) -> Any:
             fields["dice"] = fields["allocate"] = None
             return await visit.record([_draft("battle", fields)], visit.rolled_for_me())
         return await visit.record([_draft("battle", fields)])
-    mine = await _mine(visit)
-    if not isinstance(mine, tuple):
-        return mine
-    _, offer = mine
+    return await _battle_page(visit)
+
+
+@_of_a_kingdom
+async def _battle_page(visit: Visit, _me: str, offer: dict[str, Any]) -> Any:
+    """The battle's form for a tile the kingdom may attack in, and the battle as shown."""
     query = visit.request.query_params
     fight = next((f for f in offer["fights"] if f["tile"]["key"] == query.get("tile")), None)
     enemy = query.get("defender") if fight is not None and query.get("defender") in fight["enemies"] else None
@@ -317,13 +323,10 @@ async def organiser(visit: Visit) -> Any:
 # ---------------------------------------------------------------- wizard's towers
 
 
-async def quest(visit: Visit) -> Any:
+@_of_a_kingdom
+async def quest(visit: Visit, me: str, offer: dict[str, Any]) -> Any:
     """`cok mk quest`: a hero sent to a wizard's tower next to the kingdom, its d6 typed or
     rolled by cok with the phone's random bytes (5.7)."""
-    mine = await _mine(visit)
-    if not isinstance(mine, tuple):
-        return mine
-    me, offer = mine
     if visit.request.method == "GET":
         return visit.render(
             "quest.html",

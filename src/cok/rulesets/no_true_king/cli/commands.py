@@ -13,9 +13,7 @@ from cok.cli.basics import emit_json, open_valid
 from cok.cli.drafts import record_given
 from cok.cli.options import (
     USUAL,
-    CampaignOpt,
     DisplayNameOpt,
-    JsonOpt,
     Manner,
     NoteOpt,
     complete,
@@ -24,6 +22,7 @@ from cok.cli.options import (
     refusals,
     said,
     showing,
+    tells,
     words,
 )
 from cok.core.dice import ROLL
@@ -103,12 +102,12 @@ def join(
 
 @app.command()
 @refusals
+@tells
 def seal(
     player: Annotated[str, typer.Argument(help="The player's id, as they will join.")],
     houses: Annotated[list[str], typer.Argument(metavar="H H H H H", help="Ranks 1–4, then the left-over token.")],
     seal_only: Annotated[bool, typer.Option("--seal-only", help="Print only the seal (for `join --seal`).")] = False,
-    campaign: CampaignOpt = None,
-    as_json: JsonOpt = False,
+    how: Manner = USUAL,
 ) -> None:
     """Make a secret and the seal of a loyalty card; print both, and keep the secret in your
     data folder ($COK_DATA_DIR moves it), never in the campaign.
@@ -118,12 +117,12 @@ def seal(
     from cok.rulesets.no_true_king import sealbox
     from cok.rulesets.no_true_king.rules.loyalty import check_card, seal_of
 
-    state = _seal_state(campaign)
+    state = _seal_state(how.campaign)
     card = check_card(state, _houses(state, houses))
     secret = sealbox.new_secret()
     sealed = seal_of(player, card, secret)
     kept = sealbox.keep(sealed, player, card, secret)
-    if as_json:
+    if how.as_json:
         emit_json({"player": player, "seal": sealed, "secret": secret, "kept": str(kept)})
     elif seal_only:
         typer.echo(sealed)
