@@ -42,6 +42,12 @@ DisplayNameOpt = Annotated[str | None, typer.Option("--name", help="Display name
 PlayerIdArg = Annotated[str, typer.Argument(help="The player's id: lowercase letters, digits, '-' and '_'.")]
 
 
+def ruling(help: str) -> Any:
+    """`--override REASON`: an organiser records what the rules would refuse, saying why (the
+    event keeps the reason); `help` says what it sets aside for this command."""
+    return typer.Option("--override", metavar="REASON", help=help)
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

@@ -27,6 +27,7 @@ from cok.cli.options import (
     reads,
     records,
     refusals,
+    ruling,
 )
 from cok.cli.recording import record_drafts
 from cok.core.dice import ROLL
@@ -195,9 +196,7 @@ def battle(
     no_occupy: Annotated[
         bool, typer.Option("--no-occupy", help="Under supply lines: the winner declines to occupy.")
     ] = False,
-    override: Annotated[
-        str | None, typer.Option("--override", metavar="REASON", help="Organiser's ruling: any location.")
-    ] = None,
+    override: Annotated[str | None, ruling("Organiser's ruling: any location.")] = None,
     again: Annotated[
         bool, typer.Option("--again", help="Record it although the same battle is already recorded.")
     ] = False,

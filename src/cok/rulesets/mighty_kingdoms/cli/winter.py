@@ -17,6 +17,7 @@ from cok.cli.options import (
     complete,
     records,
     refusals,
+    ruling,
 )
 from cok.rulesets.mighty_kingdoms.cli.arguments import (
     LIST_WORDS,
@@ -177,10 +178,7 @@ def quest(
 def artefact(
     art: Annotated[str, typer.Argument(metavar="ART", help="The artefact, like art-2.")],
     to: Annotated[str, typer.Option("--to", metavar="P|pool", help="The kingdom it goes to, or pool.")],
-    override: Annotated[
-        str | None,
-        typer.Option("--override", metavar="REASON", help="The organiser's reason when the ledger sees no cause."),
-    ] = None,
+    override: Annotated[str | None, ruling("The organiser's reason when the ledger sees no cause.")] = None,
     note: NoteOpt = None,
     how: Manner = USUAL,
 ) -> None:
