@@ -178,6 +178,31 @@ def test_a_club_lists_its_campaigns_as_its_page_does(tmp_path: Path) -> None:
     assert all(c["name"] in page and c["leads"] in page for c in found)
 
 
+def test_a_club_lists_each_campaigns_next_deadline_as_its_status_gives_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 48's due times for a bot: `due` is the wait due soonest, the very item the game's
+    `status --json` lists first; null for a campaign that keeps no deadlines."""
+    import shutil
+
+    from cok.serve.app import create_app
+    from cok.serve.club import club_app, gathered
+
+    club = tmp_path / "club"
+    shutil.copytree(EXAMPLE, club / "example")
+    shutil.copytree(ROOT / "campaigns" / "mighty-kingdoms", club / "kingdoms")
+    with (club / "kingdoms" / "campaign.yaml").open("a", encoding="utf-8") as settings:
+        settings.write("deadlines:\n  orders: 48h\n")
+    monkeypatch.setenv("COK_NOW", "2026-11-23T18:00:00Z")
+    status = json.loads(Cok(club / "kingdoms")("mk", "status", "--json").stdout)
+    with TestClient(club_app(club, gathered(club), create_app)) as client:
+        found = {c["path"]: c for c in client.get("/api/campaigns").json()["campaigns"]}
+        validate(client.get("/api/openapi.json").json())
+    assert found["kingdoms"]["due"] == status["due"][0]
+    assert found["kingdoms"]["due"]["due"] is not None
+    assert found["example"]["due"] is None
+
+
 # --- writes -------------------------------------------------------------------------------------
 
 

@@ -115,6 +115,16 @@ class Dice(_Document):
     problems: list[DiceProblem]
 
 
+class Waited(_Document):
+    """What the ledger waits for, as the games' `status --json` lists it in `due` (docs/deadlines.md)."""
+
+    step: str = Field(description="The campaign.yaml `deadlines:` key it is due under (orders, turn, week …).")
+    player: str | None = Field(description="Whose word it waits for (null: the organisers').")
+    what: str = Field(description="What is waited for, in the game's words.")
+    due: str | None = Field(description="When, ISO 8601 with the campaign's offset (null: no deadline).")
+    absent: bool = Field(description="The player is marked absent: their waits are due at once.")
+
+
 class CampaignLine(_Document):
     path: str = Field(description="Where it is served: /PATH/ (its API at /PATH/api/).")
     name: str
@@ -122,6 +132,9 @@ class CampaignLine(_Document):
     period: str = Field(description="Where it stands, in the game's words (week 5, game over).")
     leads: str
     problems: list[str] = Field(description="Why it cannot be served (it answers 503 until fixed).")
+    due: Waited | None = Field(
+        None, description="Its next deadline, as the club's page shows it (null: it keeps none, or nothing is due)."
+    )
 
 
 class Campaigns(_Document):

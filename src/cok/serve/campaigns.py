@@ -1,5 +1,5 @@
 """A club's own API: `GET /api/campaigns` lists its campaigns as the club's page does (each
-one's path, game, period and who leads), and `GET /api/openapi.json` publishes it. Each
+one's path, game, period, who leads and its next deadline), and `GET /api/openapi.json` publishes it. Each
 campaign's own API is under its path, as when it is served alone."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ def routes(lines: Callable[[], Sequence[Any]], headers: Mapping[str, str]) -> li
                 "period": line.period,
                 "leads": line.leads,
                 "problems": list(line.problems),
+                "due": line.next,
             }
             for line in found
         ]

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -29,7 +29,7 @@ from cok.core.folders import SETTINGS_FILE
 from cok.links import served
 from cok.links.invites import Keys, identity
 from cok.render import markup
-from cok.serve.due import next_due
+from cok.serve.due import first_due, next_due
 from cok.serve.guards import HEADERS
 from cok.serve.limiter import Limiter
 from cok.serve.server import root
@@ -169,6 +169,7 @@ class Line:
     leads: str
     problems: Sequence[str]
     due: str = ""  # the next deadline in words ("orders from Bo: Thu 3 Dec 20:00 — in 2 days")
+    next: Mapping[str, object] | None = None  # the same as `--json` shows a wait (`Due.document`)
 
 
 def leaders(document: dict[str, Any]) -> str:
@@ -218,8 +219,10 @@ def _told(member: Member) -> Line:
         view = warm.view()
         standings = view.standings()
         period = "game over" if standings.get("over") else view.ruleset.period(view.campaign.state)
-        due = next_due(view.dues(), view.people(), view.campaign, getattr(member.app, "clock", deadlines.now)())
-        return Line(member.slug, view.campaign.name, view.ruleset.title, period, leaders(standings), [], due)
+        first = first_due(view.dues())
+        due = next_due(first, view.people(), view.campaign, getattr(member.app, "clock", deadlines.now)())
+        line = Line(member.slug, view.campaign.name, view.ruleset.title, period, leaders(standings), [], due)
+        return replace(line, next=first.document() if first else None)
     except Refused as refused:
         return Line(member.slug, member.folder.name, "", "", "", told(refused.problems))
     except (RuleError, OSError) as failed:

@@ -95,9 +95,13 @@ def _line(
     return Line(due.wait.key, due.wait.step, due.wait.what, who, name, when, mine, due.absent, late)
 
 
-def next_due(found: Sequence[Due], people: Mapping[str, str], campaign: Campaign, now: dt.datetime) -> str:
-    """The campaign's next due time as the club's page says it ("" when nothing is due)."""
-    first = next((d for d in found if d.due is not None), None)
+def first_due(found: Sequence[Due]) -> Due | None:
+    """The wait due soonest (`found` is soonest first; those without a deadline are last)."""
+    return next((d for d in found if d.due is not None), None)
+
+
+def next_due(first: Due | None, people: Mapping[str, str], campaign: Campaign, now: dt.datetime) -> str:
+    """The campaign's next due time (`first_due`) as the club's page says it ("" when none)."""
     if first is None or first.due is None:
         return ""
     who = first.wait.who
