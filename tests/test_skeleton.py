@@ -36,6 +36,7 @@ REQUIRED = [
     "site/templates",  # and their templates
     "rules/spelling.py",  # where names become ids
     "queries.py",  # its reads by name: --json, its pages, GET /api/<name>
+    "shapes.py",  # each read's document as a model: the API's published schema
     "notify.py",  # which of its events the club's chat is told, whom the ledger waits for
     "scenarios.py",  # what the shared tests (and the contract) play of it
     "deadlines.py",  # what its ledger waits for, and what is recorded for a missed deadline

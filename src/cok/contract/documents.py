@@ -7,18 +7,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from cok.core.shapes import Document, Waited
 
 
-class _Document(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ProblemItem(_Document):
+class ProblemItem(Document):
     message: str = Field(description="What is wrong, in the words `cok check` and the pages use.")
 
 
-class Problems(_Document):
+class Problems(Document):
     """Every refusal of the API: nothing was written."""
 
     problems: list[ProblemItem] = Field(min_length=1)
@@ -28,7 +26,7 @@ class Problems(_Document):
     )
 
 
-class Question(_Document):
+class Question(Document):
     kind: Literal["choice", "numbers", "repeated", "confirm"]
     field: str = Field(description="Where the answer goes: `answers[field]` in the event sent again.")
     message: str
@@ -37,13 +35,13 @@ class Question(_Document):
     decline_field: str | None = Field(description="A choice that may be declined: `answers[decline_field] = false`.")
 
 
-class Asked(_Document):
+class Asked(Document):
     """409: the rules ask a question before anything is recorded (nothing was written)."""
 
     question: Question
 
 
-class Recorded(_Document):
+class Recorded(Document):
     """201 (recorded) or 200 with `dry_run` (what would be recorded: nothing written)."""
 
     id: str | None = Field(description="The event's id in the log (null for a dry run).")
@@ -52,11 +50,11 @@ class Recorded(_Document):
     dry_run: bool | None = None
 
 
-class Version(_Document):
+class Version(Document):
     version: str = Field(description="Changes whenever anyone records (here or with `cok` at a terminal).")
 
 
-class Confirmation(_Document):
+class Confirmation(Document):
     status: str = Field(description="awaiting, confirmed, disputed or kept (docs/confirm.md).")
     other_side: list[str] = Field(description="Who may confirm or dispute it, besides an organiser.")
     said_by: str | None = None
@@ -64,7 +62,7 @@ class Confirmation(_Document):
     ruling: str | None = None
 
 
-class LogEntry(_Document):
+class LogEntry(Document):
     line: int = Field(description="Its line in events.yaml.")
     id: str | None
     ref: str | None = Field(description="How `since` and a void name it: its id, or `=…` for an event without one.")
@@ -76,7 +74,7 @@ class LogEntry(_Document):
     dice: str | None = Field(None, description="The dice cok rolled for it: verified, or not yet, and why.")
 
 
-class LogPage(_Document):
+class LogPage(Document):
     """`cok log --json`, a page of it: the events after `since`, oldest first."""
 
     events: list[LogEntry]
@@ -84,7 +82,7 @@ class LogPage(_Document):
     last: str | None = Field(None, description="The ref of the page's last event (null: none).")
 
 
-class Roll(_Document):
+class Roll(Document):
     line: int
     id: str | None
     what: str
@@ -94,7 +92,7 @@ class Roll(_Document):
     verified: Literal["verified", "not verified yet", "refused"]
 
 
-class Commitment(_Document):
+class Commitment(Document):
     period: str
     commit: str | None
     line: int
@@ -103,29 +101,19 @@ class Commitment(_Document):
     rolls: list[Roll]
 
 
-class DiceProblem(_Document):
+class DiceProblem(Document):
     line: int | None
     message: str
 
 
-class Dice(_Document):
+class Dice(Document):
     """`cok dice --json`: every die cok rolled, checked against its revealed seed."""
 
     commitments: list[Commitment]
     problems: list[DiceProblem]
 
 
-class Waited(_Document):
-    """What the ledger waits for, as the games' `status --json` lists it in `due` (docs/deadlines.md)."""
-
-    step: str = Field(description="The campaign.yaml `deadlines:` key it is due under (orders, turn, week …).")
-    player: str | None = Field(description="Whose word it waits for (null: the organisers').")
-    what: str = Field(description="What is waited for, in the game's words.")
-    due: str | None = Field(description="When, ISO 8601 with the campaign's offset (null: no deadline).")
-    absent: bool = Field(description="The player is marked absent: their waits are due at once.")
-
-
-class CampaignLine(_Document):
+class CampaignLine(Document):
     path: str = Field(description="Where it is served: /PATH/ (its API at /PATH/api/).")
     name: str
     game: str
@@ -137,7 +125,7 @@ class CampaignLine(_Document):
     )
 
 
-class Campaigns(_Document):
+class Campaigns(Document):
     """A club's campaigns, as its page lists them."""
 
     campaigns: list[CampaignLine]

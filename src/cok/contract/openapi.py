@@ -59,6 +59,7 @@ def document(ruleset: Ruleset) -> dict[str, Any]:
     """The OpenAPI document of a campaign's API in this game."""
     schemas = _schemas(_DOCUMENTS)
     schemas.update(_posted(ruleset))
+    schemas.update(_shaped(ruleset, schemas))
     web = ruleset.web()
     status = web.status if web is not None else None
     paths: dict[str, Any] = {
@@ -87,7 +88,10 @@ def document(ruleset: Ruleset) -> dict[str, Any]:
     }
     for name, parameters in _reads(ruleset):
         public = name in ("standings", status)
-        paths[f"/api/{name}"] = {"get": _read_operation(name, parameters, public=public)}
+        shape = ruleset.shapes.get(name)
+        paths[f"/api/{name}"] = {
+            "get": _read_operation(name, parameters, shape.__name__ if shape else {"type": "object"}, public=public)
+        }
     if web is not None and web.forms:
         paths["/api/events"] = {"post": _events_operation(ruleset)}
     return {
@@ -156,6 +160,17 @@ def _schemas(models: tuple[type[BaseModel], ...]) -> dict[str, Any]:
     _, found = models_json_schema([(m, "serialization") for m in models], ref_template=_REF + "{model}")
     defs: dict[str, Any] = found.get("$defs", {})
     return defs
+
+
+def _shaped(ruleset: Ruleset, taken: dict[str, Any]) -> dict[str, Any]:
+    """The game's reads' documents (`core.shapes`), each under its model's name; a name the
+    API's own documents or the events already use for another shape is refused (one would
+    hide the other); a shape they share (`Waited`) is the same schema."""
+    found = _schemas(tuple(ruleset.shapes.values()))
+    clash = sorted(name for name in set(found) & set(taken) if found[name] != taken[name])
+    if clash:
+        raise ValueError(f"{ruleset.title}'s read shapes reuse the API's names: {', '.join(clash)}")
+    return found
 
 
 def _posted(ruleset: Ruleset) -> dict[str, Any]:
@@ -360,12 +375,12 @@ def _query(name: str, description: str, schema: dict[str, Any] | None = None, re
     }
 
 
-def _read_operation(name: str, options: list[Option], *, public: bool) -> dict[str, Any]:
+def _read_operation(name: str, options: list[Option], shape: str | dict[str, Any], *, public: bool) -> dict[str, Any]:
     said = "`cok standings --json`" if name == "standings" else f"the game's read `{name}`, as its command's `--json`"
     return _operation(
         name,
         f"{said}{' (open to anyone)' if public else ''}. Its fields: the game's docs (add, never rename or drop).",
-        {"type": "object"},
+        shape,
         None,
         public=public,
         statuses=(400, 401, 422),

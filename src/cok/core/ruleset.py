@@ -221,6 +221,11 @@ class Ruleset(Protocol):
         """Its reads by name (`cok mk armies --json` is `armies`): the one home of every
         document its commands, its pages and `GET /api/<name>` show (`service.queries.read`)."""
 
+    @property
+    def shapes(self) -> Mapping[str, type[BaseModel]]:
+        """The shape of each read's document (`standings` and each of its `queries`), as a
+        model (`core.shapes.Document`): what `GET /api/<name>` publishes in the OpenAPI."""
+
     def refusal(self, state: Any, type: str, fields: Mapping[str, Any], who: str) -> str | None:
         """Why a player may not record this draft, in the game's words (No True King: a card
         waited for, a card not one's own); None: the service's own rules decide."""
@@ -334,6 +339,10 @@ class Game:
 
     @property
     def queries(self) -> Mapping[str, Query]:
+        return {}
+
+    @property
+    def shapes(self) -> Mapping[str, type[BaseModel]]:
         return {}
 
     def refusal(self, state: Any, type: str, fields: Mapping[str, Any], who: str) -> str | None:

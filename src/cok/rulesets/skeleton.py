@@ -29,6 +29,7 @@ class Skeleton(Game):
     notify_waits = Lazy("notify:waits")  # whom the ledger waits for (a nudge)
     report = Lazy("reports:recording_report")
     standings = Lazy("reports:standings_report")
+    shapes = Lazy("shapes:SHAPES")  # each read's document as a model: the API's published schema
 
 
 def by_type(*events: type[EventBase]) -> dict[str, type[EventBase]]:
