@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from cok.core.ruleset import Ruleset
 
 #: Major: a change a client must follow (none yet). Minor: what was added (docs/api.md).
-API_VERSION = "1.0.0"
+API_VERSION = "1.1.0"
 #: What the API answers of a campaign's log that is cok's own to write (docs/dice.md).
 DICE_OWN = ("dice-commit", "dice-reveal", "dice-lost")
 #: The dice' entropy as the service takes it (service.dice.ENTROPY_TEXT): 16 to 64 bytes in hex.
