@@ -366,3 +366,20 @@ def test_the_shipped_examples_reads_fit_their_shapes_through_the_api_at_each_pha
                 fits(StandingsOver if state.phase == "over" else StandingsInPlay, answer.json())
             if query == "status" and state.phase in ("placement", "resolution", "exchanges", "unseal"):
                 assert answer.json()["due"] and all(d["due"] for d in answer.json()["due"]), answer.json()
+
+
+def test_the_shapes_fixed_values_are_every_value_the_code_has() -> None:
+    """The shapes' `Literal`s name the phases, spaces, plans and grants the rules know, no fewer:
+    a new one in the rules fails here until its shape names it."""
+    from typing import get_args
+
+    from cok.rulesets.no_true_king.map import SPACES
+    from cok.rulesets.no_true_king.offers import PLANS
+    from cok.rulesets.no_true_king.rules.combat import GRANTS
+    from cok.rulesets.no_true_king.rules.state import PHASES
+    from cok.rulesets.no_true_king.shapes import Grant, Phase, Plan, Space
+
+    assert get_args(Phase) == PHASES
+    assert get_args(Space) == SPACES
+    assert set(get_args(Plan)) == {plan for plans in PLANS.values() for plan in plans}
+    assert set(get_args(Grant.model_fields["kind"].annotation)) == {kind for _, kind in GRANTS.values()}

@@ -367,6 +367,8 @@ class Side(Document):
 
 
 class Defending(Side):
+    """The defending side: also its fort."""
+
     fort: int = Field(description="The defender's fort bonus (after Brienne and Catelyn).")
 
 
@@ -409,6 +411,8 @@ class OpeningDocument(Document):
 
 
 class Icon(Document):
+    """An icon on an area's strip, at its centre."""
+
     kind: Literal["crown", "barrel", "tower"]
     x: float
     y: float
