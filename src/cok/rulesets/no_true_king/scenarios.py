@@ -26,7 +26,8 @@ SCENARIOS = Scenarios(
                 Read("resolving", "?player=Ana"),
                 Read("cards", "?player=ana"),
                 Read("picture"),
-                Read("combat", "?house=greyjoy&origin=Pyke&to=Ironman's Bay&units=footman"),
+                # Greyjoy's ships into Lannister's: a combat (Pyke to Ironman's Bay was none, a 422)
+                Read("combat", "?house=greyjoy&origin=Ironman's Bay&to=The Golden Sound&units=ship"),
                 Read("opening", "?house=greyjoy&then=move&then_route=Pyke|Ironman's Bay&granted_to=Ironman's Bay"),
             ),
         ),
