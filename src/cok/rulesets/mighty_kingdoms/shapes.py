@@ -37,7 +37,7 @@ class KingdomStanding(Document):
     absent: bool = Field(description="Marked absent for missing deadlines in a row: its defaults are recorded at once.")
 
 
-class KingdomsStandingsDocument(Document):
+class StandingsDocument(Document):
     """`cok standings --json` on a Mighty Kingdoms campaign: the source names no winner, so the
     kingdoms are ranked by settlements, then tiles."""
 
@@ -131,7 +131,7 @@ Waiting = Annotated[
 ]
 
 
-class KingdomsStatusDocument(Document):
+class StatusDocument(Document):
     """`cok mk status --json`: where the year stands, what the ledger waits for, and when each
     wait is due (docs/deadlines.md)."""
 
@@ -517,8 +517,8 @@ class PictureDocument(Document):
 
 
 SHAPES: dict[str, type[BaseModel]] = {
-    "standings": KingdomsStandingsDocument,
-    "status": KingdomsStatusDocument,
+    "standings": StandingsDocument,
+    "status": StatusDocument,
     "kingdoms": KingdomsDocument,
     "armies": ArmiesDocument,
     "battles": BattlesDocument,
