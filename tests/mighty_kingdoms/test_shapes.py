@@ -157,24 +157,37 @@ def test_every_read_fits_its_shape_after_every_event_of_a_campaign_played_by_cha
     assert EVERYWHERE | also <= seen, sorted((EVERYWHERE | also) - seen)
 
 
+@pytest.mark.parametrize("timed", [False, True], ids=["no-deadlines", "with-deadlines"])
 @pytest.mark.parametrize("name", ["mighty-kingdoms", "mighty-kingdoms-kow"])
-def test_each_read_of_a_shipped_campaign_fits_its_shape_for_each_kingdom_and_army(name: str, tmp_path: Path) -> None:
+def test_each_read_of_a_shipped_campaign_fits_its_shape_for_each_kingdom_and_army(
+    name: str, timed: bool, tmp_path: Path
+) -> None:
     """The reads the shared test leaves out (those about a kingdom or an army) of the shipped
-    campaigns, simple and Kings of War, asked of the API as a kingdom's page asks them."""
+    campaigns, simple and Kings of War, asked of the API as a kingdom's page asks them; with
+    every deadline set, the service's due times too (`status`'s `due`, `offers`' `due` and
+    `if_missed`)."""
     folder = tmp_path / name
     shutil.copytree(ROOT / "campaigns" / name, folder)
+    if timed:
+        with (folder / "campaign.yaml").open("a", encoding="utf-8") as settings:
+            settings.write("deadlines:\n" + "".join(f"  {step}: {spec}\n" for step, spec in DEADLINES.items()))
     state: State = open_campaign(folder).state
     asked = [f"/api/{read}" for read in SHAPES if read not in ("offers", "towers", "targets")]
     for player, kingdom in state.kingdoms.items():
         asked += [f"/api/{read}?player={kingdom.name}" for read in ("armies", "offers", "towers", "targets")]
         asked += [f"/api/targets?player={player}&army={army}" for army in state.armies]
+    answers = {}
     token = invites.invite(folder, "Ann", organiser=True)
     with TestClient(create_app(folder)) as client:
         for path in asked:
             answer = client.get(path, headers={"authorization": f"Bearer {token}"})
             assert answer.status_code == 200, (path, answer.text)
             fits(SHAPES[path.removeprefix("/api/").split("?")[0]], answer.json())
-    assert len(asked) > len(SHAPES) + 4 * len(state.kingdoms)  # it has kingdoms and armies to ask about
+            answers[path] = answer.json()
+    assert len(asked) > len(SHAPES) + 4 * len(state.kingdoms)  # it had kingdoms and armies to ask about
+    offered = [answers[path] for path in asked if path.startswith("/api/offers")]
+    assert any(wait["due"] for wait in answers["/api/status"]["due"]) is timed
+    assert any(offer["due"] and offer["if_missed"] for offer in offered) is timed
 
 
 def test_a_document_with_a_field_its_shape_does_not_name_does_not_fit() -> None:
