@@ -141,7 +141,7 @@ class StatusDocument(Document):
     season: Season | None = Field(description="Null in setup.")
     month: int | None = Field(description="1 to 6 in summer (null: setup and winter).")
     phase: Phase
-    player_order: list[str] = Field(description="The kingdoms' ids in player order (empty in setup).")
+    player_order: list[str] = Field(description="The kingdoms' ids in player order (in setup: as founded).")
     waiting_for: list[Waiting] = Field(description="What the ledger waits for next, most pressing first.")
     due: list[Waited] = Field(description="Each wait with its due time, soonest first; `due` null without a deadline.")
     absent: list[str] = Field(description="The kingdoms marked absent, in player order.")
@@ -165,7 +165,8 @@ class KingdomArmy(Document):
     defending: bool = Field(False, description="Only when true: it defends this month.")
     list: str | None = Field(None, description="Only when recorded: its army list (Kings of War).")
     units: dict[str, int] | None = Field(
-        None, description="Only when recorded: each unit's Unit Strength now, uncapped, by unit name."
+        None,
+        description="Only when its units are recorded or changed: each unit's Unit Strength now, uncapped, by name.",
     )
 
 
