@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import Cok
 from tests.serve.conftest import Table, battle
 
@@ -48,6 +50,25 @@ def test_dry_run_200_writes_nothing(table: Table) -> None:
     assert answer.status_code == 200, answer.text
     assert "Ghost Hill" in answer.json()["told"]
     assert table.log() == before
+
+
+@pytest.mark.parametrize("given", ["maybe", "True", "on", "2"])
+def test_a_dry_run_or_again_that_is_not_a_yes_or_a_no_is_400_and_writes_nothing(table: Table, given: str) -> None:
+    """A bot's `dry_run=True` was taken for a no and recorded for real: only 1, true, yes (or
+    0, false, no) are taken, as the OpenAPI document says."""
+    before = (table.folder / "events.yaml").read_bytes()
+    for option in ("dry_run", "again"):
+        answer = table.client.post(f"/api/events?{option}={given}", json=battle(), headers=table.bearer(table.tim))
+        assert answer.status_code == 400, answer.text
+        assert f"`{option}`" in answer.json()["problems"][0]["message"]
+    assert (table.folder / "events.yaml").read_bytes() == before
+
+
+def test_a_dry_run_said_true_is_a_dry_run(table: Table) -> None:
+    before = (table.folder / "events.yaml").read_bytes()
+    answer = table.client.post("/api/events?dry_run=true", json=battle(), headers=table.bearer(table.tim))
+    assert answer.status_code == 200 and answer.json()["dry_run"] is True
+    assert (table.folder / "events.yaml").read_bytes() == before
 
 
 def test_400_not_json(table: Table) -> None:

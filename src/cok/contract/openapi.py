@@ -233,6 +233,10 @@ def _moved(node: Any) -> Any:
     return node
 
 
+#: A recording's `dry_run` and `again`: yes (1, true, yes) or no (0, false, no); any other
+#: value is refused (400), never taken for a no (serve/api.py).
+YES, NO = ("1", "true", "yes"), ("0", "false", "no")
+YES_OR_NO = {"type": "string", "enum": [*YES, *NO]}
 #: A yes-or-no option as a query string gives it (the reads' `flag`).
 FLAG = {"type": "string", "enum": ["1", "0", "true", "false", "yes", "no", "on", "off", ""]}
 
@@ -250,7 +254,8 @@ def _option(parameter: inspect.Parameter) -> dict[str, Any]:
 
 def _reads(ruleset: Ruleset) -> list[tuple[str, list[Option]]]:
     """Each read the game answers at `GET /api/<name>`, with its options (whether each must
-    be given, what it takes: a yes-or-no or text), from the read's own signature."""
+    be given, what it takes: a yes-or-no or text), from the read's own signature: an option
+    defaulting to "" (whom a page's read is about) must be given, as the read refuses it."""
     reads: list[tuple[str, list[Option]]] = [("standings", [])]
     for name, query in ruleset.queries.items():
         options = list(inspect.signature(query).parameters.values())[1:]
@@ -260,7 +265,7 @@ def _reads(ruleset: Ruleset) -> list[tuple[str, list[Option]]]:
                 [
                     (
                         p.name,
-                        p.default is inspect.Parameter.empty,
+                        p.default is inspect.Parameter.empty or p.default == "",  # "": refused (422) until given
                         _option(p),
                     )
                     for p in options
@@ -398,12 +403,8 @@ def _events_operation(ruleset: Ruleset) -> dict[str, Any]:
         "then the rules (a question: 409, nothing written).",
         "security": _security(False),
         "parameters": [
-            _query("dry_run", "1: what would be recorded (200), nothing written.", {"type": "string", "enum": ["1"]}),
-            _query(
-                "again",
-                "1: the same event again on purpose (the rules ask otherwise: 409).",
-                {"type": "string", "enum": ["1"]},
-            ),
+            _query("dry_run", "1: what would be recorded (200), nothing written.", YES_OR_NO),
+            _query("again", "1: the same event again on purpose (the rules ask otherwise: 409).", YES_OR_NO),
             {
                 "name": "Idempotency-Key",
                 "in": "header",

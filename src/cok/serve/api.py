@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from cok.contract import documents
+from cok.contract.openapi import NO, YES
 from cok.core.dice import ENTROPY, ROLL
 from cok.core.errors import Refused
 from cok.core.write import not_text
@@ -206,6 +207,7 @@ async def one_event(request: Request, who: Who, given: dict[str, Any]) -> Respon
             "roll and reveals the seed when the period ends; an organiser's `cok dice reveal` and `cok dice lost` "
             "are at a terminal",
         )
+    dry_run, again = _yes_or_no(request, "dry_run"), _yes_or_no(request, "again")
     answers = _answers(given)
     fields = {k: v for k, v in given.items() if k != "type" and k not in BESIDES}
     draft = Draft(given["type"], fields)
@@ -216,8 +218,6 @@ async def one_event(request: Request, who: Who, given: dict[str, Any]) -> Respon
     if sent:
         named = ", ".join(f"`{k}`" for k in sent)
         raise Problem(422, f"{named}: set by the server, not given (leave them out)")
-    dry_run = request.query_params.get("dry_run") in ("1", "true", "yes")
-    again = request.query_params.get("again") in ("1", "true", "yes")
     done = await in_thread(_recorded, warm, draft, who, answers, dry_run=dry_run, again=again)
     told = done.told[0] if done.told else ""
     if dry_run:
@@ -226,6 +226,17 @@ async def one_event(request: Request, who: Who, given: dict[str, Any]) -> Respon
     return JSONResponse(
         documents.written(documents.Recorded, id=done.events[0].id, told=told, warnings=done.warnings), 201
     )
+
+
+def _yes_or_no(request: Request, option: str) -> bool:
+    """`?dry_run=1`, `?again=1` (also true, yes; 0, false, no: not); any other value is refused
+    (400) before anything is decided: a dry run misread would be recorded for real."""
+    given = request.query_params.get(option)
+    if given is None or given in NO:
+        return False
+    if given in YES:
+        return True
+    raise Problem(400, f"`{option}`: {given!r} is not a yes or a no: give 1 (or 0)")
 
 
 def routes() -> list[BaseRoute]:
