@@ -10,10 +10,14 @@ meaning (docs/api.md)."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
+import types
+import typing
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from cok.core.plain import json_default
 
@@ -34,6 +38,33 @@ class Waited(Document):
     what: str = Field(description="What is waited for, in the game's words.")
     due: str | None = Field(description="When, ISO 8601 with the campaign's offset (null: no deadline).")
     absent: bool = Field(description="The player is marked absent: their waits are due at once.")
+
+
+@functools.cache
+def of(kind: type, prefix: str = "", name: str | None = None) -> type[Document]:
+    """The shape of `dataclasses.asdict(x)` for an `x` of the dataclass `kind` (a picture, an
+    offer), read from the dataclass itself so that its fields are declared once: each field with
+    its type, a nested dataclass shaped alike, its docstring the shape's. Named in the API
+    `prefix` + the dataclass's name (`Picture` + `Marker`), its nested ones alike, or `name`."""
+    hints = typing.get_type_hints(kind)
+    fields: dict[str, Any] = {f.name: (_shaped(hints[f.name], prefix), ...) for f in dataclasses.fields(kind)}
+    made: type[Document] = create_model(
+        name or prefix + kind.__name__, __base__=Document, __doc__=kind.__doc__, __module__=kind.__module__, **fields
+    )
+    return made
+
+
+def _shaped(hint: Any, prefix: str) -> Any:
+    """A field's type with every dataclass in it replaced by its shape (`list[Tile]`,
+    `Label | None`, `dict[str, Army]`); any other type as it is."""
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return of(hint, prefix)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[tuple(_shaped(a, prefix) for a in args)]  # noqa: UP007 (a Union built from its parts)
+    if origin in (list, tuple, dict, set, frozenset):
+        return origin[tuple(a if a is Ellipsis else _shaped(a, prefix) for a in args)]
+    return hint
 
 
 def fits(model: type[BaseModel], document: Any) -> None:

@@ -11,7 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, RootModel
 
-from cok.core.shapes import Document, Waited
+from cok.core.shapes import Document, Waited, of
+from cok.rulesets.mighty_kingdoms.site.svg import MapPicture
 
 Phase = Literal["setup", "orders", "resolution", "battles", "reform", "winter", "deploy"]
 Season = Literal["summer", "winter"]
@@ -431,90 +432,9 @@ class ArtefactsDocument(Document):
 
 # ---------------------------------------------------------------------------------- picture
 
-
-class PictureLabel(Document):
-    """A text placed on the map (SVG coordinates, written with one decimal)."""
-
-    x: str
-    y: str
-    text: str
-
-
-class PictureHex(Document):
-    """A tile as drawn."""
-
-    key: str
-    points: str = Field(description="The hexagon's SVG polygon points.")
-    fill: str = Field(description="A #rrggbb colour.")
-    opacity: float
-    kind: Literal["kingdom", "unexplored", "explored", "tower"]
-    title: str = Field(description="Its tooltip.")
-    marsh: bool
-    mark: PictureLabel | None = Field(description="Its holder's initials (null: held by nobody).")
-
-
-class PictureEdge(Document):
-    """A hex side carrying a feature, from (x1, y1) to (x2, y2)."""
-
-    feature: Literal["water", "mountain", "forest"]
-    x1: str
-    y1: str
-    x2: str
-    y2: str
-    marks: list[str] = Field(description="SVG polygon points of the peaks or trees along it (water: none).")
-
-
-class PictureSymbol(Document):
-    """A settlement or a wizard's tower: its symbol drawn at (x, y)."""
-
-    kind: Literal["village", "city", "fortress", "capital", "tower"]
-    x: str
-    y: str
-    title: str
-
-
-class PictureArmy(Document):
-    """An army's banner: standing when upright, lying on its side."""
-
-    id: str
-    number: int
-    upright: bool
-    x: str
-    y: str
-    width: str
-    height: str
-    text_x: str
-    text_y: str
-    fill: str
-    ink: str = Field(description="The colour its number is written in.")
-    font: str
-    title: str
-
-
-class PictureDocument(Document):
-    """The map as the site draws it (`cok map --svg`, `GET /api/picture`): numbers are SVG
-    coordinates written as text with one decimal."""
-
-    title: str
-    x: str
-    y: str
-    width: str
-    height: str
-    tiles: list[PictureHex]
-    rivers: list[str] = Field(description="SVG path data.")
-    edges: list[PictureEdge]
-    names: list[PictureLabel] = Field(description="The tiles' names, a long one on two lines.")
-    addresses: list[PictureLabel] = Field(description="Each tile's `q,r`.")
-    places: list[PictureSymbol]
-    armies: list[PictureArmy]
-    legend: list[tuple[str, str, str, str]] = Field(
-        description="Each kingdom's [name, race, colour, mark], in founding order."
-    )
-    legend_x: str
-    legend_y: str
-    legend_width: str
-    legend_height: str
-    towers: bool = Field(description="The map has a wizard's tower: the legend shows one.")
+#: The map as the site draws it (`cok map --svg`, `GET /api/picture`), the dataclasses it is
+#: made of shaped as they are (SVG coordinates written as text with one decimal).
+PictureDocument = of(MapPicture, "Picture", "PictureDocument")
 
 
 SHAPES: dict[str, type[BaseModel]] = {

@@ -12,7 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, RootModel
 
-from cok.core.shapes import Document, Waited
+from cok.core.shapes import Document, Waited, of
+from cok.rulesets.no_true_king.site.board import BoardPicture
 
 Ruleset = Literal["no-true-king"]
 Phase = Literal["setup", "placement", "resolution", "exchanges", "unseal", "over"]
@@ -410,58 +411,9 @@ class OpeningDocument(Document):
     granted_fights: bool = Field(description="Whether the granted move into `granted_to` fights.")
 
 
-class Icon(Document):
-    """An icon on an area's strip, at its centre."""
-
-    kind: Literal["crown", "barrel", "tower"]
-    x: float
-    y: float
-
-
-class Pill(Document):
-    """The troops standing in an area, written on a pill ringed in their house's colour."""
-
-    x: str
-    y: str
-    width: str
-    text_x: str
-    text_y: str
-    text: str
-    ring: str = Field(description="Their house's colour.")
-
-
-class AreaDrawn(Document):
-    """An area as drawn: coordinates are SVG's, written as text."""
-
-    name: str
-    tip: str = Field(description="Its tooltip: who holds it, its troops, its flag.")
-    sea: bool
-    x: str
-    y: str
-    fill: str
-    edge: str
-    stroke: str = Field(description="The edge's width.")
-    text: str = Field(description="The colour its name is written in.")
-    lines: list[tuple[str, str]] = Field(description="[y, line] of its name.")
-    strip: tuple[str, str, str] | None = Field(description="[x, y, width] of the paper under its icons (null: none).")
-    icons: list[Icon]
-    pill: Pill | None
-    flag: tuple[float, float, str] | None = Field(description="[x, y, colour] of its flag (null: none).")
-    mark: str = Field(description="The controlling house's initial on land ('' : none).")
-
-
-class PictureDocument(Document):
-    """The board as the site draws it (`cok map --svg`; `GET /api/picture`)."""
-
-    title: str
-    width: int
-    height: int = Field(description="The whole picture's, legend included.")
-    borders: list[tuple[str, str, str, str, bool]] = Field(description="[x1, y1, x2, y2, by sea].")
-    areas: list[AreaDrawn] = Field(description="Sorted by name.")
-    legend_y: float
-    houses: list[tuple[str, str, int | None, str, str]] = Field(
-        description="[house, colour, rank, its mark, the mark's ink], in the board's order."
-    )
+#: The board as the site draws it (`cok map --svg`, `GET /api/picture`), the dataclasses it is
+#: made of shaped as they are.
+PictureDocument = of(BoardPicture, "Picture", "PictureDocument")
 
 
 SHAPES: dict[str, type[BaseModel]] = {
