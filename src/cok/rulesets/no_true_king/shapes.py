@@ -44,30 +44,29 @@ class HouseRanking(Document):
     barrels: int
 
 
-class ConspiracyInPlay(Document):
+class StandingConspiracy(Document):
+    """A conspiracy in the standings: what is shown of it whether or not the game is over."""
+
+    id: str
+    name: str
+    symbol: str
+    revealed: int = Field(description="Its loyalty tokens turned face up.")
+    cards: dict[str, int] = Field(description="House cards held, by house (houses it holds none of left out).")
+    absent: bool = Field(description="Marked absent for missing deadlines in a row: its turns pass as they open.")
+
+
+class ConspiracyInPlay(StandingConspiracy):
     """A conspiracy while the game goes on, in seat order (before the seats: in the order joined)."""
 
-    id: str
-    name: str
-    symbol: str
-    revealed: int = Field(description="Its loyalty tokens turned face up.")
-    cards: dict[str, int] = Field(description="House cards held, by house (houses it holds none of left out).")
     score: None = Field(description="Null until the game is over.")
     rank: None = Field(description="Null until the game is over.")
-    absent: bool = Field(description="Marked absent for missing deadlines in a row: its turns pass as they open.")
 
 
-class ConspiracyScored(Document):
+class ConspiracyScored(StandingConspiracy):
     """A conspiracy once the game is over, in final order, with its loyalty card shown."""
 
-    id: str
-    name: str
-    symbol: str
-    revealed: int = Field(description="Its loyalty tokens turned face up.")
-    cards: dict[str, int] = Field(description="House cards held, by house (houses it holds none of left out).")
     score: int = Field(description="Its points: 6, 4, 3, 2 for positions 1-4 of its card whose house holds that rank.")
     rank: int = Field(description="1 for the winner; every rank is different (the tie-breaks decide).")
-    absent: bool = Field(description="Marked absent for missing deadlines in a row: its turns pass as they open.")
     loyalty: list[str] = Field(description="Its loyalty card: the five houses, position 1 first.")
     decided_by: str | None = Field(
         description="What put it ahead of the next one: `points`, `fewer revealed tokens`, `more cards of H "
