@@ -22,13 +22,13 @@ class StandingRow(Document):
     faction: str
     rank: int = Field(description="1 for the leader; tied players share a rank.")
     cp: int = Field(description="Campaign points: territory_cp + bonus_cp.")
-    territory_cp: int
-    bonus_cp: int
+    territory_cp: int = Field(description="The value of the locations the player holds.")
+    bonus_cp: int = Field(description="Painting, banners, commissions and the organisers' adjustments.")
     territories: list[str] = Field(description="The locations the player holds, sorted by name.")
-    castles: int
-    forts: int
-    villages: int
-    battles: int
+    castles: int = Field(description="How many of `territories` are castles.")
+    forts: int = Field(description="How many are forts.")
+    villages: int = Field(description="How many are villages.")
+    battles: int = Field(description="Battles fought (a voided one is not counted).")
     wins: int
     losses: int
     supply_lines: bool = Field(description="Whether the player is under supply lines now.")

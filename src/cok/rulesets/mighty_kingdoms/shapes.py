@@ -386,7 +386,9 @@ class TargetsDocument(Document):
 
 
 class NamedTile(Document):
-    tile: str
+    """A tile a page offers by its name (a tower to quest at, a tile to recall to)."""
+
+    tile: str = Field(description="Its `q,r`.")
     name: str = Field(description="The tile's name, else its `q,r`.")
 
 
@@ -430,13 +432,6 @@ class ArtefactsDocument(Document):
     artefacts: list[ArtefactRow]
 
 
-# ---------------------------------------------------------------------------------- picture
-
-#: The map as the site draws it (`cok map --svg`, `GET /api/picture`), the dataclasses it is
-#: made of shaped as they are (SVG coordinates written as text with one decimal).
-PictureDocument = of(MapPicture, "Picture", "PictureDocument")
-
-
 SHAPES: dict[str, type[BaseModel]] = {
     "standings": StandingsDocument,
     "status": StatusDocument,
@@ -450,5 +445,6 @@ SHAPES: dict[str, type[BaseModel]] = {
     "recalls": RecallsDocument,
     "rules": RulesDocument,
     "artefacts": ArtefactsDocument,
-    "picture": PictureDocument,
+    # the map as the site draws it (`cok map --svg`), shaped as the dataclasses it is made of
+    "picture": of(MapPicture, "Picture", "PictureDocument"),
 }

@@ -410,11 +410,6 @@ class OpeningDocument(Document):
     granted_fights: bool = Field(description="Whether the granted move into `granted_to` fights.")
 
 
-#: The board as the site draws it (`cok map --svg`, `GET /api/picture`), the dataclasses it is
-#: made of shaped as they are.
-PictureDocument = of(BoardPicture, "Picture", "PictureDocument")
-
-
 SHAPES: dict[str, type[BaseModel]] = {
     "standings": StandingsDocument,
     "status": StatusDocument,
@@ -426,5 +421,6 @@ SHAPES: dict[str, type[BaseModel]] = {
     "cards": CardsDocument,
     "combat": CombatDocument,
     "opening": OpeningDocument,
-    "picture": PictureDocument,
+    # the board as the site draws it (`cok map --svg`), shaped as the dataclasses it is made of
+    "picture": of(BoardPicture, "Picture", "PictureDocument"),
 }
