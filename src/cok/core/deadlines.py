@@ -290,6 +290,11 @@ def pending(clock: Clock, waits: Sequence[Wait]) -> list[Due]:
     return sorted(found, key=lambda d: d.due or far)
 
 
+def first_due(found: Sequence[Due]) -> Due | None:
+    """The wait due soonest, of `pending`'s (soonest first; those without a deadline last)."""
+    return next((d for d in found if d.due is not None), None)
+
+
 def when(due_at: dt.datetime, now_at: dt.datetime, tz: ZoneInfo | dt.tzinfo = dt.UTC) -> str:
     """A due time as a player reads it: "Thu 3 Dec 20:00 — in 2 days" (or "— 3 hours ago")."""
     said = day_and_time(due_at, tz)

@@ -180,7 +180,7 @@ def next_due(campaign: Any) -> str:
         found = deadlines.pending(clock, campaign.ruleset.waits(campaign.state))
     except Exception:  # a summary is never worth failing a post
         return ""
-    first = next((d for d in found if d.due is not None), None)
+    first = deadlines.first_due(found)
     if first is None:
         return ""
     who = f" from {first.wait.who}" if first.wait.who is not None else " from the organisers"

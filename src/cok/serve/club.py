@@ -29,7 +29,7 @@ from cok.core.folders import SETTINGS_FILE
 from cok.links import served
 from cok.links.invites import Keys, identity
 from cok.render import markup
-from cok.serve.due import first_due, next_due
+from cok.serve.due import next_due
 from cok.serve.guards import HEADERS
 from cok.serve.limiter import Limiter
 from cok.serve.server import root
@@ -219,7 +219,7 @@ def _told(member: Member) -> Line:
         view = warm.view()
         standings = view.standings()
         period = "game over" if standings.get("over") else view.ruleset.period(view.campaign.state)
-        first = first_due(view.dues())
+        first = deadlines.first_due(view.dues())
         due = next_due(first, view.people(), view.campaign, getattr(member.app, "clock", deadlines.now)())
         line = Line(member.slug, view.campaign.name, view.ruleset.title, period, leaders(standings), [], due)
         return replace(line, next=first.document() if first else None)

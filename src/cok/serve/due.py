@@ -95,11 +95,6 @@ def _line(
     return Line(due.wait.key, due.wait.step, due.wait.what, who, name, when, mine, due.absent, late)
 
 
-def first_due(found: Sequence[Due]) -> Due | None:
-    """The wait due soonest (`found` is soonest first; those without a deadline are last)."""
-    return next((d for d in found if d.due is not None), None)
-
-
 def next_due(first: Due | None, people: Mapping[str, str], campaign: Campaign, now: dt.datetime) -> str:
     """The campaign's next due time (`first_due`) as the club's page says it ("" when none)."""
     if first is None or first.due is None:
