@@ -78,3 +78,14 @@
   setInterval(check, EVERY);
   document.addEventListener("visibilitychange", check);
 })();
+
+// On a phone the header's row of pages scrolls sideways (serve.css): the page you are on is
+// brought into the middle of the row, so its tab ("My kingdom") is never the one cut at the edge.
+(function () {
+  "use strict";
+  var here = document.querySelector(".cok-links [aria-current]");
+  var row = here && here.parentElement;
+  if (!row || row.scrollWidth <= row.clientWidth) return;
+  var from = here.getBoundingClientRect().left - row.getBoundingClientRect().left;
+  row.scrollLeft += from - (row.clientWidth - here.offsetWidth) / 2;
+})();
