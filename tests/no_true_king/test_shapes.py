@@ -48,6 +48,7 @@ from cok.serve.app import create_app
 from tests.no_true_king.example import EXAMPLE_SEED
 from tests.no_true_king.game import ROOT, Game, new_game, next_event
 from tests.no_true_king.helpers import CARDS, begun, fresh, give, joined, put, rec, resolving
+from tests.no_true_king.test_cards_from_the_phones import moat_cailin
 
 EXAMPLE = ROOT / "campaigns" / "no-true-king-example"
 GROUPS = (["footman"], ["knight"], ["ship"], ["footman", "ship"], ["knight", "ship"])
@@ -262,14 +263,7 @@ def test_a_granting_card_played_from_another_phone_fits_the_resolve_forms_shape(
 def test_ashas_own_table_fits_the_shapes_of_the_cards_and_the_game() -> None:
     """ana plays Asha Greyjoy moving into Moat Cailin, then opens the table of Asha's move
     into The Golden Sound, where bo holds a Lannister card (`won_table`, `granted`)."""
-    state = begun()
-    resolving(state, "ana", "greyjoy", "maester")
-    give(state, "ana", "greyjoy")
-    give(state, "bo", "lannister")
-    put(state, "Greywater Watch", "greyjoy", 3)
-    put(state, "Moat Cailin", "stark", 1)
-    put(state, "The Golden Sound", "lannister", s=1)
-    rec(state, type="card", player="ana", card="Asha Greyjoy", house="greyjoy", to="Moat Cailin")
+    state = moat_cailin()
     opening = read(
         state,
         "opening",
